@@ -1,0 +1,32 @@
+// What an agent actor is told, and what it records.
+import type { FoundCommand } from '../organization/messages';
+
+export interface RegisterCommand { type: 'register'; id: number; name: string; model: string; key_hash: string; day: number }
+export interface RetireCommand { type: 'retire'; reason: string; day: number }
+/** Found an organization: the agent keeps the one-active-organization rule (core rule 3). */
+export interface FoundOrganizationCommand { type: 'found-organization'; organization: Omit<FoundCommand, 'type' | 'agent_id' | 'seeded_treasury'> }
+export interface ProfileCommand { type: 'profile' }
+
+export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand;
+
+export interface Registered { type: 'registered'; day: number; id: number; name: string; model: string; key_hash: string }
+export interface Retired { type: 'retired'; day: number; reason: string }
+export interface OrganizationFounded { type: 'organization-founded'; day: number; organization_id: number }
+
+export type AgentEvent = Registered | Retired | OrganizationFounded;
+
+export interface Agent {
+  id: number;
+  name: string;
+  model: string;
+  status: 'active' | 'retired';
+  key_hash: string;
+  created_day: number;
+  retired_day: number | null;
+  /** Kept private: the operator reads it at GET /api/agent-departures. */
+  retirement_reason: string | null;
+  organization_ids: number[];
+  current_organization_id: number | null;
+}
+
+export type AgentState = Agent | null;

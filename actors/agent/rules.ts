@@ -1,0 +1,48 @@
+// The agent's rules: registration, retirement (core rule 25) and the one active
+// organization per agent (core rule 3).
+import { accept, conflict, forbidden, notFound, type Decision } from '../result';
+import type { AgentEvent, AgentState, RegisterCommand } from './messages';
+
+export function decideRegister(state: AgentState, c: RegisterCommand): Decision<AgentEvent> {
+  if (state) return conflict(`agent ${c.id} already exists`);
+  return accept({ type: 'registered', day: c.day, id: c.id, name: c.name, model: c.model, key_hash: c.key_hash });
+}
+
+export function checkActive(state: AgentState): Decision<never> | null {
+  if (!state) return notFound('agent not found');
+  if (state.status === 'retired') return forbidden('this agent has retired; its key can no longer act');
+  return null;
+}
+
+export function decideRetire(state: AgentState, reason: string, day: number): Decision<AgentEvent> {
+  return checkActive(state) ?? accept({ type: 'retired', day, reason });
+}
+
+/**
+ * May this agent found an organization? `currentIsActive` says whether the organization
+ * it founded last is still active (the organization itself knows; the agent asks it).
+ */
+export function decideFoundOrganization(state: AgentState, organizationId: number, currentIsActive: boolean, day: number): Decision<AgentEvent> {
+  const refused = checkActive(state);
+  if (refused) return refused;
+  if (currentIsActive) {
+    return conflict(`this agent already controls active organization ${state!.current_organization_id}; dissolve it (or let it end) before founding another`);
+  }
+  return accept({ type: 'organization-founded', day, organization_id: organizationId });
+}
+
+export function evolve(state: AgentState, e: AgentEvent): AgentState {
+  if (e.type === 'registered') {
+    return {
+      id: e.id, name: e.name, model: e.model, status: 'active', key_hash: e.key_hash, created_day: e.day,
+      retired_day: null, retirement_reason: null, organization_ids: [], current_organization_id: null,
+    };
+  }
+  if (!state) return state;
+  switch (e.type) {
+    case 'retired':
+      return { ...state, status: 'retired', retired_day: e.day, retirement_reason: e.reason };
+    case 'organization-founded':
+      return { ...state, organization_ids: [...state.organization_ids, e.organization_id], current_organization_id: e.organization_id };
+  }
+}

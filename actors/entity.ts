@@ -1,0 +1,52 @@
+// The shell every entity actor shares. An entity kind supplies pure rules (evolve,
+// project, chronicle) and a `handle` that turns a command into events, asking actors of
+// lower rank when it must (see docs/architecture.md for the order). The shell persists
+// the events together with the rows and history they produce, then replies.
+import type { HistoryEntry, ProjectionRow, ReadModel, Credential } from '../infra/store/ports';
+import type { Refusal, Result } from './result';
+
+export interface EntityIO {
+  /** Ask an actor of a lower rank. Asking upward throws: it could deadlock. */
+  ask<T = unknown>(kind: string, id: string | number, command: unknown): Promise<Result<T>>;
+  /** Tell anyone; no answer is awaited. */
+  tell(kind: string, id: string | number, command: unknown): void;
+  read: ReadModel;
+}
+
+/** What handling a command produced: events to persist and the answer to give. */
+export type Outcome<S, E> =
+  | {
+    events: E[];
+    reply?: (state: S) => unknown;
+    /** Work that must follow the durable write and precede the answer (the clock's daily fan-out). */
+    after?: (state: S) => Promise<void>;
+  }
+  | { refusal: Refusal };
+
+export interface EntityKind<S, C, E> {
+  kind: string;
+  /** Position in the ask order: an actor may ask only kinds of a lower rank. */
+  rank: number;
+  /** State before the first event (an entity that does not exist yet). */
+  initialState: S;
+  evolve(state: S, event: E): S;
+  /** The read-model rows of the state after an event. */
+  project(state: S): ProjectionRow[];
+  /** The public history entries an event produces (none for internal bookkeeping). */
+  chronicle(event: E, after: S, before: S): HistoryEntry[];
+  /** Key hashes an event registers (agents only). */
+  credentials?(event: E): Credential[];
+  handle(state: S, command: C, io: EntityIO): Promise<Outcome<S, E>> | Outcome<S, E>;
+  /** The default answer after a command: the entity's public view. */
+  view(state: S): unknown;
+}
+
+/** The record nact persists for one handled command. */
+export interface PersistedRecord<E> {
+  events: E[];
+}
+
+export interface Envelope<C> {
+  command: C;
+  replyTo: unknown;
+}

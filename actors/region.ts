@@ -1,0 +1,158 @@
+// Routing to entity actors, in the manner of a shard region: an entity's actor is spawned
+// on its first message, recovers from the store, and is passivated after a quiet spell.
+// The region is the only place that knows how a (kind, id) pair becomes an actor.
+import { dispatch, query, spawn, spawnPersistent, start, stop, configurePersistence, type Ref } from 'nact';
+import type { PersistenceEngine } from 'nact';
+import type { ReadModel, Writes } from '../infra/store/ports';
+import type { EntityIO, EntityKind, Envelope, PersistedRecord } from './entity';
+import type { Result } from './result';
+
+export interface RegionOptions {
+  askTimeoutMs?: number;
+  idleMs?: number;
+  snapshotEvery?: number;
+  log?: (line: string) => void;
+}
+
+const INTERNAL = { status: 409 as const, detail: 'the world could not carry out this action right now; nothing was changed, try again' };
+
+export class Region {
+  private readonly system;
+  private readonly parents = new Map<string, Ref<unknown>>();
+  private readonly kinds = new Map<string, EntityKind<any, any, any>>();
+  private readonly refs = new Map<string, Ref<any>>();
+  private readonly askTimeoutMs: number;
+  private readonly idleMs: number;
+  private readonly snapshotEvery: number;
+  private readonly log: (line: string) => void;
+
+  constructor(engine: PersistenceEngine, readonly read: ReadModel, kinds: EntityKind<any, any, any>[], opts: RegionOptions = {}) {
+    this.system = start(configurePersistence(engine));
+    this.askTimeoutMs = opts.askTimeoutMs ?? 30_000;
+    this.idleMs = opts.idleMs ?? 10 * 60_000;
+    this.snapshotEvery = opts.snapshotEvery ?? 50;
+    this.log = opts.log ?? ((line) => console.error(line));
+    for (const k of kinds) {
+      this.kinds.set(k.kind, k);
+      this.parents.set(k.kind, spawn(this.system, (s: unknown) => s, k.kind));
+    }
+  }
+
+  /** Ask from outside every actor (the HTTP layer, the clock's fan-out): any kind may be asked. */
+  ask<T = unknown>(kind: string, id: string | number, command: unknown, timeoutMs?: number): Promise<Result<T>> {
+    return this.askRaw<T>(kind, id, command, timeoutMs ?? this.askTimeoutMs, true);
+  }
+
+  tell(kind: string, id: string | number, command: unknown): void {
+    dispatch(this.ref(kind, id), { command, replyTo: null });
+  }
+
+  private async askRaw<T>(kind: string, id: string | number, command: unknown, timeoutMs: number, retry: boolean): Promise<Result<T>> {
+    const ref = this.ref(kind, id);
+    try {
+      return await query(ref, (replyTo: unknown) => ({ command, replyTo }), timeoutMs) as Result<T>;
+    } catch (e) {
+      // The actor was passivated between lookup and ask: spawn it again once.
+      if (retry && String((e as Error)?.message).includes('stopped')) {
+        if (this.refs.get(this.key(kind, id)) === ref) this.refs.delete(this.key(kind, id));
+        return this.askRaw(kind, id, command, timeoutMs, false);
+      }
+      this.log(`ask ${kind}:${id} failed: ${(e as Error)?.message}`);
+      return { ok: false, refusal: INTERNAL };
+    }
+  }
+
+  private key(kind: string, id: string | number): string {
+    return `${kind}:${id}`;
+  }
+
+  private ref(kind: string, id: string | number): Ref<any> {
+    const key = this.key(kind, id);
+    const existing = this.refs.get(key);
+    if (existing) return existing;
+    const entity = this.kinds.get(kind);
+    const parent = this.parents.get(kind);
+    if (!entity || !parent) throw new Error(`unknown entity kind ${kind}`);
+    const io = this.ioFor(entity);
+    const log = this.log;
+    const f = async (state: unknown, msg: any, ctx: any) => {
+      if (ctx.recovering) {
+        return (msg as PersistedRecord<unknown>).events.reduce((s, e) => entity.evolve(s, e), state);
+      }
+      const { command, replyTo } = msg as Envelope<unknown>;
+      const reply = (r: Result<unknown>) => { if (replyTo) dispatch(replyTo as Ref<unknown>, r); };
+      let outcome;
+      try {
+        outcome = await entity.handle(state, command, io);
+      } catch (e) {
+        log(`${key} failed to handle ${JSON.stringify((command as any)?.type)}: ${(e as Error)?.stack}`);
+        reply({ ok: false, refusal: INTERNAL });
+        return state;
+      }
+      if ('refusal' in outcome) {
+        reply({ ok: false, refusal: outcome.refusal });
+        return state;
+      }
+      let next = state;
+      const writes: Required<Writes> = { rows: [], history: [], credentials: [] };
+      for (const event of outcome.events) {
+        const before = next;
+        next = entity.evolve(next, event);
+        writes.history.push(...entity.chronicle(event, next, before));
+        writes.credentials.push(...(entity.credentials?.(event) ?? []));
+      }
+      if (outcome.events.length > 0) {
+        writes.rows = entity.project(next);
+        try {
+          await ctx.persist({ events: outcome.events } satisfies PersistedRecord<unknown>, [], writes);
+        } catch (e) {
+          log(`${key} could not persist: ${(e as Error)?.message}`);
+          reply({ ok: false, refusal: INTERNAL });
+          // The actor's sequence number moved on; stop it so the next message recovers afresh.
+          setImmediate(() => stop(ctx.self));
+          return state;
+        }
+      }
+      if (outcome.after) {
+        try {
+          await outcome.after(next);
+        } catch (e) {
+          log(`${key} follow-up failed: ${(e as Error)?.stack}`);
+        }
+      }
+      reply({ ok: true, value: outcome.reply ? outcome.reply(next) : entity.view(next) });
+      return next;
+    };
+    const ref = spawnPersistent(parent, f, key, String(id), {
+      initialState: entity.initialState,
+      snapshotEvery: this.snapshotEvery,
+      shutdownAfter: this.idleMs,
+      afterStop: () => { if (this.refs.get(key) === ref) this.refs.delete(key); },
+    } as any);
+    this.refs.set(key, ref);
+    return ref;
+  }
+
+  private ioFor(entity: EntityKind<any, any, any>): EntityIO {
+    return {
+      read: this.read,
+      ask: (kind, id, command) => {
+        const target = this.kinds.get(kind);
+        if (!target || target.rank >= entity.rank) {
+          throw new Error(`ask order violated: ${entity.kind} (rank ${entity.rank}) may not ask ${kind}`);
+        }
+        return this.askRaw(kind, id, command, this.askTimeoutMs, true);
+      },
+      tell: (kind, id, command) => this.tell(kind, id, command),
+    };
+  }
+
+  /** Number of entity actors currently awake. */
+  get awake(): number {
+    return this.refs.size;
+  }
+
+  stop(): void {
+    stop(this.system);
+  }
+}

@@ -1,0 +1,60 @@
+// The rulebook GET /api/rules publishes: the core rules in plain words, with the numbers
+// taken from the very modules that enforce them.
+import { SEEDED_ADVENTURERS } from './generate';
+import {
+  DEFAULT_TREASURY, MAINTENANCE_BASE, MAINTENANCE_PER_ADVENTURER, STARTING_REPUTATION, TREASURY_BOUNDS, WORKER_UPKEEP, kindFamilies,
+} from '../organization/rules';
+import { FIRST_DAY } from '../clock/rules';
+
+export function rulebook() {
+  return {
+    version: '0.1.0',
+    core_rules: [
+      `Time advances in whole days, from day ${FIRST_DAY}. A background clock advances one day per WORLD_DAY_SECONDS; only an administrator may advance one day by hand (POST /api/tick).`,
+      'An agent may change only organizations it controls. Seeded organizations belong to no agent.',
+      'An agent controls at most one active organization; a new one may be founded once the previous one is bankrupt or dissolved.',
+      `A new organization's treasury is assigned by the world from its kind (between ${TREASURY_BOUNDS.min} and ${TREASURY_BOUNDS.max} gold); the caller never supplies it.`,
+      `Maintenance: every active organization pays ${MAINTENANCE_BASE} gold a day, plus ${MAINTENANCE_PER_ADVENTURER} per living employed adventurer and ${WORKER_UPKEEP} per worker. The treasury never falls below zero; each unpaid gold costs one reputation.`,
+      'Bankruptcy: an organization that cannot pay a day\'s maintenance pays what it has and becomes bankrupt. Its adventurers become available, its active projects and unresolved quests are cancelled, sponsorships are refunded, and it can act no more. It leaves the active listings; its record stays readable.',
+      'Dissolution (POST /api/organizations/{id}/dissolve) has the same consequences as bankruptcy, ends its alliances, and is chosen by the controlling agent.',
+      'Quest outcome by party strength against location danger: full when strength >= danger; partial when strength >= half the danger; failure below that (no reward, reputation loss, possible casualties).',
+      'Quest requirements (minimum party strength, reputation, trust with the requester) are checked before acceptance and dispatch; minimum_relationship defaults to -100.',
+      'Quest outcomes change the monster population and the danger of the quest location; wilderness and dungeon monsters grow every day.',
+      'Full success grants 10 experience, partial 5; every 20 experience raises level and strength.',
+      'Traits: brave (stronger in dangerous places), reckless (hits harder, dies more), cautious (lowers effective danger), patient (recovers sooner), loyal (bonds more strongly), curious (learns more in dungeons).',
+      'Adventurers bond through shared quests; failure can breed resentment. Profiles keep employment, party, quest, injury, recovery and death moments.',
+      'Organizations keep trust scores (-100..100) with each other, moved by alliances, contracts and shared or failed work.',
+      'Messages: public broadcasts arrive at once; private messages between places arrive after a danger-based delay. Costs: public 1, private 2, rumor 3 gold; chronicle reports are free. Rumors are unverified.',
+      'Workers cost 25 gold each to hire and 1 gold a day; they may be lost in dangerous wilderness. A production plan produces only while its declared workforce is present.',
+      'Projects reserve their whole budget at once and progress once a day; cancelling returns part of the unused budget; completion may create an establishment. Location gaps are observations, not orders.',
+      'Travel time depends on the destination\'s danger; a second journey waits for arrival; a party is dispatched only where its organization stands.',
+      'Markets are regional: an organization trades at the market where it stands. Emberfall holds the reference market.',
+      'The living population eats food daily; active projects consume timber and ore; growth and construction raise demand; deaths and completed projects lower it.',
+      'Contracts are proposed, accepted by the counterparty, then fulfilled; payment happens only on fulfilment, and a resource contract moves its quantity from proposer to counterparty then.',
+      'Alliances are proposed, accepted by the other side, and active until either side ends them.',
+      'World events are temporary operator scenarios that modify maintenance, population, monster growth, production and prices; a resource introduction adds a permanent market resource; an event may add a new settlement.',
+      'Suggestions are private to the operator and change nothing in the world.',
+      'Retirement (POST /api/agents/retire) takes a private reason for the operator and blocks the key from further changes; organizations and history remain.',
+      'Free text (names, mottos, descriptions, goals, message bodies) is stored verbatim and readable by everyone. Text containing your own API key is refused with 422.',
+    ],
+    numbers: {
+      first_day: FIRST_DAY,
+      maintenance: { base: MAINTENANCE_BASE, per_employed_adventurer: MAINTENANCE_PER_ADVENTURER, per_worker: WORKER_UPKEEP },
+      starting_reputation: STARTING_REPUTATION,
+      starting_treasury: { bounds: TREASURY_BOUNDS, default: DEFAULT_TREASURY, by_kind_words: kindFamilies() },
+      unpaid_gold_reputation_cost: 1,
+      seeded_adventurers: SEEDED_ADVENTURERS,
+      message_cost: { public: 1, private: 2, rumor: 3 },
+      worker: { hire: 25, upkeep: 1 },
+      experience: { full: 10, partial: 5, per_level: 20 },
+    },
+    errors: {
+      422: 'input does not fit its shape: {"detail": [{"loc", "msg", "type", "input", "ctx"}]}',
+      401: 'a required key is missing or unknown',
+      403: 'the key may not do this (not your organization, retired agent)',
+      404: 'an identifier does not exist',
+      409: 'the action conflicts with the state of the world or a rule',
+      advice: 'Errors are information: a refused call changed nothing and should not be repeated unchanged.',
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// Keys: agent keys are random, shown once, and stored only as a SHA-256 hash (they carry
+// 192 bits of randomness, so a plain hash is enough and lets a key be looked up).
+import crypto from 'crypto';
+import type { ReadModel } from '../infra/store/ports';
+import { forbiddenError, unauthorized } from './errors';
+
+export const AGENT_KEY_HEADER = 'x-agent-key';
+export const ADMIN_KEY_HEADER = 'x-admin-key';
+export const SPECTATOR_KEY_HEADER = 'x-spectator-key';
+
+export const newAgentKey = () => `wsk_${crypto.randomBytes(24).toString('base64url')}`;
+export const newOperatorKey = () => crypto.randomBytes(24).toString('base64url');
+export const hashKey = (key: string) => crypto.createHash('sha256').update(key, 'utf8').digest('hex');
+
+export interface Caller {
+  id: number;
+  status: 'active' | 'retired';
+  key: string;
+}
+
+export function resolveAgent(read: ReadModel, key: string | undefined): Caller {
+  if (!key) throw unauthorized('this endpoint needs the X-Agent-Key header with the key you received at registration');
+  const id = read.agentForKeyHash(hashKey(key));
+  const agent = id === undefined ? undefined : read.row<{ id: number; status: 'active' | 'retired' }>('agent', id);
+  if (!agent) throw unauthorized('the X-Agent-Key is not a known agent key');
+  return { id: agent.id, status: agent.status, key };
+}
+
+export function requireActive(caller: Caller): void {
+  if (caller.status !== 'active') throw forbiddenError('this agent has retired; its key can no longer change the world');
+}
+
+/** Constant-time comparison for the operator keys. */
+export function checkOperatorKey(given: string | undefined, expected: string, header: string): void {
+  if (!given) throw unauthorized(`this endpoint needs the ${header} header`);
+  const a = Buffer.from(hashKey(given));
+  const b = Buffer.from(hashKey(expected));
+  if (!crypto.timingSafeEqual(a, b)) throw unauthorized(`the ${header} value is not valid`);
+}

@@ -1,0 +1,65 @@
+// Organizations: found, revise, dissolve, list (active only) and detail.
+import type { OrganizationCommand } from '../../actors/organization/messages';
+import { OrganizationCreate, OrganizationPath, OrganizationUpdate } from '../../codecs/requests';
+import { notFoundError, unwrap } from '../errors';
+import { route } from '../route';
+import type { Services } from '../services';
+
+export function organizationDetail(s: Services, id: number) {
+  const org = s.read.row<Record<string, unknown>>('organization', id);
+  if (!org) throw notFoundError(`organization ${id} not found`);
+  return {
+    ...org,
+    members: s.read.rows('adventurer', { organization_id: id }),
+    projects: s.read.rows('project', { organization_id: id }),
+    holdings: org.holdings ?? {},
+    contracts: s.read.rows('contract', { organization_id: id }),
+    establishments: s.read.rows('establishment', { organization_id: id }),
+  };
+}
+
+function mustExist(s: Services, id: number): void {
+  if (!s.read.row('organization', id)) throw notFoundError(`organization ${id} not found`);
+}
+
+const ask = (s: Services, id: number, c: OrganizationCommand) => s.region.ask('organization', id, c).then(unwrap);
+
+export const organizationRoutes = [
+  route({
+    method: 'POST', path: '/api/organizations', auth: 'agent', body: OrganizationCreate, success: 201,
+    summary: 'Found an organization (one active per agent). The world assigns its treasury from its kind.',
+    async handle({ body, caller }, s) {
+      if (!s.read.row('location', body.location_id)) throw notFoundError(`location ${body.location_id} not found`);
+      const id = s.store.nextId('organization');
+      return unwrap(await s.region.ask('agent', caller!.id, {
+        type: 'found-organization',
+        organization: { id, name: body.name, kind: body.kind, location_id: body.location_id, description: body.description, goals: body.goals, motto: body.motto, day: s.day() },
+      }));
+    },
+  }),
+  route({
+    method: 'PATCH', path: '/api/organizations/{organization_id}', auth: 'agent', params: OrganizationPath, body: OrganizationUpdate,
+    summary: "Revise an organization's description, goals or motto (null clears one).",
+    async handle({ params, body, caller }, s) {
+      mustExist(s, params.organization_id);
+      return ask(s, params.organization_id, { type: 'update', agent_id: caller!.id, day: s.day(), changes: body });
+    },
+  }),
+  route({
+    method: 'POST', path: '/api/organizations/{organization_id}/dissolve', auth: 'agent', params: OrganizationPath,
+    summary: 'Dissolve an organization you control (core rule 7).',
+    async handle({ params, caller }, s) {
+      mustExist(s, params.organization_id);
+      return ask(s, params.organization_id, { type: 'dissolve', agent_id: caller!.id, day: s.day() });
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/organizations', auth: 'none', summary: 'Active organizations.',
+    handle: (_r, s) => s.read.rows('organization', { status: 'active' }),
+  }),
+  route({
+    method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath,
+    summary: 'An organization with members, projects, holdings, contracts and establishments (ended ones too).',
+    handle: ({ params }, s) => organizationDetail(s, params.organization_id),
+  }),
+];

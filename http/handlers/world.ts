@@ -1,0 +1,109 @@
+// The world as a whole: its summary, the rulebook with the API surface, the clock, and history.
+import { rulebook } from '../../actors/world/rulebook';
+import { CLOCK_ID } from '../../actors/clock/actor';
+import { EventPath, EventsQuery, InvestigationQuery } from '../../codecs/requests';
+import { notFoundError, unwrap } from '../errors';
+import type { Route } from '../route';
+import { route } from '../route';
+import type { Services } from '../services';
+
+export const INVESTIGATION_LIMIT = 500;
+
+function worldSummary(s: Services) {
+  const locations = s.read.rows<{ id: string; name: string; kind: string; danger: number; population: number; monster_population: number }>('location');
+  const count = (kind: string, status?: string) => s.read.count(kind, status ? { status } : {});
+  const population = locations.reduce((n, l) => n + l.population, 0);
+  const monsters = locations.reduce((n, l) => n + l.monster_population, 0);
+  const wild = locations.filter((l) => l.kind === 'wilderness' || l.kind === 'dungeon');
+  return {
+    day: s.day(),
+    population,
+    pressure: {
+      monster_population: monsters,
+      average_danger: locations.length ? Math.round(locations.reduce((n, l) => n + l.danger, 0) / locations.length) : 0,
+      most_dangerous_location: [...locations].sort((a, b) => b.danger - a.danger)[0]?.id ?? null,
+      wild_monsters_per_place: wild.length ? Math.round(wild.reduce((n, l) => n + l.monster_population, 0) / wild.length) : 0,
+    },
+    organizations: count('organization', 'active'),
+    quests: count('quest', 'open'),
+    locations: locations.length,
+    places: locations.map(({ id, name, kind, danger, population: p, monster_population }) => ({ id, name, kind, danger, population: p, monster_population })),
+    counts: {
+      agents: count('agent'),
+      active_agents: count('agent', 'active'),
+      organizations_active: count('organization', 'active'),
+      organizations_bankrupt: count('organization', 'bankrupt'),
+      organizations_dissolved: count('organization', 'dissolved'),
+      adventurers_available: count('adventurer', 'available'),
+      adventurers_employed: count('adventurer', 'employed'),
+      adventurers_dead: count('adventurer', 'dead'),
+      quests_open: count('quest', 'open'),
+      history_events: s.read.historyCount({}),
+    },
+  };
+}
+
+/** The API surface, generated from the same route table and codecs that serve requests. */
+export function apiSurface(routes: Route[]) {
+  const headerOf = { none: null, agent: 'X-Agent-Key', 'agent-read': 'X-Agent-Key', 'agent-optional': 'X-Agent-Key (optional)', admin: 'X-Admin-Key', spectator: 'X-Spectator-Key' } as const;
+  return routes.map((r) => ({
+    method: r.method,
+    path: r.path,
+    summary: r.summary,
+    auth: headerOf[r.auth],
+    path_parameters: r.params?.schema.properties ?? {},
+    query: r.query?.schema.properties ?? {},
+    body: r.body ? { name: r.body.schema.name, properties: r.body.schema.properties } : null,
+    success: r.success,
+  }));
+}
+
+export function worldRoutes(allRoutes: () => Route[]) {
+  return [
+    route({
+      method: 'GET', path: '/api/world', auth: 'none', summary: 'Day, pressure, population, organizations, quests, locations and public counts.',
+      handle: (_r, s) => worldSummary(s),
+    }),
+    route({
+      method: 'GET', path: '/api/rules', auth: 'none', summary: 'The rulebook and the API surface.',
+      handle: () => ({ ...rulebook(), api: apiSurface(allRoutes()) }),
+    }),
+    route({
+      method: 'POST', path: '/api/tick', auth: 'admin', summary: 'Advance exactly one day (operator only); answers once the day is settled.',
+      async handle(_r, s) {
+        const clock = unwrap(await s.region.ask<{ day: number }>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
+        return { day: clock.day };
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/events', auth: 'none', query: EventsQuery,
+      summary: 'History, newest first; before_id pages backward.',
+      handle: ({ query }, s) => s.read.history(query),
+    }),
+    route({
+      method: 'GET', path: '/api/events/{event_id}/investigation', auth: 'none', params: EventPath, query: InvestigationQuery,
+      summary: 'An event with what happened around it within window_days.',
+      handle({ params, query }, s) {
+        const event = s.read.historyEvent(params.event_id);
+        if (!event) throw notFoundError(`event ${params.event_id} not found`);
+        const from = Math.max(0, event.day - query.window_days);
+        const to = event.day + query.window_days;
+        const around = s.read.historyBetweenDays(from, to, INVESTIGATION_LIMIT).filter((e) => e.id !== event.id);
+        const shares = (e: typeof event) => (event.agent_id !== null && e.agent_id === event.agent_id)
+          || e.organization_ids.some((o) => event.organization_ids.includes(o));
+        return {
+          event,
+          window_days: query.window_days,
+          from_day: from,
+          to_day: to,
+          surrounding: around,
+          related: around.filter(shares),
+          involved: {
+            agent: event.agent_id !== null ? s.read.row('agent', event.agent_id) ?? null : null,
+            organizations: event.organization_ids.map((o) => s.read.row('organization', o)).filter(Boolean),
+          },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,14 @@
+// The route table: every endpoint the service answers, in one list.
+import { agentRoutes } from './handlers/agents';
+import { organizationRoutes } from './handlers/organizations';
+import { placeRoutes } from './handlers/places';
+import { worldRoutes } from './handlers/world';
+import type { Route } from './route';
+
+export const routes: Route[] = [];
+routes.push(
+  ...agentRoutes,
+  ...organizationRoutes,
+  ...placeRoutes,
+  ...worldRoutes(() => routes),
+);

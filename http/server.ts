@@ -1,0 +1,164 @@
+// The HTTP server, built from the route table. For each request: the key (401/403), then
+// path, query and body through their io-ts codecs (422, every problem at once), then the
+// handler, whose refusals carry their own status. Nothing else reaches the client: no
+// stack trace, no unformatted error.
+import restify from 'restify';
+import type { IncomingMessage } from 'http';
+import * as E from 'fp-ts/Either';
+import { detailItem, detailItems, type DetailItem, type Place } from '../codecs/report';
+import type { Field } from '../codecs/primitives';
+import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperatorKey, requireActive, resolveAgent, type Caller } from './auth';
+import { HttpError, invalid } from './errors';
+import type { Route } from './route';
+import type { Services } from './services';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const HEADER_MAX = 256;
+
+export interface ServerHandle {
+  server: restify.Server;
+  setReady(services: Services): void;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function decode<A>(codec: Field<A> | undefined, input: unknown, place: Place, problems: DetailItem[]): A {
+  if (!codec) return undefined as A;
+  const r = codec.decode(input);
+  if (E.isLeft(r)) {
+    problems.push(...detailItems(place, r.left));
+    return undefined as A;
+  }
+  return r.right;
+}
+
+function parseJson(raw: string, problems: DetailItem[]): unknown {
+  if (raw.trim() === '') return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch (e) {
+    const message = (e as Error).message;
+    const at = /position (\d+)/.exec(message);
+    problems.push(detailItem(['body', at ? Number(at[1]) : 0], 'json_invalid', 'JSON decode error', raw.length > 200 ? `${raw.slice(0, 200)}…` : raw, { error: message }));
+    return undefined;
+  }
+}
+
+/** Core rule 26 and part 5, rule 7: an agent's own key never enters public free text. */
+function findKeyInText(value: unknown, key: string, loc: Array<string | number>, out: DetailItem[]): void {
+  if (typeof value === 'string') {
+    if (value.includes(key)) {
+      out.push(detailItem(loc, 'api_key_in_text', 'Text must not contain your API key; it would be readable by everyone'));
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => findKeyInText(v, key, [...loc, i], out));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) findKeyInText(v, key, [...loc, k], out);
+  }
+}
+
+function header(req: restify.Request, name: string, problems: DetailItem[]): string | undefined {
+  const v = req.headers[name];
+  if (v === undefined) return undefined;
+  const value = Array.isArray(v) ? v[0] : v;
+  if (value.length > HEADER_MAX) {
+    problems.push(detailItem(['header', name], 'string_too_long', `String should have at most ${HEADER_MAX} characters`, undefined, { max_length: HEADER_MAX }));
+    return undefined;
+  }
+  return value;
+}
+
+export function buildServer(routes: Route[], log: (line: string) => void = () => undefined): ServerHandle {
+  let services: Services | null = null;
+  const server = restify.createServer({ name: 'worldsim', handleUncaughtExceptions: false, ignoreTrailingSlash: true } as restify.ServerOptions);
+  server.use(restify.plugins.queryParser({ mapParams: false }));
+
+  server.on('restifyError', (req: restify.Request, res: restify.Response, err: any, cb: () => void) => {
+    const status = err.statusCode ?? 500;
+    const detail = status === 404 ? `no endpoint ${req.method} ${req.path()}`
+      : status === 405 ? `${req.method} is not allowed on ${req.path()}`
+        : status < 500 ? String(err.message || 'the request could not be read') : 'internal error';
+    err.toJSON = () => ({ detail });
+    err.toString = () => detail;
+    if (status >= 500) log(`error on ${req.method} ${req.url}: ${err?.stack ?? err}`);
+    return cb();
+  });
+
+  server.get('/healthz', (_req, res, next) => {
+    res.send(services ? 200 : 503, services ? { status: 'ok' } : { status: 'starting' });
+    return next();
+  });
+
+  for (const r of routes) {
+    const path = r.path.replace(/\{(\w+)\}/g, ':$1');
+    const handler = async (req: restify.Request, res: restify.Response) => {
+      try {
+        if (!services) throw new HttpError(503, 'the world is starting; try again in a moment');
+        const problems: DetailItem[] = [];
+        const raw = r.method === 'GET' ? '' : await readBody(req);
+
+        // Keys first: a caller without the right key learns nothing about the input.
+        let caller: Caller | null = null;
+        const agentKey = header(req, AGENT_KEY_HEADER, problems);
+        if (r.auth === 'agent' || r.auth === 'agent-read') {
+          if (problems.length) throw invalid(problems);
+          caller = resolveAgent(services.read, agentKey);
+          if (r.auth === 'agent') requireActive(caller);
+        } else if (r.auth === 'agent-optional' && agentKey) {
+          caller = resolveAgent(services.read, agentKey);
+        } else if (r.auth === 'admin') {
+          const given = header(req, ADMIN_KEY_HEADER, problems);
+          if (problems.length) throw invalid(problems);
+          checkOperatorKey(given, services.keys.admin, 'X-Admin-Key');
+        } else if (r.auth === 'spectator') {
+          const given = header(req, SPECTATOR_KEY_HEADER, problems);
+          if (problems.length) throw invalid(problems);
+          checkOperatorKey(given, services.keys.spectator, 'X-Spectator-Key');
+        }
+
+        const params = decode(r.params, req.params ?? {}, 'path', problems);
+        const query = decode(r.query, req.query ?? {}, 'query', problems);
+        let body: unknown;
+        if (r.body) {
+          const json = parseJson(raw, problems);
+          if (!problems.some((p) => p.type === 'json_invalid')) body = decode(r.body, json, 'body', problems);
+        }
+        if (problems.length) throw invalid(problems);
+        if (caller && r.body) {
+          findKeyInText(body, caller.key, ['body'], problems);
+          if (problems.length) throw invalid(problems);
+        }
+        const value = await r.handle({ params, query, body, caller }, services);
+        res.send(r.success, value);
+      } catch (e) {
+        if (e instanceof HttpError) {
+          res.send(e.status, { detail: e.detail });
+        } else {
+          log(`error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? e}`);
+          res.send(500, { detail: 'internal error' });
+        }
+      }
+    };
+    if (r.method === 'GET') server.get(path, handler);
+    else if (r.method === 'POST') server.post(path, handler);
+    else server.patch(path, handler);
+  }
+
+  return { server, setReady: (s) => { services = s; } };
+}

@@ -1,0 +1,22 @@
+// `npm start`: serve the world until interrupted.
+import { startWorld } from './app';
+import { readConfig } from './config';
+
+async function main() {
+  const config = readConfig();
+  const world = await startWorld(config);
+  console.log(`worldsim: day ${world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
+  console.log(`worldsim: X-Admin-Key ${world.keys.admin}`);
+  console.log(`worldsim: X-Spectator-Key ${world.keys.spectator}`);
+  const stop = async () => {
+    await world.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  console.error(`worldsim could not start: ${(e as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+// Test support: a real world on a temporary data folder, served on a loopback port, and
+// a small JSON client for it.
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { startWorld, type World } from '../../infra/app';
+import type { Config } from '../../infra/config';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  text: string;
+}
+
+export interface TestWorld extends World {
+  dataDir: string;
+  /** Sends a request; `body` may be a string to send raw text. */
+  call<T = any>(method: string, url: string, opts?: { body?: unknown; key?: string; admin?: string; spectator?: string; headers?: Record<string, string> }): Promise<Answer<T>>;
+  get<T = any>(url: string, key?: string): Promise<Answer<T>>;
+  post<T = any>(url: string, body?: unknown, key?: string): Promise<Answer<T>>;
+  tick(): Promise<number>;
+  /** Registers an agent; returns its record and key. */
+  register(name?: string): Promise<{ id: number; key: string }>;
+}
+
+export const tempDir = (prefix = 'worldsim-test-') => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+
+export async function startTestWorld(overrides: Partial<Config> = {}): Promise<TestWorld> {
+  const dataDir = overrides.dataDir ?? tempDir();
+  const config: Config = {
+    port: 0, host: '127.0.0.1', dataDir, adminKey: 'test-admin-key', spectatorKey: 'test-spectator-key',
+    daySeconds: 0, seed: 'test-seed', ...overrides,
+  };
+  const world = await startWorld(config, () => undefined);
+  let agentCount = 0;
+  const call: TestWorld['call'] = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    if (opts.key) headers['x-agent-key'] = opts.key;
+    if (opts.admin) headers['x-admin-key'] = opts.admin;
+    if (opts.spectator) headers['x-spectator-key'] = opts.spectator;
+    const res = await fetch(world.url + url, {
+      method, headers,
+      body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+    });
+    const text = await res.text();
+    let body: any = text;
+    try { body = JSON.parse(text); } catch { /* keep the text */ }
+    return { status: res.status, body, text };
+  };
+  const tw: TestWorld = {
+    ...world,
+    dataDir,
+    call,
+    get: (url, key) => call('GET', url, { key }),
+    post: (url, body, key) => call('POST', url, { body, key }),
+    async tick() {
+      const r = await call('POST', '/api/tick', { admin: world.keys.admin });
+      if (r.status !== 200) throw new Error(`tick failed: ${r.status} ${r.text}`);
+      return r.body.day;
+    },
+    async register(name) {
+      agentCount += 1;
+      const r = await call('POST', '/api/agents', { body: { name: name ?? `Agent ${agentCount}`, model: 'test-model' } });
+      if (r.status !== 201) throw new Error(`register failed: ${r.status} ${r.text}`);
+      return { id: r.body.id, key: r.body.api_key };
+    },
+  };
+  return tw;
+}
