@@ -1,5 +1,6 @@
 // The route table: every endpoint the service answers, in one list.
 import { agentRoutes } from './handlers/agents';
+import { economyRoutes } from './handlers/economy';
 import { organizationRoutes } from './handlers/organizations';
 import { placeRoutes } from './handlers/places';
 import { worldRoutes } from './handlers/world';
@@ -10,5 +11,6 @@ routes.push(
   ...agentRoutes,
   ...organizationRoutes,
   ...placeRoutes,
+  ...economyRoutes,
   ...worldRoutes(() => routes),
 );

@@ -61,7 +61,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   const region = new Region(store.engine, store, [
     clockKind(bus), agentKind, organizationKind, locationKind, adventurerKind,
   ], { log });
-  bus.subscribe(TOPICS.days, dailyTick(region, store, log));
+  bus.subscribe(TOPICS.days, dailyTick(region, store, seed, log));
 
   await seedWorld(region, store, seed);
   // Settle the current day again in case the last run stopped halfway through it.

@@ -1,22 +1,92 @@
-// The location actor.
+// The location actor: a place and its regional market. A trade is agreed here and then
+// settled with the organization (lower in the ask order) before it is recorded, so the
+// market is never changed by a trade the organization refused.
+import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityKind } from '../entity';
 import { RANK } from '../order';
-import type { LocationCommand, LocationEvent, LocationSpec, LocationState } from './messages';
+import type { Location, LocationCommand, LocationEvent, LocationState, Traded } from './messages';
+import type { MarketEntry } from './market';
+import { decideDay, decideSeed, evolve, quoteTrade } from './rules';
 
-export const locationView = (l: LocationSpec) => ({ ...l, routes: l.routes.map((r) => ({ ...r })) });
+export const locationView = (l: Location) => ({
+  id: l.id, name: l.name, kind: l.kind, description: l.description, danger: l.danger, population: l.population,
+  monster_population: l.monster_population, routes: l.routes.map((r) => ({ ...r })), has_market: l.market !== null,
+});
+
+export const marketEntryView = (l: Pick<Location, 'id'>, e: MarketEntry) => ({
+  resource: e.resource, price: e.price, supply: e.supply, location_id: l.id, base_price: e.base_price, usual_supply: e.target_supply,
+});
+
+function project(l: LocationState): ProjectionRow[] {
+  if (!l) return [];
+  const rows: ProjectionRow[] = [{ kind: 'location', id: l.id, location_id: l.id, doc: locationView(l) }];
+  for (const e of Object.values(l.market ?? {})) {
+    rows.push({ kind: 'market', id: `${l.id}/${e.resource}`, location_id: l.id, doc: marketEntryView(l, e) });
+  }
+  return rows;
+}
+
+function chronicle(e: LocationEvent, after: LocationState, before: LocationState): HistoryEntry[] {
+  if (!after) return [];
+  switch (e.type) {
+    case 'seeded': return [];
+    case 'day-settled': {
+      if (!after.market || !before?.market) return [];
+      const moves = Object.values(after.market).map((m) => {
+        const was = before.market![m.resource]?.price ?? m.price;
+        const pct = was ? Math.round(((m.price - was) / was) * 100) : 0;
+        return `${m.resource} ${m.price}${pct ? ` (${pct > 0 ? '+' : ''}${pct}%)` : ''}`;
+      });
+      const people = after.population - before.population;
+      return [{
+        day: e.day, category: 'market', agent_id: null, organization_ids: [],
+        summary: `${after.name}: ${moves.join(', ')}; population ${after.population}${people ? ` (${people > 0 ? '+' : ''}${people})` : ''}`,
+        data: { location_id: after.id, population: after.population, prices: Object.fromEntries(Object.values(after.market).map((m) => [m.resource, m.price])) },
+      }];
+    }
+    case 'traded':
+      return [{
+        day: e.day, category: 'trade', agent_id: e.agent_id, organization_ids: [e.organization_id],
+        summary: `Organization ${e.organization_id} ${e.side === 'buy' ? 'bought' : 'sold'} ${e.quantity} ${e.resource} at ${after.name} for ${e.total} gold`,
+        data: { location_id: after.id, resource: e.resource, side: e.side, quantity: e.quantity, total: e.total, price_after: e.price_after },
+      }];
+  }
+}
+
+export interface TradeReceipt {
+  trade: Omit<Traded, 'type'>;
+  market: ReturnType<typeof marketEntryView>;
+  organization: unknown;
+}
 
 export const locationKind: EntityKind<LocationState, LocationCommand, LocationEvent> = {
   kind: 'location',
   rank: RANK.location,
   initialState: null,
-  evolve: (_s, e) => ({ ...e.location }),
-  project: (s) => (s ? [{ kind: 'location', id: s.id, location_id: s.id, doc: locationView(s) }] : []),
-  chronicle: () => [],
+  evolve,
+  project,
+  chronicle,
   view: (s) => (s ? locationView(s) : null),
-  handle(state, c) {
+  async handle(state, c, io) {
     switch (c.type) {
-      case 'seed': return state ? { events: [] } : { events: [{ type: 'seeded', day: c.day, location: c.location }] };
+      case 'seed': return decideSeed(state, c);
+      case 'day-began': return decideDay(state, c.day, c.construction);
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'location not found' } };
+      case 'trade': {
+        const quote = quoteTrade(state, c);
+        if ('refusal' in quote) return quote;
+        const traded = quote.events[0] as Traded;
+        const settled = await io.ask('organization', c.organization_id, {
+          type: 'settle-trade', agent_id: c.agent_id, day: c.day, location_id: state!.id,
+          resource: c.resource, side: c.side, quantity: c.quantity, gold: traded.total,
+        });
+        if (!settled.ok) return { refusal: settled.refusal };
+        const { type: _t, ...trade } = traded;
+        return {
+          events: quote.events,
+          reply: (s: LocationState): TradeReceipt => ({ trade, market: marketEntryView(s!, s!.market![c.resource]), organization: settled.value }),
+        };
+      }
     }
   },
 };

@@ -1,5 +1,7 @@
 // What a location actor is told, and what it records. A location owns its place in the
-// world (danger, population, monsters, routes); its regional market joins it later.
+// world (danger, population, monsters, routes) and, where people live, its regional market.
+import type { Market } from './market';
+
 export interface Route { destination_id: string; distance_days: number; danger: number }
 
 export interface LocationSpec {
@@ -13,11 +15,44 @@ export interface LocationSpec {
   routes: Route[];
 }
 
-export interface SeedLocationCommand { type: 'seed'; location: LocationSpec; day: number }
+export interface MarketProfile { favours?: string[]; scarce?: string[] }
+
+export interface Location extends LocationSpec {
+  /** The population the land can feed; growth slows as it nears it. */
+  capacity: number;
+  /** null where nobody lives (wilderness, dungeons): nothing is traded there. */
+  market: Market | null;
+  settled_day: number;
+}
+
+export interface SeedLocationCommand { type: 'seed'; location: LocationSpec; profile: MarketProfile; day: number }
 export interface LocationStatusCommand { type: 'status' }
-export type LocationCommand = SeedLocationCommand | LocationStatusCommand;
+export interface LocationDayCommand { type: 'day-began'; day: number; construction: number }
+export interface TradeCommand {
+  type: 'trade';
+  day: number;
+  agent_id: number;
+  organization_id: number;
+  resource: string;
+  side: 'buy' | 'sell';
+  quantity: number;
+}
+export type LocationCommand = SeedLocationCommand | LocationStatusCommand | LocationDayCommand | TradeCommand;
 
-export interface LocationSeeded { type: 'seeded'; day: number; location: LocationSpec }
-export type LocationEvent = LocationSeeded;
+export interface LocationSeeded { type: 'seeded'; day: number; location: LocationSpec; market: Market | null }
+export interface DaySettled { type: 'day-settled'; day: number; population: number; market: Market | null }
+export interface Traded {
+  type: 'traded';
+  day: number;
+  agent_id: number;
+  organization_id: number;
+  resource: string;
+  side: 'buy' | 'sell';
+  quantity: number;
+  total: number;
+  supply_after: number;
+  price_after: number;
+}
+export type LocationEvent = LocationSeeded | DaySettled | Traded;
 
-export type LocationState = LocationSpec | null;
+export type LocationState = Location | null;

@@ -2,8 +2,11 @@
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityKind } from '../entity';
 import { RANK } from '../order';
-import type { Organization, OrganizationCommand, OrganizationEvent, OrganizationState } from './messages';
-import { decideDay, decideDissolve, decideFound, decideUpdate, evolve, maintenanceCost } from './rules';
+import type { Organization, OrganizationCommand, OrganizationEvent, OrganizationState, Project } from './messages';
+import {
+  decideCancelProject, decideDay, decideDissolve, decideFound, decideSettleTrade, decideStartProject, decideTravel,
+  decideUpdate, decideWorkers, evolve, maintenanceCost,
+} from './rules';
 
 export function organizationView(o: Organization) {
   return {
@@ -17,9 +20,25 @@ export function organizationView(o: Organization) {
 
 export type OrganizationView = ReturnType<typeof organizationView>;
 
-function chronicle(e: OrganizationEvent, after: OrganizationState): HistoryEntry[] {
+export const projectView = (p: Project) => ({
+  id: p.id, owner_id: p.owner_id, title: p.title, kind: p.kind, description: p.description, location_id: p.location_id,
+  budget: p.budget, duration_days: p.duration_days, output_resource: p.output_resource, output_quantity: p.output_quantity,
+  establishment_kind: p.establishment_kind, status: p.status, started_day: p.started_day, ended_day: p.ended_day,
+  progress_days: p.progress_days, progress: Math.min(1, p.progress_days / p.duration_days), spent: p.spent, refund: p.refund,
+  production_plan: p.production !== null,
+  workers_required: p.production?.workers_required ?? null,
+});
+
+export const productionView = (p: Project) => ({
+  id: p.id, project_id: p.id, owner_id: p.owner_id, title: p.title, location_id: p.location_id, resource: p.output_resource,
+  quantity_per_day: p.output_quantity, workers_required: p.production!.workers_required, staffed: p.production!.staffed,
+  produced_total: p.production!.produced_total, status: p.status, started_day: p.started_day, ends_day: p.started_day + p.duration_days,
+});
+
+function chronicle(e: OrganizationEvent, after: OrganizationState, before: OrganizationState): HistoryEntry[] {
   if (!after) return [];
   const base = { day: e.day, agent_id: after.agent_id, organization_ids: [after.id] };
+  const projectTitle = (id: number) => after.projects.find((p) => p.id === id)?.title ?? `project ${id}`;
   switch (e.type) {
     case 'founded':
       return [{ ...base, category: 'organization', summary: `${after.name}, a ${after.kind}, was founded at ${after.location_id} with ${e.treasury} gold`, data: { treasury: e.treasury } }];
@@ -37,15 +56,53 @@ function chronicle(e: OrganizationEvent, after: OrganizationState): HistoryEntry
       return [{ ...base, category: 'bankruptcy', summary: `${after.name} went bankrupt` }];
     case 'dissolved':
       return [{ ...base, agent_id: e.agent_id, category: 'organization', summary: `${after.name} was dissolved by its founder` }];
+    case 'travel-started':
+      return [{ ...base, category: 'travel', summary: `${after.name} set out from ${before?.location_id} for ${e.destination_id}, arriving on day ${e.arrives_day}`, data: { from: before?.location_id, to: e.destination_id, arrives_day: e.arrives_day } }];
+    case 'arrived':
+      return [{ ...base, category: 'travel', summary: `${after.name} arrived at ${e.location_id}`, data: { location_id: e.location_id } }];
+    case 'trade-settled':
+      return []; // the market's record of the trade is the history entry
+    case 'workers-hired':
+      return [{ ...base, category: 'workers', summary: `${after.name} hired ${e.quantity} workers for ${e.cost} gold`, data: { quantity: e.quantity, cost: e.cost, workers: after.workers } }];
+    case 'workers-released':
+      return [{ ...base, category: 'workers', summary: `${after.name} released ${e.quantity} workers`, data: { quantity: e.quantity, workers: after.workers } }];
+    case 'workers-lost':
+      return [{ ...base, category: 'workers', summary: `${after.name} lost ${e.quantity} workers in the wilds of ${e.location_id}`, data: { quantity: e.quantity, workers: after.workers } }];
+    case 'project-started': {
+      const plan = e.workers_required !== null;
+      return [{ ...base, category: 'project', summary: plan
+        ? `${after.name} began a production plan "${e.project.title}": ${e.project.output_quantity} ${e.project.output_resource} a day with ${e.workers_required} workers`
+        : `${after.name} began the project "${e.project.title}" at ${e.project.location_id} with a budget of ${e.project.budget} gold`,
+      data: { project_id: e.project.id, budget: e.project.budget, duration_days: e.project.duration_days } }];
+    }
+    case 'project-cancelled':
+      return [{ ...base, category: 'project', summary: `"${projectTitle(e.project_id)}" of ${after.name} was cancelled (${e.reason})${e.refund ? `; ${e.refund} gold recovered` : ''}`, data: { project_id: e.project_id, refund: e.refund } }];
+    case 'projects-worked': {
+      const made = e.work.filter((w) => w.produced > 0);
+      const idle = e.work.filter((w) => !w.staffed);
+      if (!made.length && !idle.length) return [];
+      const parts = made.map((w) => `${w.produced} ${after.projects.find((p) => p.id === w.project_id)?.output_resource}`);
+      return [{ ...base, category: 'production', summary: `${after.name} ${parts.length ? `produced ${parts.join(', ')}` : 'produced nothing'}${idle.length ? `; ${idle.length} plan(s) idle for want of workers` : ''}`, data: { work: e.work } }];
+    }
+    case 'project-completed':
+      return [{ ...base, category: 'project', summary: `${after.name} completed "${projectTitle(e.project_id)}"${e.establishment ? `, opening the ${e.establishment.kind} "${e.establishment.name}" at ${e.establishment.location_id}` : ''}${e.output ? `, yielding ${e.output.quantity} ${e.output.resource}` : ''}`, data: { project_id: e.project_id, output: e.output, establishment: e.establishment } }];
   }
 }
 
 function project(o: OrganizationState): ProjectionRow[] {
   if (!o) return [];
-  return [{
+  const rows: ProjectionRow[] = [{
     kind: 'organization', id: o.id, status: o.status, location_id: o.location_id,
     organization_id: o.id, agent_id: o.agent_id, doc: organizationView(o),
   }];
+  for (const p of o.projects) {
+    rows.push({ kind: 'project', id: p.id, status: p.status, location_id: p.location_id, organization_id: o.id, doc: projectView(p) });
+    if (p.production) rows.push({ kind: 'production', id: p.id, status: p.status, location_id: p.location_id, organization_id: o.id, doc: productionView(p) });
+  }
+  for (const e of o.establishments) {
+    rows.push({ kind: 'establishment', id: e.id, status: e.kind, location_id: e.location_id, organization_id: o.id, doc: { ...e } });
+  }
+  return rows;
 }
 
 export const organizationKind: EntityKind<OrganizationState, OrganizationCommand, OrganizationEvent> = {
@@ -61,7 +118,19 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
       case 'found': return decideFound(state, c);
       case 'update': return decideUpdate(state, c);
       case 'dissolve': return decideDissolve(state, c.agent_id, c.day);
-      case 'day-began': return decideDay(state, c.day);
+      case 'day-began': return decideDay(state, c);
+      case 'travel': return decideTravel(state, c);
+      case 'settle-trade': return decideSettleTrade(state, c);
+      case 'hire-workers':
+      case 'release-workers': return decideWorkers(state, c);
+      case 'start-project': {
+        const d = decideStartProject(state, c.agent_id, c.day, c.project);
+        return 'refusal' in d ? d : { events: d.events, reply: (s: OrganizationState) => projectView(s!.projects.find((p) => p.id === c.project.id)!) };
+      }
+      case 'cancel-project': {
+        const d = decideCancelProject(state, c.agent_id, c.day, c.project_id);
+        return 'refusal' in d ? d : { events: d.events, reply: (s: OrganizationState) => projectView(s!.projects.find((p) => p.id === c.project_id)!) };
+      }
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'organization not found' } };
     }
   },

@@ -23,9 +23,34 @@ export interface UpdateCommand {
 
 export interface DissolveCommand { type: 'dissolve'; agent_id: number; day: number }
 export interface StatusCommand { type: 'status' }
-export interface DayBeganCommand { type: 'day-began'; day: number }
+/** Facts about the place the organization stands, read by the daily fan-out. */
+export interface PlaceFacts { kind: string; danger: number }
+export interface DayBeganCommand { type: 'day-began'; day: number; seed: string; place: PlaceFacts | null }
+export interface TravelCommand { type: 'travel'; agent_id: number; day: number; destination_id: string; days: number }
+export interface SettleTradeCommand {
+  type: 'settle-trade'; agent_id: number; day: number; location_id: string;
+  resource: string; side: 'buy' | 'sell'; quantity: number; gold: number;
+}
+export interface WorkersCommand { type: 'hire-workers' | 'release-workers'; agent_id: number; day: number; quantity: number }
 
-export type OrganizationCommand = FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand;
+export interface ProjectSpec {
+  id: number;
+  title: string;
+  kind: string;
+  description: string;
+  location_id: string;
+  budget: number;
+  duration_days: number;
+  output_resource: string | null;
+  output_quantity: number;
+  establishment_kind: string | null;
+}
+export interface StartProjectCommand { type: 'start-project'; agent_id: number; day: number; project: ProjectSpec }
+export interface CancelProjectCommand { type: 'cancel-project'; agent_id: number; day: number; project_id: number }
+
+export type OrganizationCommand =
+  | FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand | TravelCommand
+  | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand;
 
 export interface Founded {
   type: 'founded';
@@ -61,7 +86,50 @@ export interface MaintenancePaid {
 export interface WentBankrupt { type: 'went-bankrupt'; day: number }
 export interface Dissolved { type: 'dissolved'; day: number; agent_id: number }
 
-export type OrganizationEvent = Founded | Updated | MaintenancePaid | WentBankrupt | Dissolved;
+export interface TravelStarted { type: 'travel-started'; day: number; agent_id: number; destination_id: string; arrives_day: number }
+export interface Arrived { type: 'arrived'; day: number; location_id: string }
+export interface TradeSettled {
+  type: 'trade-settled'; day: number; agent_id: number; location_id: string;
+  resource: string; side: 'buy' | 'sell'; quantity: number; gold: number;
+}
+export interface WorkersHired { type: 'workers-hired'; day: number; agent_id: number; quantity: number; cost: number }
+export interface WorkersReleased { type: 'workers-released'; day: number; agent_id: number; quantity: number }
+export interface WorkersLost { type: 'workers-lost'; day: number; quantity: number; location_id: string }
+export interface ProjectStarted { type: 'project-started'; day: number; agent_id: number; project: ProjectSpec; workers_required: number | null }
+export interface ProjectCancelled { type: 'project-cancelled'; day: number; agent_id: number | null; project_id: number; refund: number; reason: string }
+/** One day of work on every active project: what each spent and, for plans, produced. */
+export interface ProjectsWorked {
+  type: 'projects-worked';
+  day: number;
+  work: Array<{ project_id: number; spent: number; produced: number; staffed: boolean }>;
+}
+export interface ProjectCompleted { type: 'project-completed'; day: number; project_id: number; output: { resource: string; quantity: number } | null; establishment: Establishment | null }
+
+export type OrganizationEvent =
+  | Founded | Updated | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
+  | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;
+
+export interface Establishment {
+  id: number;
+  name: string;
+  kind: string;
+  location_id: string;
+  organization_id: number;
+  project_id: number;
+  founded_day: number;
+}
+
+export interface Project extends ProjectSpec {
+  owner_id: number;
+  status: 'active' | 'cancelled' | 'completed';
+  started_day: number;
+  ended_day: number | null;
+  progress_days: number;
+  spent: number;
+  refund: number;
+  /** Set for a production plan: the workforce it declares and what it has made. */
+  production: { workers_required: number; produced_total: number; staffed: boolean } | null;
+}
 
 export type OrganizationStatus = 'active' | 'bankrupt' | 'dissolved';
 
@@ -89,6 +157,8 @@ export interface Organization {
   holdings: Record<string, number>;
   workers: number;
   employees: number[];
+  projects: Project[];
+  establishments: Establishment[];
   /** The last day whose upkeep was settled: a repeated tick of the same day changes nothing. */
   settled_day: number;
 }

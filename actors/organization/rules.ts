@@ -1,14 +1,21 @@
 // The organization's rules as pure functions: decide (state + command -> events or a
 // refusal) and evolve (state + event -> state). Core rules 2-7 of the specification.
+import { rng } from '../../infra/random';
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type {
-  FoundCommand, Organization, OrganizationEvent, OrganizationState, UpdateCommand,
+  DayBeganCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
+  TravelCommand, UpdateCommand, WorkersCommand,
 } from './messages';
+import { cancelRefund, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
 
 export const MAINTENANCE_BASE = 5;
 export const MAINTENANCE_PER_ADVENTURER = 2;
 export const WORKER_UPKEEP = 1;
 export const STARTING_REPUTATION = 10;
+export const WORKER_HIRE_PRICE = 25;
+/** In wilderness and dungeons each worker is lost with probability danger / WORKER_LOSS_DIVISOR each day. */
+export const WORKER_LOSS_DIVISOR = 500;
+export const WILD_KINDS = ['wilderness', 'dungeon'];
 export const TREASURY_BOUNDS = { min: 300, max: 1000 } as const;
 
 /**
@@ -71,30 +78,130 @@ export function decideUpdate(state: OrganizationState, c: UpdateCommand): Decisi
   return accept({ type: 'updated', day: c.day, agent_id: c.agent_id, changes });
 }
 
-export function decideDissolve(state: OrganizationState, agentId: number, day: number): Decision<OrganizationEvent> {
+/** Refusals shared by actions that need the organization standing still at a place. */
+function checkStanding(org: Organization): Decision<never> | null {
+  if (org.travel) return conflict(`${org.name} is on the road to ${org.travel.destination_id} until day ${org.travel.arrives_day}`);
+  return null;
+}
+
+export function decideTravel(state: OrganizationState, c: TravelCommand): Decision<OrganizationEvent> {
+  const refused = checkControl(state, c.agent_id);
+  if (refused) return refused;
+  const org = state!;
+  if (org.travel) return conflict(`${org.name} is already travelling to ${org.travel.destination_id} and arrives on day ${org.travel.arrives_day}; a second journey waits for arrival`);
+  if (org.location_id === c.destination_id) return conflict(`${org.name} is already at ${c.destination_id}`);
+  return accept({ type: 'travel-started', day: c.day, agent_id: c.agent_id, destination_id: c.destination_id, arrives_day: c.day + c.days });
+}
+
+export function decideSettleTrade(state: OrganizationState, c: SettleTradeCommand): Decision<OrganizationEvent> {
+  const refused = checkControl(state, c.agent_id) ?? checkStanding(state!);
+  if (refused) return refused;
+  const org = state!;
+  if (org.location_id !== c.location_id) return conflict(`${org.name} stands at ${org.location_id}, not ${c.location_id}; it trades only where it stands`);
+  if (c.side === 'buy' && org.treasury < c.gold) {
+    return conflict(`buying ${c.quantity} ${c.resource} costs ${c.gold} gold but ${org.name} has ${org.treasury}`);
+  }
+  if (c.side === 'sell' && (org.holdings[c.resource] ?? 0) < c.quantity) {
+    return conflict(`${org.name} holds ${org.holdings[c.resource] ?? 0} ${c.resource}, fewer than the ${c.quantity} offered`);
+  }
+  const { type: _t, ...rest } = c;
+  return accept({ type: 'trade-settled', ...rest });
+}
+
+export function decideWorkers(state: OrganizationState, c: WorkersCommand): Decision<OrganizationEvent> {
+  const refused = checkControl(state, c.agent_id);
+  if (refused) return refused;
+  const org = state!;
+  if (c.type === 'hire-workers') {
+    const cost = c.quantity * WORKER_HIRE_PRICE;
+    if (org.treasury < cost) return conflict(`hiring ${c.quantity} workers costs ${cost} gold but ${org.name} has ${org.treasury}`);
+    return accept({ type: 'workers-hired', day: c.day, agent_id: c.agent_id, quantity: c.quantity, cost });
+  }
+  if (org.workers < c.quantity) return conflict(`${org.name} has ${org.workers} workers, fewer than the ${c.quantity} to release`);
+  return accept({ type: 'workers-released', day: c.day, agent_id: c.agent_id, quantity: c.quantity });
+}
+
+export function decideStartProject(state: OrganizationState, agentId: number, day: number, spec: ProjectSpec): Decision<OrganizationEvent> {
+  const refused = checkControl(state, agentId) ?? checkStanding(state!);
+  if (refused) return refused;
+  const org = state!;
+  if (org.location_id !== spec.location_id) return conflict(`${org.name} stands at ${org.location_id}; it can start projects only where it stands, not at ${spec.location_id}`);
+  if (org.treasury < spec.budget) return conflict(`the budget of ${spec.budget} gold is reserved at once, but ${org.name} has ${org.treasury}`);
+  return accept({ type: 'project-started', day, agent_id: agentId, project: spec, workers_required: isProductionPlan(spec) ? workersRequired(spec.output_quantity) : null });
+}
+
+export function decideCancelProject(state: OrganizationState, agentId: number, day: number, projectId: number): Decision<OrganizationEvent> {
   const refused = checkControl(state, agentId);
   if (refused) return refused;
-  return accept({ type: 'dissolved', day, agent_id: agentId });
+  const project = state!.projects.find((p) => p.id === projectId);
+  if (!project) return notFound(`project ${projectId} not found`);
+  if (project.status !== 'active') return conflict(`project ${projectId} is ${project.status}; only an active project can be cancelled`);
+  return accept({ type: 'project-cancelled', day, agent_id: agentId, project_id: projectId, refund: cancelRefund(project), reason: 'cancelled by its owner' });
+}
+
+/** Workers lost in wilderness and dungeons: each one independently, by the place's danger. */
+export function workersLost(workers: number, place: { kind: string; danger: number } | null, draw: () => number): number {
+  if (!place || !WILD_KINDS.includes(place.kind) || workers === 0) return 0;
+  const p = Math.min(1, place.danger / WORKER_LOSS_DIVISOR);
+  let lost = 0;
+  for (let i = 0; i < workers; i++) if (draw() < p) lost += 1;
+  return lost;
+}
+
+/** Ends every active project of an organization that has ended (core rules 6 and 7). */
+function cancelAll(org: Organization, day: number, reason: string): OrganizationEvent[] {
+  return org.projects.filter((p) => p.status === 'active')
+    .map((p) => ({ type: 'project-cancelled', day, agent_id: null, project_id: p.id, refund: 0, reason }) as const);
 }
 
 /**
- * The day's upkeep. An organization that can pay, pays. One that cannot pays what it has
- * (the treasury never goes below zero), loses one reputation per unpaid gold, and goes
- * bankrupt (core rules 5 and 6). A day already settled is not settled again.
+ * One day in the life of an organization, in order: arrival, losses in the wild, a day's
+ * work on its projects, completions, then upkeep. An organization that can pay its upkeep,
+ * pays. One that cannot pays what it has (the treasury never goes below zero), loses one
+ * reputation per unpaid gold, and goes bankrupt (core rules 5 and 6), which cancels its
+ * projects. A day already settled is not settled again.
  */
-export function decideDay(state: OrganizationState, day: number): Decision<OrganizationEvent> {
+export function decideDay(state: OrganizationState, c: Pick<DayBeganCommand, 'day'> & Partial<DayBeganCommand>): Decision<OrganizationEvent> {
+  const { day } = c;
   if (!state || isEnded(state) || state.settled_day >= day) return accept();
-  const cost = maintenanceCost(state);
-  if (state.treasury >= cost) {
-    return accept({ type: 'maintenance-paid', day, cost, paid: cost, unpaid: 0, reputation_lost: 0 });
+  const events: OrganizationEvent[] = [];
+  let org = state;
+  const push = (e: OrganizationEvent) => { events.push(e); org = evolve(org, e) as Organization; };
+
+  if (org.travel && day >= org.travel.arrives_day) push({ type: 'arrived', day, location_id: org.travel.destination_id });
+  const lost = workersLost(org.workers, org.travel ? null : c.place ?? null, rng(c.seed ?? '', 'workers', org.id, day));
+  if (lost > 0) push({ type: 'workers-lost', day, quantity: lost, location_id: org.location_id });
+  const worked = workDay(org, day);
+  if (worked) push(worked);
+  for (const p of org.projects.filter(isDue)) push({ type: 'project-completed', day, project_id: p.id, ...completion(p, day) });
+
+  const cost = maintenanceCost(org);
+  if (org.treasury >= cost) {
+    push({ type: 'maintenance-paid', day, cost, paid: cost, unpaid: 0, reputation_lost: 0 });
+    return { events };
   }
-  const paid = state.treasury;
+  const paid = org.treasury;
   const unpaid = cost - paid;
-  const reputationLost = Math.min(state.reputation, unpaid);
-  return accept(
-    { type: 'maintenance-paid', day, cost, paid, unpaid, reputation_lost: reputationLost },
-    { type: 'went-bankrupt', day },
-  );
+  push({ type: 'maintenance-paid', day, cost, paid, unpaid, reputation_lost: Math.min(org.reputation, unpaid) });
+  push({ type: 'went-bankrupt', day });
+  for (const e of cancelAll(org, day, 'its owner went bankrupt')) push(e);
+  return { events };
+}
+
+export function decideDissolve(state: OrganizationState, agentId: number, day: number): Decision<OrganizationEvent> {
+  const refused = checkControl(state, agentId);
+  if (refused) return refused;
+  return accept({ type: 'dissolved', day, agent_id: agentId }, ...cancelAll(state!, day, 'its owner was dissolved'));
+}
+
+const addHolding = (h: Record<string, number>, resource: string, quantity: number) => {
+  const next = { ...h, [resource]: (h[resource] ?? 0) + quantity };
+  if (next[resource] <= 0) delete next[resource];
+  return next;
+};
+
+function mapProject(org: Organization, id: number, f: (p: Organization['projects'][number]) => Organization['projects'][number]): Organization['projects'] {
+  return org.projects.map((p) => (p.id === id ? f(p) : p));
 }
 
 export function evolve(state: OrganizationState, e: OrganizationEvent): OrganizationState {
@@ -103,7 +210,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       id: e.id, name: e.name, kind: e.kind, location_id: e.location_id, description: e.description,
       goals: e.goals, motto: e.motto, treasury: e.treasury, reputation: e.reputation, status: 'active',
       agent_id: e.agent_id, travel: null, founded_day: e.day, ended_day: null, holdings: {}, workers: 0,
-      employees: [], settled_day: e.day,
+      employees: [], projects: [], establishments: [], settled_day: e.day,
     };
   }
   if (!state) return state;
@@ -121,5 +228,48 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       return { ...state, status: 'bankrupt', ended_day: e.day, travel: null };
     case 'dissolved':
       return { ...state, status: 'dissolved', ended_day: e.day, travel: null };
+    case 'travel-started':
+      return { ...state, travel: { destination_id: e.destination_id, departed_day: e.day, arrives_day: e.arrives_day } };
+    case 'arrived':
+      return { ...state, location_id: e.location_id, travel: null };
+    case 'trade-settled':
+      return e.side === 'buy'
+        ? { ...state, treasury: state.treasury - e.gold, holdings: addHolding(state.holdings, e.resource, e.quantity) }
+        : { ...state, treasury: state.treasury + e.gold, holdings: addHolding(state.holdings, e.resource, -e.quantity) };
+    case 'workers-hired':
+      return { ...state, treasury: state.treasury - e.cost, workers: state.workers + e.quantity };
+    case 'workers-released':
+      return { ...state, workers: state.workers - e.quantity };
+    case 'workers-lost':
+      return { ...state, workers: Math.max(0, state.workers - e.quantity) };
+    case 'project-started':
+      return { ...state, treasury: state.treasury - e.project.budget, projects: [...state.projects, newProject(state.id, e.project, e.day)] };
+    case 'project-cancelled':
+      return {
+        ...state,
+        treasury: state.treasury + e.refund,
+        projects: mapProject(state, e.project_id, (p) => ({ ...p, status: 'cancelled', ended_day: e.day, refund: e.refund })),
+      };
+    case 'projects-worked': {
+      let holdings = state.holdings;
+      const byId = new Map(e.work.map((w) => [w.project_id, w]));
+      const projects = state.projects.map((p) => {
+        const w = byId.get(p.id);
+        if (!w) return p;
+        if (p.production && w.produced > 0) holdings = addHolding(holdings, p.output_resource!, w.produced);
+        return {
+          ...p, progress_days: p.progress_days + 1, spent: p.spent + w.spent,
+          production: p.production ? { ...p.production, staffed: w.staffed, produced_total: p.production.produced_total + w.produced } : null,
+        };
+      });
+      return { ...state, projects, holdings };
+    }
+    case 'project-completed':
+      return {
+        ...state,
+        holdings: e.output ? addHolding(state.holdings, e.output.resource, e.output.quantity) : state.holdings,
+        establishments: e.establishment ? [...state.establishments, e.establishment] : state.establishments,
+        projects: mapProject(state, e.project_id, (p) => ({ ...p, status: 'completed', ended_day: e.day })),
+      };
   }
 }

@@ -4,7 +4,7 @@
 import { intBetween, pick, rng } from '../../infra/random';
 import type { AdventurerSpec, Trait } from '../adventurer/messages';
 import { TRAITS } from '../adventurer/messages';
-import type { LocationSpec, Route } from '../location/messages';
+import type { LocationSpec, MarketProfile, Route } from '../location/messages';
 
 export interface SeededOrganization {
   id: number;
@@ -18,22 +18,22 @@ export interface SeededOrganization {
 }
 
 export interface GeneratedWorld {
-  locations: LocationSpec[];
+  locations: Array<LocationSpec & { profile: MarketProfile }>;
   organizations: SeededOrganization[];
   adventurers: AdventurerSpec[];
 }
 
 interface PlaceTemplate {
-  id: string; name: string; kind: string; description: string;
+  id: string; name: string; kind: string; description: string; profile?: MarketProfile;
   danger: number; population: [number, number]; monsters: [number, number];
 }
 
 const PLACES: PlaceTemplate[] = [
   { id: 'emberfall', name: 'Emberfall', kind: 'city', danger: 5, population: [11000, 13000], monsters: [0, 0],
     description: 'A walled trading city around an old forge-temple; the reference market of the realm.' },
-  { id: 'greenhollow', name: 'Greenhollow', kind: 'town', danger: 15, population: [3000, 4000], monsters: [15, 30],
+  { id: 'greenhollow', name: 'Greenhollow', kind: 'town', danger: 15, profile: { favours: ['timber'] }, population: [3000, 4000], monsters: [15, 30],
     description: 'A timber town in a deep valley of oak and pine; its sawmills keep wood cheap.' },
-  { id: 'ironcrag', name: 'Ironcrag', kind: 'town', danger: 25, population: [2400, 3200], monsters: [30, 50],
+  { id: 'ironcrag', name: 'Ironcrag', kind: 'town', danger: 25, profile: { favours: ['ore'], scarce: ['food', 'timber'] }, population: [2400, 3200], monsters: [30, 50],
     description: 'A mining town on bare mountain rock: rich in ore, short of food and timber.' },
   { id: 'whisperwood', name: 'Whisperwood', kind: 'wilderness', danger: 35, population: [0, 0], monsters: [120, 180],
     description: 'An old forest where travellers hear voices between the trees; wolves and worse.' },
@@ -89,13 +89,14 @@ export function generateWorld(seed: string): GeneratedWorld {
   const routesOf = (id: string): Route[] => ROUTES
     .filter(([a, b]) => a === id || b === id)
     .map(([a, b, distance, danger]) => ({ destination_id: a === id ? b : a, distance_days: distance, danger }));
-  const locations = PLACES.map((p): LocationSpec => {
+  const locations = PLACES.map((p): LocationSpec & { profile: MarketProfile } => {
     const r = rng(seed, 'location', p.id);
     return {
       id: p.id, name: p.name, kind: p.kind, description: p.description, danger: p.danger,
       population: intBetween(r, p.population[0], p.population[1]),
       monster_population: intBetween(r, p.monsters[0], p.monsters[1]),
       routes: routesOf(p.id),
+      profile: p.profile ?? {},
     };
   });
   const organizations = ORGANIZATIONS.map((o, i) => ({ ...o, id: i + 1 }));

@@ -18,8 +18,8 @@ export async function seedWorld(region: Region, store: Store, seed: string): Pro
     if (!r.ok && !r.refusal?.detail.includes('already exists')) throw new Error(`seeding ${what} failed: ${r.refusal?.detail}`);
   };
   await must('clock', region.ask('clock', CLOCK_ID, { type: 'begin', seed }));
-  for (const location of world.locations) {
-    await must(`location ${location.id}`, region.ask('location', location.id, { type: 'seed', location, day: FIRST_DAY }));
+  for (const { profile, ...location } of world.locations) {
+    await must(`location ${location.id}`, region.ask('location', location.id, { type: 'seed', location, profile, day: FIRST_DAY }));
   }
   store.reserveIdsUpTo('organization', world.organizations.length);
   for (const o of world.organizations) {

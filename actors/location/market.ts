@@ -1,0 +1,107 @@
+// Regional markets as pure functions (core rules 19 and 20). A price follows supply:
+// scarce goods are dear, plentiful ones cheap, always within fixed bounds around the
+// resource's base price. Every day the population eats, construction draws on timber and
+// ore, local producers restock, and supply drifts back toward its usual level, so a
+// world left alone neither blows up nor empties.
+
+export interface MarketEntry {
+  resource: string;
+  /** The usual level of supply; the price equals base_price there. */
+  target_supply: number;
+  supply: number;
+  base_price: number;
+  price: number;
+  /** Units local producers bring each day. */
+  production: number;
+  /** Units each inhabitant uses each day. */
+  per_person: number;
+}
+
+export type Market = Record<string, MarketEntry>;
+
+export const PRICE_FLOOR_RATIO = 0.2;
+export const PRICE_CEILING_RATIO = 5;
+export const PRICE_ELASTICITY = 0.8;
+/** Share of the gap to the usual supply closed each day (traders from elsewhere, spoilage). */
+export const SUPPLY_REVERSION = 0.05;
+export const MAX_SUPPLY_RATIO = 5;
+/** What each inhabitant uses per day: food above all, some timber and ore. */
+export const PER_PERSON: Record<string, number> = { food: 0.01, timber: 0.002, ore: 0.001 };
+/** Days of usual demand a market keeps in supply. */
+export const STOCK_DAYS = 20;
+/** What one active construction project draws from its location's market each day. */
+export const CONSTRUCTION_DRAW: Record<string, number> = { timber: 3, ore: 2 };
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function priceFor(e: Pick<MarketEntry, 'base_price' | 'target_supply'>, supply: number): number {
+  const ratio = e.target_supply / Math.max(supply, 1);
+  const raw = e.base_price * Math.pow(ratio, PRICE_ELASTICITY);
+  return round2(Math.min(e.base_price * PRICE_CEILING_RATIO, Math.max(e.base_price * PRICE_FLOOR_RATIO, raw)));
+}
+
+/** The gold a trade of `quantity` costs (buy) or fetches (sell): the mean of the price before and after, times the quantity. */
+export function tradeTotal(e: MarketEntry, side: 'buy' | 'sell', quantity: number): { total: number; supplyAfter: number; priceAfter: number } {
+  const supplyAfter = side === 'buy' ? e.supply - quantity : e.supply + quantity;
+  const priceAfter = priceFor(e, supplyAfter);
+  const mean = (e.price + priceAfter) / 2;
+  const total = side === 'buy' ? Math.max(1, Math.ceil(mean * quantity)) : Math.max(0, Math.floor(mean * quantity));
+  return { total, supplyAfter, priceAfter };
+}
+
+export interface DayInputs {
+  population: number;
+  /** Active construction projects at this location. */
+  construction: number;
+}
+
+/** The market after one day: consumption, production and drift toward the usual supply. */
+export function marketDay(market: Market, inputs: DayInputs): Market {
+  const next: Market = {};
+  for (const [resource, e] of Object.entries(market)) {
+    const used = inputs.population * e.per_person;
+    const built = (CONSTRUCTION_DRAW[resource] ?? 0) * inputs.construction;
+    let supply = e.supply + e.production - used - built;
+    supply += (e.target_supply - supply) * SUPPLY_REVERSION;
+    supply = Math.round(Math.min(e.target_supply * MAX_SUPPLY_RATIO, Math.max(0, supply)));
+    next[resource] = { ...e, supply, price: priceFor(e, supply) };
+  }
+  return next;
+}
+
+/** Population growth toward the place's capacity while fed; deaths when food runs short. */
+export const GROWTH_RATE = 0.002;
+export const FAMINE_RATE = 0.004;
+export const FAMINE_SUPPLY_RATIO = 0.2;
+
+export function populationDay(population: number, capacity: number, market: Market): number {
+  if (population <= 0 || !market.food) return population;
+  const food = market.food;
+  if (food.supply < food.target_supply * FAMINE_SUPPLY_RATIO) {
+    return Math.max(1, Math.floor(population * (1 - FAMINE_RATE)));
+  }
+  const growth = population * GROWTH_RATE * (1 - population / capacity);
+  return Math.max(1, Math.round(population + growth));
+}
+
+/**
+ * The market a settlement starts with: producers make what the people use and supply
+ * holds STOCK_DAYS of it. A favoured resource is made in surplus and kept in plenty at
+ * half the price; a scarce one is made short of need, kept thin, at twice the price.
+ */
+export function openingMarket(population: number, profile: { favours?: string[]; scarce?: string[] }): Market {
+  const market: Market = {};
+  const basePrices: Record<string, number> = { food: 2, timber: 4, ore: 6 };
+  for (const [resource, price0] of Object.entries(basePrices)) {
+    const demand = Math.max(1, population * PER_PERSON[resource]);
+    let price = price0;
+    let target = Math.round(demand * STOCK_DAYS);
+    let production = demand;
+    if (profile.favours?.includes(resource)) { price = round2(price * 0.5); target *= 3; production = demand * 1.5; }
+    if (profile.scarce?.includes(resource)) { price = round2(price * 2); target = Math.round(target / 3); production = demand * 0.85; }
+    market[resource] = {
+      resource, target_supply: target, supply: target, base_price: price, price, production: round2(production), per_person: PER_PERSON[resource],
+    };
+  }
+  return market;
+}

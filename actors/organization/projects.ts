@@ -1,0 +1,58 @@
+// Projects and production plans (core rules 16 and 17), as pure functions.
+//
+// A project reserves its whole budget when it starts and spends it evenly, one share a
+// day, for duration_days. A production plan is a project of kind "production" with an
+// output resource: each day it makes output_quantity of that resource, but only while the
+// organization has the workforce the plan declares (one worker per WORKER_OUTPUT units a
+// day); understaffed, it stays active and makes nothing. Plans are staffed in the order
+// they were started. Any other project completes after duration_days, adding its output
+// to the owner's holdings and, with an establishment_kind, founding an establishment.
+import type { Establishment, Organization, Project, ProjectSpec, ProjectsWorked } from './messages';
+
+export const PRODUCTION_KIND = 'production';
+export const WORKER_OUTPUT = 5;
+/** Share of the unused budget a cancelled project gives back. */
+export const CANCEL_REFUND_SHARE = 0.5;
+
+export const isProductionPlan = (p: Pick<ProjectSpec, 'kind' | 'output_resource' | 'output_quantity'>) =>
+  p.kind.trim().toLowerCase() === PRODUCTION_KIND && p.output_resource !== null && p.output_quantity > 0;
+
+export const workersRequired = (outputPerDay: number) => Math.max(1, Math.ceil(outputPerDay / WORKER_OUTPUT));
+
+/** Gold spent by the end of `days` days: the budget spread evenly, the rest on the last day. */
+export const spentAfter = (budget: number, duration: number, days: number) =>
+  days >= duration ? budget : Math.floor((budget * days) / duration);
+
+export const cancelRefund = (p: Pick<Project, 'budget' | 'spent'>) => Math.floor((p.budget - p.spent) * CANCEL_REFUND_SHARE);
+
+export function newProject(ownerId: number, spec: ProjectSpec, day: number): Project {
+  return {
+    ...spec, owner_id: ownerId, status: 'active', started_day: day, ended_day: null, progress_days: 0, spent: 0, refund: 0,
+    production: isProductionPlan(spec) ? { workers_required: workersRequired(spec.output_quantity), produced_total: 0, staffed: false } : null,
+  };
+}
+
+/** One day of work on the organization's active projects. `productionFactor` scales plan output (world events). */
+export function workDay(org: Pick<Organization, 'projects' | 'workers'>, day: number, productionFactor = 1): ProjectsWorked | null {
+  const active = org.projects.filter((p) => p.status === 'active');
+  if (active.length === 0) return null;
+  let freeWorkers = org.workers;
+  const work = active.map((p) => {
+    const spent = spentAfter(p.budget, p.duration_days, p.progress_days + 1) - p.spent;
+    if (!p.production) return { project_id: p.id, spent, produced: 0, staffed: true };
+    const staffed = freeWorkers >= p.production.workers_required;
+    if (staffed) freeWorkers -= p.production.workers_required;
+    return { project_id: p.id, spent, produced: staffed ? Math.max(0, Math.round(p.output_quantity * productionFactor)) : 0, staffed };
+  });
+  return { type: 'projects-worked', day, work };
+}
+
+export const isDue = (p: Project) => p.status === 'active' && p.progress_days >= p.duration_days;
+
+export function completion(p: Project, day: number): { output: { resource: string; quantity: number } | null; establishment: Establishment | null } {
+  const output = !p.production && p.output_resource && p.output_quantity > 0 ? { resource: p.output_resource, quantity: p.output_quantity } : null;
+  const establishment = p.establishment_kind
+    ? { id: p.id, name: p.title, kind: p.establishment_kind, location_id: p.location_id, organization_id: p.owner_id, project_id: p.id, founded_day: day }
+    : null;
+  return { output, establishment };
+}

@@ -1,0 +1,130 @@
+import assert from 'assert/strict';
+import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
+import {
+  DEFAULT_TREASURY, TREASURY_BOUNDS, decideDay, decideDissolve, decideFound, decideUpdate, evolve, maintenanceCost, startingTreasury,
+} from '../../actors/organization/rules';
+
+const found = (over: Partial<FoundCommand> = {}): FoundCommand => ({
+  type: 'found', id: 7, agent_id: 1, name: 'Lantern Co', kind: 'merchant company', location_id: 'emberfall',
+  description: '', goals: '', motto: '', day: 1, ...over,
+});
+
+function apply(state: OrganizationState, d: { events: OrganizationEvent[] } | { refusal: unknown }): OrganizationState {
+  assert.ok('events' in d, `expected events, got ${JSON.stringify(d)}`);
+  return d.events.reduce(evolve, state);
+}
+
+const org = (over: Partial<Organization> = {}): Organization => ({ ...(apply(null, decideFound(null, found())) as Organization), ...over });
+
+describe('organization rules', () => {
+  describe('starting treasury from kind (core rule 4)', () => {
+    it('derives the treasury from the words of the kind', () => {
+      assert.equal(startingTreasury('Merchant Company'), 800);
+      assert.equal(startingTreasury('mining union'), 700);
+      assert.equal(startingTreasury('mercenary band'), 600);
+      assert.equal(startingTreasury('temple'), 450);
+      assert.equal(startingTreasury('wandering poets'), DEFAULT_TREASURY);
+    });
+
+    it('always lies within the bounds', () => {
+      for (const kind of ['bank', 'cult', 'xyz', 'guild of smiths', 'a'.repeat(40), 'order-of-knights']) {
+        const t = startingTreasury(kind);
+        assert.ok(t >= TREASURY_BOUNDS.min && t <= TREASURY_BOUNDS.max, `${kind} -> ${t}`);
+      }
+    });
+
+    it('never takes a treasury from an agent, even one that names a seeded amount', () => {
+      const s = apply(null, decideFound(null, found({ kind: 'temple', seeded_treasury: 1_000_000 })));
+      assert.equal(s!.treasury, 450);
+    });
+
+    it('gives a seeded organization (no agent) its seeded treasury', () => {
+      const s = apply(null, decideFound(null, found({ agent_id: null, seeded_treasury: 20000 })));
+      assert.equal(s!.treasury, 20000);
+      assert.equal(s!.agent_id, null);
+    });
+  });
+
+  describe('control (core rule 2)', () => {
+    it('lets only the controlling agent update', () => {
+      const s = org();
+      assert.deepEqual(decideUpdate(s, { type: 'update', agent_id: 2, day: 2, changes: { motto: 'x' } }), { refusal: { status: 403, detail: 'organization 7 is not controlled by this agent' } });
+      const after = apply(s, decideUpdate(s, { type: 'update', agent_id: 1, day: 2, changes: { motto: 'Onward', goals: null } }));
+      assert.equal(after!.motto, 'Onward');
+      assert.equal(after!.goals, '');
+    });
+
+    it('refuses every agent on a seeded organization', () => {
+      const s = org({ agent_id: null });
+      const d = decideDissolve(s, 1, 2);
+      assert.ok('refusal' in d && d.refusal.status === 403);
+    });
+
+    it('refuses an unknown organization with 404 and an ended one with 409', () => {
+      const missing = decideDissolve(null, 1, 2);
+      assert.ok('refusal' in missing && missing.refusal.status === 404);
+      const ended = decideDissolve(org({ status: 'bankrupt' }), 1, 2);
+      assert.ok('refusal' in ended && ended.refusal.status === 409);
+    });
+
+    it('dissolves an active organization', () => {
+      const s = apply(org(), decideDissolve(org(), 1, 5));
+      assert.equal(s!.status, 'dissolved');
+      assert.equal(s!.ended_day, 5);
+    });
+  });
+
+  describe('maintenance (core rule 5)', () => {
+    it('costs 5 plus 2 per employed adventurer plus 1 per worker', () => {
+      assert.equal(maintenanceCost({ employees: [], workers: 0 }), 5);
+      assert.equal(maintenanceCost({ employees: [1, 2, 3], workers: 0 }), 11);
+      assert.equal(maintenanceCost({ employees: [1], workers: 4 }), 11);
+    });
+
+    it('is paid once per day', () => {
+      const s = org({ treasury: 100 });
+      const paid = apply(s, decideDay(s, { day: 2 }));
+      assert.equal(paid!.treasury, 95);
+      assert.equal(paid!.settled_day, 2);
+      assert.deepEqual(decideDay(paid, { day: 2 }), { events: [] }, 'the same day again changes nothing');
+      assert.equal(apply(paid, decideDay(paid, { day: 3 }))!.treasury, 90);
+    });
+
+    it('is paid in full when the treasury equals the cost', () => {
+      const s = apply(org({ treasury: 5 }), decideDay(org({ treasury: 5 }), { day: 2 }));
+      assert.equal(s!.treasury, 0);
+      assert.equal(s!.status, 'active');
+    });
+
+    it('charges nothing to an ended organization', () => {
+      assert.deepEqual(decideDay(org({ status: 'dissolved', treasury: 50 }), { day: 2 }), { events: [] });
+    });
+  });
+
+  describe('bankruptcy (core rule 6)', () => {
+    it('pays what it has, never goes below zero, loses reputation for the unpaid share and goes bankrupt', () => {
+      const s = org({ treasury: 3, reputation: 10 });
+      const d = decideDay(s, { day: 2 });
+      assert.ok('events' in d);
+      assert.deepEqual(d.events.map((e) => e.type), ['maintenance-paid', 'went-bankrupt']);
+      const after = apply(s, d)!;
+      assert.equal(after.treasury, 0);
+      assert.equal(after.reputation, 8);
+      assert.equal(after.status, 'bankrupt');
+      assert.equal(after.ended_day, 2);
+    });
+
+    it('never takes reputation below zero', () => {
+      const s = org({ treasury: 0, reputation: 1, employees: [1, 2, 3] });
+      const after = apply(s, decideDay(s, { day: 2 }))!;
+      assert.equal(after.reputation, 0);
+      assert.equal(after.treasury, 0);
+    });
+
+    it('leaves a bankrupt organization unable to act', () => {
+      const s = org({ status: 'bankrupt' });
+      const d = decideUpdate(s, { type: 'update', agent_id: 1, day: 3, changes: { motto: 'again' } });
+      assert.ok('refusal' in d && d.refusal.status === 409);
+    });
+  });
+});
