@@ -11,8 +11,8 @@ export interface MarketEntry {
   supply: number;
   base_price: number;
   price: number;
-  /** Units local producers bring each day. */
-  production: number;
+  /** What local producers make, as a share of what the people use: their farms, mills and mines grow with them. */
+  production_factor: number;
   /** Units each inhabitant uses each day. */
   per_person: number;
 }
@@ -23,12 +23,12 @@ export const PRICE_FLOOR_RATIO = 0.2;
 export const PRICE_CEILING_RATIO = 5;
 export const PRICE_ELASTICITY = 0.8;
 /** Share of the gap to the usual supply closed each day (traders from elsewhere, spoilage). */
-export const SUPPLY_REVERSION = 0.05;
+export const SUPPLY_REVERSION = 0.1;
 export const MAX_SUPPLY_RATIO = 5;
 /** What each inhabitant uses per day: food above all, some timber and ore. */
 export const PER_PERSON: Record<string, number> = { food: 0.01, timber: 0.002, ore: 0.001 };
 /** Days of usual demand a market keeps in supply. */
-export const STOCK_DAYS = 20;
+export const STOCK_DAYS = 30;
 /** What one active construction project draws from its location's market each day. */
 export const CONSTRUCTION_DRAW: Record<string, number> = { timber: 3, ore: 2 };
 
@@ -61,7 +61,8 @@ export function marketDay(market: Market, inputs: DayInputs): Market {
   for (const [resource, e] of Object.entries(market)) {
     const used = inputs.population * e.per_person;
     const built = (CONSTRUCTION_DRAW[resource] ?? 0) * inputs.construction;
-    let supply = e.supply + e.production - used - built;
+    const made = inputs.population * e.per_person * e.production_factor;
+    let supply = e.supply + made - used - built;
     supply += (e.target_supply - supply) * SUPPLY_REVERSION;
     supply = Math.round(Math.min(e.target_supply * MAX_SUPPLY_RATIO, Math.max(0, supply)));
     next[resource] = { ...e, supply, price: priceFor(e, supply) };
@@ -96,11 +97,11 @@ export function openingMarket(population: number, profile: { favours?: string[];
     const demand = Math.max(1, population * PER_PERSON[resource]);
     let price = price0;
     let target = Math.round(demand * STOCK_DAYS);
-    let production = demand;
-    if (profile.favours?.includes(resource)) { price = round2(price * 0.5); target *= 3; production = demand * 1.5; }
-    if (profile.scarce?.includes(resource)) { price = round2(price * 2); target = Math.round(target / 3); production = demand * 0.85; }
+    let factor = 1;
+    if (profile.favours?.includes(resource)) { price = round2(price * 0.5); target *= 3; factor = 1.5; }
+    if (profile.scarce?.includes(resource)) { price = round2(price * 2); target = Math.round(target / 3); factor = 0.85; }
     market[resource] = {
-      resource, target_supply: target, supply: target, base_price: price, price, production: round2(production), per_person: PER_PERSON[resource],
+      resource, target_supply: target, supply: target, base_price: price, price, production_factor: factor, per_person: PER_PERSON[resource],
     };
   }
   return market;

@@ -1,0 +1,144 @@
+import assert from 'assert/strict';
+import {
+  CONSTRUCTION_DRAW, MAX_SUPPLY_RATIO, SUPPLY_REVERSION, PRICE_CEILING_RATIO, PRICE_FLOOR_RATIO, marketDay, openingMarket, populationDay, priceFor, tradeTotal,
+} from '../../actors/location/market';
+import { decideDay, decideSeed, evolve, quoteTrade } from '../../actors/location/rules';
+import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
+import { generateWorld } from '../../actors/world/generate';
+
+const entry = { resource: 'food', target_supply: 1000, supply: 1000, base_price: 2, price: 2, production_factor: 1, per_person: 0.01 };
+
+describe('market rules', () => {
+  describe('pricing', () => {
+    it('sits at the base price at the usual supply', () => {
+      assert.equal(priceFor(entry, 1000), 2);
+    });
+
+    it('rises as supply falls and falls as supply rises', () => {
+      assert.ok(priceFor(entry, 500) > 2);
+      assert.ok(priceFor(entry, 2000) < 2);
+    });
+
+    it('stays positive and within its bounds at any supply', () => {
+      for (const supply of [0, 1, 10, 1e6, 1e9]) {
+        const p = priceFor(entry, supply);
+        assert.ok(p >= 2 * PRICE_FLOOR_RATIO && p <= 2 * PRICE_CEILING_RATIO && p > 0, `${supply} -> ${p}`);
+      }
+    });
+
+    it('charges a buyer the mean of the price before and after, rounded up, and pays a seller rounded down', () => {
+      const buy = tradeTotal(entry, 'buy', 100);
+      assert.equal(buy.supplyAfter, 900);
+      assert.equal(buy.total, Math.ceil(((2 + priceFor(entry, 900)) / 2) * 100));
+      const sell = tradeTotal(entry, 'sell', 100);
+      assert.equal(sell.supplyAfter, 1100);
+      assert.equal(sell.total, Math.floor(((2 + priceFor(entry, 1100)) / 2) * 100));
+      assert.ok(sell.total < buy.total, 'a round trip loses gold');
+    });
+  });
+
+  describe('regional differences (core rule 19)', () => {
+    const emberfall = openingMarket(12000, {});
+    const timberTown = openingMarket(3500, { favours: ['timber'] });
+    const oreTown = openingMarket(2800, { favours: ['ore'], scarce: ['food', 'timber'] });
+
+    it('makes timber cheaper where timber is favoured', () => {
+      assert.ok(timberTown.timber.price < emberfall.timber.price);
+    });
+
+    it('makes ore cheaper and food and timber dearer in the ore town', () => {
+      assert.ok(oreTown.ore.price < emberfall.ore.price);
+      assert.ok(oreTown.food.price > emberfall.food.price);
+      assert.ok(oreTown.timber.price > emberfall.timber.price);
+    });
+  });
+
+  describe('consumption (core rule 20)', () => {
+    const market = openingMarket(10000, {});
+
+    it('lets the population eat food every day, more as it grows', () => {
+      const barren = { food: { ...market.food, production_factor: 0 } };
+      const small = marketDay(barren, { population: 10000, construction: 0 });
+      const large = marketDay(barren, { population: 20000, construction: 0 });
+      const eaten = market.food.supply - 10000 * 0.01;
+      assert.equal(small.food.supply, Math.round(eaten + (market.food.target_supply - eaten) * SUPPLY_REVERSION));
+      assert.ok(large.food.supply < small.food.supply, 'a larger population eats more');
+    });
+
+    it('restocks from local production', () => {
+      const plenty = { food: { ...market.food, production_factor: 1.5 } };
+      assert.ok(marketDay(plenty, { population: 10000, construction: 0 }).food.supply > market.food.supply);
+    });
+
+    it('draws timber and ore for active construction, and stops when it ends', () => {
+      const building = marketDay(market, { population: 10000, construction: 5 });
+      const idle = marketDay(market, { population: 10000, construction: 0 });
+      assert.ok(building.timber.supply < idle.timber.supply);
+      assert.ok(building.ore.supply < idle.ore.supply);
+      const drawn = CONSTRUCTION_DRAW.timber * 5 * (1 - SUPPLY_REVERSION);
+      assert.ok(Math.abs(idle.timber.supply - building.timber.supply - drawn) <= 1, 'five projects draw five times the construction draw');
+    });
+
+    it('grows a fed population toward its capacity and shrinks a starving one', () => {
+      const fed = openingMarket(1000, {});
+      assert.ok(populationDay(1000, 1500, fed) > 1000);
+      assert.equal(populationDay(1500, 1500, fed), 1500);
+      const starving = { ...fed, food: { ...fed.food, supply: 0 } };
+      assert.ok(populationDay(1000, 1500, starving) < 1000);
+    });
+  });
+
+  describe('a location over a thousand days with nobody acting', () => {
+    it('keeps prices, supplies and populations of every seeded settlement within sane bounds', () => {
+      for (const { profile, ...spec } of generateWorld('long-run').locations) {
+        const seeded = decideSeed(null, { type: 'seed', location: spec, profile, day: 1 });
+        assert.ok('events' in seeded);
+        let state: LocationState = seeded.events.reduce(evolve, null as LocationState);
+        for (let day = 2; day <= 1001; day++) {
+          const d = decideDay(state, day, day <= 900 && day % 50 < 10 ? 2 : 0);
+          assert.ok('events' in d);
+          state = d.events.reduce(evolve, state);
+          if (!state!.market) continue;
+          for (const m of Object.values(state!.market)) {
+            assert.ok(m.price > 0 && m.price >= m.base_price * PRICE_FLOOR_RATIO && m.price <= m.base_price * PRICE_CEILING_RATIO, `${spec.id} ${m.resource} price ${m.price} on day ${day}`);
+            assert.ok(m.supply >= 0 && m.supply <= m.target_supply * MAX_SUPPLY_RATIO, `${spec.id} ${m.resource} supply ${m.supply}`);
+          }
+        }
+        if (spec.population > 0) {
+          assert.ok(state!.population >= spec.population * 0.5, `${spec.id} population collapsed to ${state!.population}`);
+          assert.ok(state!.population <= state!.capacity, `${spec.id} population ${state!.population} beyond capacity`);
+          for (const m of Object.values(state!.market!)) {
+            assert.ok(m.supply > 0, `${spec.id} ran out of ${m.resource}`);
+            assert.ok(m.price <= m.base_price * 3, `${spec.id} ${m.resource} settled at ${m.price}, over three times its base`);
+          }
+        }
+      }
+    });
+  });
+
+  describe('trade at a location', () => {
+    const seeded = decideSeed(null, {
+      type: 'seed', day: 1, profile: {},
+      location: { id: 'here', name: 'Here', kind: 'town', description: 'a town', danger: 5, population: 1000, monster_population: 0, routes: [] },
+    }) as { events: LocationEvent[] };
+    const town = seeded.events.reduce(evolve, null as LocationState);
+    const trade = (over: Partial<TradeCommand>): TradeCommand => ({ type: 'trade', day: 2, agent_id: 1, organization_id: 9, resource: 'food', side: 'buy', quantity: 10, ...over });
+
+    it('quotes a buy and moves supply and price when recorded', () => {
+      const d = quoteTrade(town, trade({}));
+      assert.ok('events' in d);
+      const after = d.events.reduce(evolve, town)!;
+      assert.equal(after.market!.food.supply, town!.market!.food.supply - 10);
+      assert.ok(after.market!.food.price >= town!.market!.food.price);
+    });
+
+    it('refuses more than the supply, an unknown resource, and a place without a market', () => {
+      const tooMuch = quoteTrade(town, trade({ quantity: town!.market!.food.supply + 1 }));
+      assert.ok('refusal' in tooMuch && tooMuch.refusal.status === 409);
+      const unknown = quoteTrade(town, trade({ resource: 'gems' }));
+      assert.ok('refusal' in unknown && unknown.refusal.status === 404);
+      const wild = quoteTrade({ ...town!, market: null }, trade({}));
+      assert.ok('refusal' in wild && wild.refusal.status === 409);
+    });
+  });
+});
