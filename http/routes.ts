@@ -3,6 +3,7 @@ import { agentRoutes } from './handlers/agents';
 import { economyRoutes } from './handlers/economy';
 import { organizationRoutes } from './handlers/organizations';
 import { placeRoutes } from './handlers/places';
+import { questRoutes } from './handlers/quests';
 import { worldRoutes } from './handlers/world';
 import type { Route } from './route';
 
@@ -12,5 +13,6 @@ routes.push(
   ...organizationRoutes,
   ...placeRoutes,
   ...economyRoutes,
+  ...questRoutes,
   ...worldRoutes(() => routes),
 );

@@ -7,6 +7,7 @@ import { CLOCK_ID, clockKind } from '../actors/clock/actor';
 import { dailyTick } from '../actors/clock/daily';
 import { locationKind } from '../actors/location/actor';
 import { organizationKind } from '../actors/organization/actor';
+import { questKind } from '../actors/quest/actor';
 import { Region } from '../actors/region';
 import { seedWorld } from '../actors/world/seed';
 import { newOperatorKey } from '../http/auth';
@@ -59,9 +60,9 @@ export async function startWorld(config: Config, log: (line: string) => void = (
 
   const bus = new EmbeddedBus();
   const region = new Region(store.engine, store, [
-    clockKind(bus), agentKind, organizationKind, locationKind, adventurerKind,
+    clockKind(bus), agentKind, questKind, organizationKind, locationKind, adventurerKind,
   ], { log });
-  bus.subscribe(TOPICS.days, dailyTick(region, store, seed, log));
+  bus.subscribe(TOPICS.days, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log));
 
   await seedWorld(region, store, seed);
   // Settle the current day again in case the last run stopped halfway through it.

@@ -1,25 +1,80 @@
-// The adventurer actor.
-import type { EntityKind } from '../entity';
+// The adventurer actor. Hiring, release and joining a party change the organization too:
+// the adventurer asks it (the organization is lower in the ask order) and records its own
+// side only once the organization has agreed.
+import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState } from './messages';
+import { decideDay, decideHire, decideJoinParty, decideQuestOutcome, evolve } from './rules';
 
 export const adventurerView = (a: Adventurer) => ({
   id: a.id, name: a.name, strength: a.strength, level: a.level, experience: a.experience,
-  traits: [...a.traits], status: a.status, organization_id: a.organization_id, joined_day: a.joined_day,
+  traits: [...a.traits], status: a.status, organization_id: a.organization_id, party_id: a.party_id,
+  injured_until: a.injured_until, joined_day: a.joined_day, quests_completed: a.quests_completed,
+  bonds: a.bonds, moments: a.moments, party_history: a.party_history,
 });
+
+function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
+  if (!after) return [];
+  const data = { adventurer_id: after.id };
+  switch (e.type) {
+    case 'appeared':
+      return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} arrived looking for work (strength ${after.strength}, ${after.traits.join(' and ')})`, data }];
+    case 'hired':
+      return [{ day: e.day, category: 'adventurer', agent_id: e.agent_id, organization_ids: [e.organization_id], summary: `${after.name} was hired by organization ${e.organization_id}`, data }];
+    case 'released':
+      return [{ day: e.day, category: 'adventurer', agent_id: e.agent_id, organization_ids: [e.organization_id], summary: `${after.name} left organization ${e.organization_id} (${e.reason})`, data }];
+    case 'joined-party':
+      return [{ day: e.day, category: 'party', agent_id: e.agent_id, organization_ids: [e.organization_id], summary: `${after.name} joined the party "${e.party_name}"`, data: { ...data, party_id: e.party_id } }];
+    case 'quest-endured': {
+      const parts = [e.died ? 'died' : e.injury_days ? `was injured for ${e.injury_days} days` : 'came back unhurt'];
+      if (e.levels_gained) parts.push(`reached level ${after.level}`);
+      return [{ day: e.day, category: e.died ? 'death' : 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} ${parts.join(' and ')} after "${e.quest_title}"`, data: { ...data, quest_id: e.quest_id } }];
+    }
+    case 'recovered':
+      return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} recovered from injuries`, data }];
+  }
+}
+
+function project(a: AdventurerState): ProjectionRow[] {
+  return a ? [{ kind: 'adventurer', id: a.id, status: a.status, organization_id: a.organization_id, doc: adventurerView(a) }] : [];
+}
+
+async function withOrganization(
+  decision: ReturnType<typeof decideHire>, io: EntityIO, organizationId: number, command: object,
+): Promise<Outcome<AdventurerState, AdventurerEvent>> {
+  if ('refusal' in decision) return decision;
+  const agreed = await io.ask('organization', organizationId, command);
+  if (!agreed.ok) return { refusal: agreed.refusal };
+  return decision;
+}
 
 export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, AdventurerEvent> = {
   kind: 'adventurer',
   rank: RANK.adventurer,
   initialState: null,
-  evolve: (_s, e) => ({ ...e.adventurer, traits: [...e.adventurer.traits], status: 'available', organization_id: null, joined_day: e.day }),
-  project: (s) => (s ? [{ kind: 'adventurer', id: s.id, status: s.status, organization_id: s.organization_id, doc: adventurerView(s) }] : []),
-  chronicle: () => [],
+  evolve,
+  project,
+  chronicle,
   view: (s) => (s ? adventurerView(s) : null),
-  handle(state, c) {
+  async handle(state, c, io) {
     switch (c.type) {
       case 'seed': return state ? { events: [] } : { events: [{ type: 'appeared', day: c.day, adventurer: c.adventurer }] };
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'adventurer not found' } };
+      case 'hire':
+      case 'release':
+        return withOrganization(decideHire(state, c), io, c.organization_id, {
+          type: c.type === 'hire' ? 'employ' : 'unemploy', agent_id: c.agent_id, day: c.day, adventurer_id: state?.id,
+        });
+      case 'join-party':
+        return withOrganization(decideJoinParty(state, c), io, c.organization_id, {
+          type: 'add-party-member', agent_id: c.agent_id, day: c.day, party_id: c.party_id, adventurer_id: state?.id,
+        });
+      case 'quest-outcome': return decideQuestOutcome(state, c);
+      case 'freed':
+        if (!state || state.status !== 'employed' || state.organization_id !== c.organization_id) return { events: [] };
+        return { events: [{ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: null, reason: c.reason }] };
+      case 'day-began': return decideDay(state, c.day);
     }
   },
 };

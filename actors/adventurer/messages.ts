@@ -11,17 +11,58 @@ export interface AdventurerSpec {
   traits: Trait[];
 }
 
+/** An important moment kept on the profile (core rule 13). */
+export interface Moment { day: number; kind: 'joined' | 'employed' | 'released' | 'party' | 'quest' | 'injured' | 'recovered' | 'died' | 'level'; text: string }
+
+export interface PartyRecord { party_id: number; organization_id: number; quest_id: number | null; outcome: string | null; day: number }
+
 export interface Adventurer extends AdventurerSpec {
   status: 'available' | 'employed' | 'dead';
   organization_id: number | null;
+  party_id: number | null;
+  /** The day an injury heals; null when unhurt. */
+  injured_until: number | null;
   joined_day: number;
+  quests_completed: number;
+  /** Bond strength with other adventurers: positive is friendship, negative resentment. */
+  bonds: Record<string, number>;
+  moments: Moment[];
+  party_history: PartyRecord[];
 }
 
 export interface SeedAdventurerCommand { type: 'seed'; adventurer: AdventurerSpec; day: number }
 export interface AdventurerStatusCommand { type: 'status' }
-export type AdventurerCommand = SeedAdventurerCommand | AdventurerStatusCommand;
+export interface HireCommand { type: 'hire' | 'release'; organization_id: number; agent_id: number; day: number }
+export interface JoinPartyCommand { type: 'join-party'; party_id: number; party_name: string; organization_id: number; agent_id: number; day: number }
+/** The consequences of a resolved quest for one member, decided by the quest. */
+export interface QuestOutcomeCommand {
+  type: 'quest-outcome';
+  day: number;
+  quest_id: number;
+  quest_title: string;
+  outcome: 'full' | 'partial' | 'failure';
+  experience: number;
+  injury_days: number;
+  died: boolean;
+  bonds: Record<string, number>;
+}
+/** Its organization has ended (bankruptcy or dissolution): the adventurer is free again. */
+export interface FreedCommand { type: 'freed'; organization_id: number; day: number; reason: string }
+export interface AdventurerDayCommand { type: 'day-began'; day: number }
+
+export type AdventurerCommand =
+  | SeedAdventurerCommand | AdventurerStatusCommand | HireCommand | JoinPartyCommand | QuestOutcomeCommand | FreedCommand | AdventurerDayCommand;
 
 export interface AdventurerAppeared { type: 'appeared'; day: number; adventurer: AdventurerSpec }
-export type AdventurerEvent = AdventurerAppeared;
+export interface Hired { type: 'hired'; day: number; organization_id: number; agent_id: number }
+export interface Released { type: 'released'; day: number; organization_id: number; agent_id: number | null; reason: string }
+export interface JoinedParty { type: 'joined-party'; day: number; party_id: number; party_name: string; organization_id: number; agent_id: number }
+export interface QuestEndured {
+  type: 'quest-endured'; day: number; quest_id: number; quest_title: string; outcome: 'full' | 'partial' | 'failure';
+  experience: number; levels_gained: number; strength_gained: number; injury_days: number; died: boolean; bonds: Record<string, number>;
+}
+export interface Recovered { type: 'recovered'; day: number }
+
+export type AdventurerEvent = AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered;
 
 export type AdventurerState = Adventurer | null;

@@ -4,12 +4,14 @@
 // the last day it settled, so a repeated day (after a restart) changes nothing.
 import { forEachLimited } from '../../infra/concurrency';
 import type { ReadModel } from '../../infra/store/ports';
+import { followEnding } from '../organization/ending';
+import { recruit, seededQuest } from '../world/quest-board';
 import type { Region } from '../region';
 import type { DayBegan } from './messages';
 
 export const TICK_CONCURRENCY = 256;
 
-export function dailyTick(region: Region, read: ReadModel, seed: string, log: (line: string) => void = () => undefined) {
+export function dailyTick(region: Region, read: ReadModel, seed: string, nextId: (sequence: string) => number, log: (line: string) => void = () => undefined) {
   return async ({ day }: DayBegan): Promise<void> => {
     const settle = async (kind: string, id: string, command: object) => {
       const r = await region.ask(kind, id, { ...command, type: 'day-began', day }, 120_000);
@@ -21,13 +23,39 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, log: (l
     for (const p of read.rows<{ location_id: string; production_plan: boolean }>('project', { status: 'active' })) {
       if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
     }
-    const places = read.rows<{ id: string; kind: string; danger: number }>('location');
+    const places = read.rows<{ id: string; name: string; kind: string; danger: number }>('location');
     await forEachLimited(places, TICK_CONCURRENCY, (l) => settle('location', l.id, { construction: construction.get(l.id) ?? 0 }));
 
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
     const organizations = read.rows<{ id: number; location_id: string }>('organization', { status: 'active' });
-    await forEachLimited(organizations, TICK_CONCURRENCY, (o) =>
-      settle('organization', String(o.id), { seed, place: facts.get(o.location_id) ?? null }));
+    const bankrupt: number[] = [];
+    await forEachLimited(organizations, TICK_CONCURRENCY, async (o) => {
+      const r = await region.ask<{ status: string }>('organization', o.id, { type: 'day-began', day, seed, place: facts.get(o.location_id) ?? null }, 120_000);
+      if (!r.ok) log(`day ${day}: organization ${o.id} could not settle: ${r.refusal.detail}`);
+      else if (r.value?.status === 'bankrupt') bankrupt.push(o.id);
+    });
+    for (const id of bankrupt) await followEnding(region, read, id, day, 'its organization went bankrupt');
+
+    // Quests whose deadline has passed; adventurers whose wounds have healed.
+    const overdue = read.rows<{ id: number; deadline_day: number | null }>('quest', { status: ['open', 'accepted'] })
+      .filter((q) => q.deadline_day !== null && q.deadline_day < day);
+    await forEachLimited(overdue, TICK_CONCURRENCY, (q) => settle('quest', String(q.id), {}));
+    const healing = read.rows<{ id: number; injured_until: number | null }>('adventurer', { status: ['available', 'employed'] })
+      .filter((a) => a.injured_until !== null && a.injured_until <= day);
+    await forEachLimited(healing, TICK_CONCURRENCY, (a) => settle('adventurer', String(a.id), {}));
+
+    // The world's own initiative: seeded organizations post quests; new adventurers arrive.
+    const openQuests = read.rows<{ requester_id: number }>('quest', { status: 'open' });
+    for (const o of read.rows<{ id: number; agent_id: number | null; treasury: number; status: string }>('organization', { status: 'active' })) {
+      if (o.agent_id !== null) continue;
+      const spec = seededQuest(seed, day, o, openQuests.filter((q) => q.requester_id === o.id).length, places, () => nextId('quest'));
+      if (spec) {
+        const r = await region.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
+        if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
+      }
+    }
+    const newcomer = recruit(seed, day, read.count('adventurer', { status: 'available' }), () => nextId('adventurer'));
+    if (newcomer) await region.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
   };
 }

@@ -30,8 +30,21 @@ function chronicle(e: LocationEvent, after: LocationState, before: LocationState
   if (!after) return [];
   switch (e.type) {
     case 'seeded': return [];
+    case 'monsters-changed':
+      return [{
+        day: e.day, category: 'monsters', agent_id: null, organization_ids: [],
+        summary: e.change < 0 ? `${-e.change} monsters were slain at ${after.name}; danger is now ${after.danger}` : `The monsters of ${after.name} grew bolder by ${e.change}; danger is now ${after.danger}`,
+        data: { location_id: after.id, change: e.change, quest_id: e.quest_id, monster_population: after.monster_population, danger: after.danger },
+      }];
     case 'day-settled': {
-      if (!after.market || !before?.market) return [];
+      if (!after.market || !before?.market) {
+        const grown = after.monster_population - (before?.monster_population ?? after.monster_population);
+        return grown > 0 ? [{
+          day: e.day, category: 'monsters', agent_id: null, organization_ids: [],
+          summary: `Monsters multiply at ${after.name}: ${after.monster_population} (+${grown}), danger ${after.danger}`,
+          data: { location_id: after.id, monster_population: after.monster_population, danger: after.danger },
+        }] : [];
+      }
       const moves = Object.values(after.market).map((m) => {
         const was = before.market![m.resource]?.price ?? m.price;
         const pct = was ? Math.round(((m.price - was) / was) * 100) : 0;
@@ -72,6 +85,8 @@ export const locationKind: EntityKind<LocationState, LocationCommand, LocationEv
       case 'seed': return decideSeed(state, c);
       case 'day-began': return decideDay(state, c.day, c.construction);
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'location not found' } };
+      case 'monsters-changed':
+        return state ? { events: [{ type: 'monsters-changed', day: c.day, change: c.change, quest_id: c.quest_id }] } : { refusal: { status: 404, detail: 'location not found' } };
       case 'trade': {
         const quote = quoteTrade(state, c);
         if ('refusal' in quote) return quote;

@@ -18,6 +18,9 @@ export interface LocationSpec {
 export interface MarketProfile { favours?: string[]; scarce?: string[] }
 
 export interface Location extends LocationSpec {
+  /** The danger and monsters the place was created with: danger is derived from them and today's monsters. */
+  base_danger: number;
+  base_monsters: number;
   /** The population the land can feed; growth slows as it nears it. */
   capacity: number;
   /** null where nobody lives (wilderness, dungeons): nothing is traded there. */
@@ -37,10 +40,12 @@ export interface TradeCommand {
   side: 'buy' | 'sell';
   quantity: number;
 }
-export type LocationCommand = SeedLocationCommand | LocationStatusCommand | LocationDayCommand | TradeCommand;
+export interface MonstersChangedCommand { type: 'monsters-changed'; day: number; change: number; quest_id: number }
+export type LocationCommand = SeedLocationCommand | LocationStatusCommand | LocationDayCommand | TradeCommand | MonstersChangedCommand;
 
 export interface LocationSeeded { type: 'seeded'; day: number; location: LocationSpec; market: Market | null }
-export interface DaySettled { type: 'day-settled'; day: number; population: number; market: Market | null }
+export interface DaySettled { type: 'day-settled'; day: number; population: number; market: Market | null; monster_population: number }
+export interface MonstersChanged { type: 'monsters-changed'; day: number; change: number; quest_id: number }
 export interface Traded {
   type: 'traded';
   day: number;
@@ -53,6 +58,6 @@ export interface Traded {
   supply_after: number;
   price_after: number;
 }
-export type LocationEvent = LocationSeeded | DaySettled | Traded;
+export type LocationEvent = LocationSeeded | DaySettled | Traded | MonstersChanged;
 
 export type LocationState = Location | null;

@@ -4,6 +4,23 @@ import { marketDay, openingMarket, populationDay, priceFor, tradeTotal } from '.
 import type { LocationEvent, LocationState, SeedLocationCommand, TradeCommand } from './messages';
 
 export const CAPACITY_RATIO = 1.5;
+export const WILD_KINDS = ['wilderness', 'dungeon'];
+/** Daily growth of wild monster populations, slowing as they near MONSTER_CAP_RATIO times their original number. */
+export const MONSTER_GROWTH = 0.01;
+export const MONSTER_CAP_RATIO = 3;
+
+/** Danger follows the monsters: the original danger scaled by the square root of how their number has changed. */
+export function derivedDanger(baseDanger: number, baseMonsters: number, monsters: number): number {
+  if (baseMonsters <= 0) return baseDanger;
+  return Math.max(0, Math.min(100, Math.round(baseDanger * Math.sqrt(monsters / baseMonsters))));
+}
+
+/** Wilderness and dungeon monsters breed every day (core rule 10); `factor` scales the growth (world events). */
+export function monsterGrowth(kind: string, monsters: number, baseMonsters: number, factor = 1): number {
+  if (!WILD_KINDS.includes(kind) || baseMonsters <= 0) return 0;
+  const room = 1 - monsters / (baseMonsters * MONSTER_CAP_RATIO);
+  return Math.max(0, Math.ceil(monsters * MONSTER_GROWTH * factor * room));
+}
 
 export function decideSeed(state: LocationState, c: SeedLocationCommand): Decision<LocationEvent> {
   if (state) return accept();
@@ -13,10 +30,11 @@ export function decideSeed(state: LocationState, c: SeedLocationCommand): Decisi
 
 export function decideDay(state: LocationState, day: number, construction: number): Decision<LocationEvent> {
   if (!state || state.settled_day >= day) return accept();
-  if (!state.market) return accept({ type: 'day-settled', day, population: state.population, market: null });
+  const monsters = state.monster_population + monsterGrowth(state.kind, state.monster_population, state.base_monsters);
+  if (!state.market) return accept({ type: 'day-settled', day, population: state.population, market: null, monster_population: monsters });
   const market = marketDay(state.market, { population: state.population, construction });
   const population = populationDay(state.population, state.capacity, market);
-  return accept({ type: 'day-settled', day, population, market });
+  return accept({ type: 'day-settled', day, population, market, monster_population: monsters });
 }
 
 /** A trade's terms at this market, or why it cannot happen (the organization's side is checked by the organization). */
@@ -39,12 +57,22 @@ export function quoteTrade(state: LocationState, c: TradeCommand): Decision<Loca
 
 export function evolve(state: LocationState, e: LocationEvent): LocationState {
   if (e.type === 'seeded') {
-    return { ...e.location, routes: e.location.routes.map((r) => ({ ...r })), capacity: Math.round(e.location.population * CAPACITY_RATIO), market: e.market, settled_day: e.day };
+    return {
+      ...e.location, routes: e.location.routes.map((r) => ({ ...r })), base_danger: e.location.danger, base_monsters: e.location.monster_population,
+      capacity: Math.round(e.location.population * CAPACITY_RATIO), market: e.market, settled_day: e.day,
+    };
   }
   if (!state) return state;
   switch (e.type) {
     case 'day-settled':
-      return { ...state, population: e.population, market: e.market, settled_day: e.day };
+      return {
+        ...state, population: e.population, market: e.market, settled_day: e.day, monster_population: e.monster_population,
+        danger: derivedDanger(state.base_danger, state.base_monsters, e.monster_population),
+      };
+    case 'monsters-changed': {
+      const monsters = Math.max(0, state.monster_population + e.change);
+      return { ...state, monster_population: monsters, danger: derivedDanger(state.base_danger, state.base_monsters, monsters) };
+    }
     case 'traded': {
       if (!state.market) return state;
       const entry = state.market[e.resource];

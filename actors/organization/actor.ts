@@ -4,8 +4,9 @@ import type { EntityKind } from '../entity';
 import { RANK } from '../order';
 import type { Organization, OrganizationCommand, OrganizationEvent, OrganizationState, Project } from './messages';
 import {
+  decideAddPartyMember, decideDispatchParty, decideEmploy, decideFormParty, decideQuestSettled, decideReserveGold,
   decideCancelProject, decideDay, decideDissolve, decideFound, decideSettleTrade, decideStartProject, decideTravel,
-  decideUpdate, decideWorkers, evolve, maintenanceCost,
+  decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl,
 } from './rules';
 
 export function organizationView(o: Organization) {
@@ -13,7 +14,8 @@ export function organizationView(o: Organization) {
     id: o.id, name: o.name, kind: o.kind, location_id: o.location_id, description: o.description,
     goals: o.goals, motto: o.motto, treasury: o.treasury, reputation: o.reputation, status: o.status,
     agent_id: o.agent_id, travel: o.travel, founded_day: o.founded_day, ended_day: o.ended_day,
-    holdings: o.holdings, workers: o.workers, employee_count: o.employees.length,
+    holdings: o.holdings, workers: o.workers, employee_count: o.employees.length, employees: [...o.employees],
+    trust: o.trust,
     daily_maintenance: maintenanceCost(o),
   };
 }
@@ -84,6 +86,18 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       const parts = made.map((w) => `${w.produced} ${after.projects.find((p) => p.id === w.project_id)?.output_resource}`);
       return [{ ...base, category: 'production', summary: `${after.name} ${parts.length ? `produced ${parts.join(', ')}` : 'produced nothing'}${idle.length ? `; ${idle.length} plan(s) idle for want of workers` : ''}`, data: { work: e.work } }];
     }
+    case 'adventurer-employed':
+    case 'adventurer-left':
+    case 'party-member-added':
+    case 'gold-reserved':
+    case 'quest-settled':
+      return []; // the adventurer's or the quest's record tells these
+    case 'party-formed':
+      return [{ ...base, category: 'party', summary: `${after.name} formed the party "${e.name}"`, data: { party_id: e.party_id } }];
+    case 'party-dispatched': {
+      const party = after.parties.find((p) => p.id === e.party_id);
+      return [{ ...base, category: 'party', summary: `${after.name} dispatched the party "${party?.name}" on quest ${e.quest_id}`, data: { party_id: e.party_id, quest_id: e.quest_id, members: party?.members ?? [] } }];
+    }
     case 'project-completed':
       return [{ ...base, category: 'project', summary: `${after.name} completed "${projectTitle(e.project_id)}"${e.establishment ? `, opening the ${e.establishment.kind} "${e.establishment.name}" at ${e.establishment.location_id}` : ''}${e.output ? `, yielding ${e.output.quantity} ${e.output.resource}` : ''}`, data: { project_id: e.project_id, output: e.output, establishment: e.establishment } }];
   }
@@ -98,6 +112,9 @@ function project(o: OrganizationState): ProjectionRow[] {
   for (const p of o.projects) {
     rows.push({ kind: 'project', id: p.id, status: p.status, location_id: p.location_id, organization_id: o.id, doc: projectView(p) });
     if (p.production) rows.push({ kind: 'production', id: p.id, status: p.status, location_id: p.location_id, organization_id: o.id, doc: productionView(p) });
+  }
+  for (const p of o.parties) {
+    rows.push({ kind: 'party', id: p.id, status: p.status, location_id: o.location_id, organization_id: o.id, doc: { ...p, members: [...p.members] } });
   }
   for (const e of o.establishments) {
     rows.push({ kind: 'establishment', id: e.id, status: e.kind, location_id: e.location_id, organization_id: o.id, doc: { ...e } });
@@ -130,6 +147,18 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
       case 'cancel-project': {
         const d = decideCancelProject(state, c.agent_id, c.day, c.project_id);
         return 'refusal' in d ? d : { events: d.events, reply: (s: OrganizationState) => projectView(s!.projects.find((p) => p.id === c.project_id)!) };
+      }
+      case 'employ':
+      case 'unemploy': return decideEmploy(state, c);
+      case 'form-party': return decideFormParty(state, c);
+      case 'add-party-member': return decideAddPartyMember(state, c);
+      case 'dispatch-party': return decideDispatchParty(state, c);
+      case 'reserve-gold': return decideReserveGold(state, c);
+      case 'quest-settled': return decideQuestSettled(state, c);
+      case 'quest-standing': {
+        const refused = checkControl(state, c.agent_id);
+        if (refused) return refused;
+        return { events: [], reply: (s: OrganizationState) => ({ reputation: s!.reputation, trust: s!.trust[String(c.requester_id)] ?? 0, location_id: s!.location_id, travel: s!.travel }) };
       }
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'organization not found' } };
     }

@@ -48,9 +48,31 @@ export interface ProjectSpec {
 export interface StartProjectCommand { type: 'start-project'; agent_id: number; day: number; project: ProjectSpec }
 export interface CancelProjectCommand { type: 'cancel-project'; agent_id: number; day: number; project_id: number }
 
+export interface EmployCommand { type: 'employ' | 'unemploy'; agent_id: number; day: number; adventurer_id: number }
+export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: number; party_id: number; name: string }
+export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number }
+export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string }
+/** Gold set aside for a quest: its reward, or a sponsorship. Only the quest can give it back. */
+export interface ReserveGoldCommand { type: 'reserve-gold'; agent_id: number | null; day: number; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship' }
+/** What the organization brings to a quest's requirements. */
+export interface QuestStandingCommand { type: 'quest-standing'; agent_id: number; requester_id: number }
+/** A quest's consequences for this organization: gold, reputation, trust, and its party coming home. */
+export interface QuestSettledCommand {
+  type: 'quest-settled';
+  day: number;
+  quest_id: number;
+  gold: number;
+  reputation: number;
+  trust: Record<string, number>;
+  party_id: number | null;
+  dead: number[];
+  reason: string;
+}
+
 export type OrganizationCommand =
   | FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand | TravelCommand
-  | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand;
+  | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand | EmployCommand | FormPartyCommand
+  | AddPartyMemberCommand | DispatchPartyCommand | ReserveGoldCommand | QuestStandingCommand | QuestSettledCommand;
 
 export interface Founded {
   type: 'founded';
@@ -105,7 +127,16 @@ export interface ProjectsWorked {
 }
 export interface ProjectCompleted { type: 'project-completed'; day: number; project_id: number; output: { resource: string; quantity: number } | null; establishment: Establishment | null }
 
+export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; agent_id: number; adventurer_id: number }
+export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number }
+export interface PartyFormed { type: 'party-formed'; day: number; agent_id: number; party_id: number; name: string }
+export interface PartyMemberAdded { type: 'party-member-added'; day: number; agent_id: number; party_id: number; adventurer_id: number }
+export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number }
+export interface GoldReserved { type: 'gold-reserved'; day: number; agent_id: number | null; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship' }
+export interface QuestSettled extends Omit<QuestSettledCommand, 'type'> { type: 'quest-settled' }
+
 export type OrganizationEvent =
+  | AdventurerEmployed | AdventurerLeft | PartyFormed | PartyMemberAdded | PartyDispatched | GoldReserved | QuestSettled
   | Founded | Updated | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
   | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;
 
@@ -117,6 +148,16 @@ export interface Establishment {
   organization_id: number;
   project_id: number;
   founded_day: number;
+}
+
+export interface Party {
+  id: number;
+  name: string;
+  organization_id: number;
+  members: number[];
+  status: 'formed' | 'dispatched';
+  quest_id: number | null;
+  formed_day: number;
 }
 
 export interface Project extends ProjectSpec {
@@ -159,6 +200,9 @@ export interface Organization {
   employees: number[];
   projects: Project[];
   establishments: Establishment[];
+  parties: Party[];
+  /** Trust toward other organizations, -100..100 (core rule 14); absent means 0. */
+  trust: Record<string, number>;
   /** The last day whose upkeep was settled: a repeated tick of the same day changes nothing. */
   settled_day: number;
 }

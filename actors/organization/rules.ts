@@ -3,6 +3,7 @@
 import { rng } from '../../infra/random';
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type {
+  AddPartyMemberCommand, DispatchPartyCommand, EmployCommand, FormPartyCommand, QuestSettledCommand, ReserveGoldCommand,
   DayBeganCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
   TravelCommand, UpdateCommand, WorkersCommand,
 } from './messages';
@@ -139,6 +140,66 @@ export function decideCancelProject(state: OrganizationState, agentId: number, d
   return accept({ type: 'project-cancelled', day, agent_id: agentId, project_id: projectId, refund: cancelRefund(project), reason: 'cancelled by its owner' });
 }
 
+export function decideEmploy(state: OrganizationState, c: EmployCommand): Decision<OrganizationEvent> {
+  const refused = checkControl(state, c.agent_id);
+  if (refused) return refused;
+  const employed = state!.employees.includes(c.adventurer_id);
+  if (c.type === 'employ') {
+    return employed ? conflict(`adventurer ${c.adventurer_id} already works for ${state!.name}`) : accept({ type: 'adventurer-employed', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id });
+  }
+  return employed ? accept({ type: 'adventurer-left', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id }) : forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
+}
+
+export function decideFormParty(state: OrganizationState, c: FormPartyCommand): Decision<OrganizationEvent> {
+  return checkControl(state, c.agent_id) ?? accept({ type: 'party-formed', day: c.day, agent_id: c.agent_id, party_id: c.party_id, name: c.name });
+}
+
+export function decideAddPartyMember(state: OrganizationState, c: AddPartyMemberCommand): Decision<OrganizationEvent> {
+  const refused = checkControl(state, c.agent_id);
+  if (refused) return refused;
+  const party = state!.parties.find((p) => p.id === c.party_id);
+  if (!party) return notFound(`party ${c.party_id} does not belong to ${state!.name}`);
+  if (party.status !== 'formed') return conflict(`party ${party.name} is away on quest ${party.quest_id}; members join only while it is formed`);
+  if (!state!.employees.includes(c.adventurer_id)) return forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
+  return accept({ type: 'party-member-added', day: c.day, agent_id: c.agent_id, party_id: c.party_id, adventurer_id: c.adventurer_id });
+}
+
+export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCommand): Decision<OrganizationEvent> {
+  const refused = checkControl(state, c.agent_id) ?? checkStanding(state!);
+  if (refused) return refused;
+  const org = state!;
+  const party = org.parties.find((p) => p.id === c.party_id);
+  if (!party) return notFound(`party ${c.party_id} does not belong to ${org.name}`);
+  if (party.status !== 'formed') return conflict(`party ${party.name} is already dispatched to quest ${party.quest_id}`);
+  if (party.members.length === 0) return conflict(`party ${party.name} has no members`);
+  if (org.location_id !== c.location_id) {
+    return conflict(`${org.name} stands at ${org.location_id}; it must be at the quest's location ${c.location_id} to dispatch a party there`);
+  }
+  return accept({ type: 'party-dispatched', day: c.day, agent_id: c.agent_id, party_id: c.party_id, quest_id: c.quest_id });
+}
+
+/** Gold set aside for a quest. The world (agent_id null) may reserve only from seeded organizations. */
+export function decideReserveGold(state: OrganizationState, c: ReserveGoldCommand): Decision<OrganizationEvent> {
+  if (!state) return notFound('organization not found');
+  if (c.agent_id !== null) {
+    const refused = checkControl(state, c.agent_id);
+    if (refused) return refused;
+  } else if (state.agent_id !== null || isEnded(state)) {
+    return forbidden(`organization ${state.id} cannot be made to pay by the world`);
+  }
+  if (state.treasury < c.amount) {
+    return conflict(`${c.purpose === 'reward' ? 'the reward' : 'the sponsorship'} of ${c.amount} gold must be backed by the treasury, but ${state.name} has ${state.treasury}`);
+  }
+  return accept({ type: 'gold-reserved', day: c.day, agent_id: c.agent_id, amount: c.amount, quest_id: c.quest_id, purpose: c.purpose });
+}
+
+/** A quest's consequences apply to any organization, ended or not: gold is never lost on the way. */
+export function decideQuestSettled(state: OrganizationState, c: QuestSettledCommand): Decision<OrganizationEvent> {
+  if (!state) return notFound('organization not found');
+  const { type: _t, ...rest } = c;
+  return accept({ type: 'quest-settled', ...rest });
+}
+
 /** Workers lost in wilderness and dungeons: each one independently, by the place's danger. */
 export function workersLost(workers: number, place: { kind: string; danger: number } | null, draw: () => number): number {
   if (!place || !WILD_KINDS.includes(place.kind) || workers === 0) return 0;
@@ -210,7 +271,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       id: e.id, name: e.name, kind: e.kind, location_id: e.location_id, description: e.description,
       goals: e.goals, motto: e.motto, treasury: e.treasury, reputation: e.reputation, status: 'active',
       agent_id: e.agent_id, travel: null, founded_day: e.day, ended_day: null, holdings: {}, workers: 0,
-      employees: [], projects: [], establishments: [], settled_day: e.day,
+      employees: [], projects: [], establishments: [], parties: [], trust: {}, settled_day: e.day,
     };
   }
   if (!state) return state;
@@ -225,9 +286,40 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         settled_day: e.day,
       };
     case 'went-bankrupt':
-      return { ...state, status: 'bankrupt', ended_day: e.day, travel: null };
+      return { ...state, status: 'bankrupt', ended_day: e.day, travel: null, employees: [], parties: [] };
     case 'dissolved':
-      return { ...state, status: 'dissolved', ended_day: e.day, travel: null };
+      return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: [] };
+    case 'adventurer-employed':
+      return { ...state, employees: [...state.employees, e.adventurer_id] };
+    case 'adventurer-left':
+      return {
+        ...state,
+        employees: state.employees.filter((a) => a !== e.adventurer_id),
+        parties: state.parties.map((p) => ({ ...p, members: p.members.filter((m) => m !== e.adventurer_id) })),
+      };
+    case 'party-formed':
+      return { ...state, parties: [...state.parties, { id: e.party_id, name: e.name, organization_id: state.id, members: [], status: 'formed', quest_id: null, formed_day: e.day }] };
+    case 'party-member-added':
+      return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
+    case 'party-dispatched':
+      return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
+    case 'gold-reserved':
+      return { ...state, treasury: state.treasury - e.amount };
+    case 'quest-settled': {
+      const trust = { ...state.trust };
+      for (const [other, delta] of Object.entries(e.trust)) trust[other] = Math.max(-100, Math.min(100, (trust[other] ?? 0) + delta));
+      const dead = new Set(e.dead);
+      return {
+        ...state,
+        treasury: state.treasury + e.gold,
+        reputation: Math.max(0, state.reputation + e.reputation),
+        trust,
+        employees: state.employees.filter((a) => !dead.has(a)),
+        parties: state.parties.map((p) => (p.id === e.party_id
+          ? { ...p, status: 'formed', quest_id: null, members: p.members.filter((m) => !dead.has(m)) }
+          : { ...p, members: p.members.filter((m) => !dead.has(m)) })),
+      };
+    }
     case 'travel-started':
       return { ...state, travel: { destination_id: e.destination_id, departed_day: e.day, arrives_day: e.arrives_day } };
     case 'arrived':

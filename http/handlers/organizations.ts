@@ -1,6 +1,7 @@
 // Organizations: found, revise, dissolve, list (active only) and detail.
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { OrganizationCreate, OrganizationPath, OrganizationUpdate } from '../../codecs/requests';
+import { followEnding } from '../../actors/organization/ending';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import type { Services } from '../services';
@@ -50,7 +51,10 @@ export const organizationRoutes = [
     summary: 'Dissolve an organization you control (core rule 7).',
     async handle({ params, caller }, s) {
       mustExist(s, params.organization_id);
-      return ask(s, params.organization_id, { type: 'dissolve', agent_id: caller!.id, day: s.day() });
+      const day = s.day();
+      const dissolved = await ask(s, params.organization_id, { type: 'dissolve', agent_id: caller!.id, day });
+      await followEnding(s.region, s.read, params.organization_id, day, 'its organization was dissolved');
+      return { ...(dissolved as object), ...organizationDetail(s, params.organization_id) };
     },
   }),
   route({

@@ -1,0 +1,104 @@
+// The adventurer's rules: employment, parties, progression (core rule 11), injuries,
+// recovery and death, bonds (core rule 13).
+import { accept, conflict, forbidden, notFound, type Decision } from '../result';
+import type { Adventurer, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand, Moment, QuestOutcomeCommand } from './messages';
+
+export const EXPERIENCE_PER_LEVEL = 20;
+export const STRENGTH_PER_LEVEL = 3;
+export const MAX_MOMENTS = 100;
+
+/** Level for an amount of experience: one at the start, one more every 20. */
+export const levelFor = (experience: number) => 1 + Math.floor(experience / EXPERIENCE_PER_LEVEL);
+
+const isInjured = (a: Adventurer, day: number) => a.injured_until !== null && a.injured_until > day;
+
+export function decideHire(state: AdventurerState, c: HireCommand): Decision<AdventurerEvent> {
+  if (!state) return notFound('adventurer not found');
+  if (state.status === 'dead') return conflict(`${state.name} is dead`);
+  if (c.type === 'hire') {
+    if (state.status === 'employed') return conflict(`${state.name} already works for organization ${state.organization_id}`);
+    return accept({ type: 'hired', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id });
+  }
+  if (state.organization_id !== c.organization_id) return forbidden(`${state.name} is not a member of organization ${c.organization_id}`);
+  if (state.party_id !== null) return conflict(`${state.name} is in party ${state.party_id}; a party member cannot be released`);
+  return accept({ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, reason: 'released by the organization' });
+}
+
+export function decideJoinParty(state: AdventurerState, c: JoinPartyCommand): Decision<AdventurerEvent> {
+  if (!state) return notFound('adventurer not found');
+  if (state.status !== 'employed' || state.organization_id !== c.organization_id) {
+    return forbidden(`${state.name} is not a member of organization ${c.organization_id}`);
+  }
+  if (state.party_id === c.party_id) return conflict(`${state.name} is already in this party`);
+  if (state.party_id !== null) return conflict(`${state.name} is already in party ${state.party_id}; one party at a time`);
+  if (isInjured(state, c.day)) return conflict(`${state.name} is injured until day ${state.injured_until}`);
+  return accept({ type: 'joined-party', day: c.day, party_id: c.party_id, party_name: c.party_name, organization_id: c.organization_id, agent_id: c.agent_id });
+}
+
+export function decideQuestOutcome(state: AdventurerState, c: QuestOutcomeCommand): Decision<AdventurerEvent> {
+  if (!state) return notFound('adventurer not found');
+  if (state.status === 'dead') return accept();
+  const experience = c.died ? 0 : c.experience;
+  const levelsGained = levelFor(state.experience + experience) - levelFor(state.experience);
+  return accept({
+    type: 'quest-endured', day: c.day, quest_id: c.quest_id, quest_title: c.quest_title, outcome: c.outcome,
+    experience, levels_gained: levelsGained, strength_gained: levelsGained * STRENGTH_PER_LEVEL,
+    injury_days: c.died ? 0 : c.injury_days, died: c.died, bonds: c.bonds,
+  });
+}
+
+export function decideDay(state: AdventurerState, day: number): Decision<AdventurerEvent> {
+  if (!state || state.status === 'dead' || state.injured_until === null || state.injured_until > day) return accept();
+  return accept({ type: 'recovered', day });
+}
+
+const remember = (a: Adventurer, m: Moment): Moment[] => [...a.moments, m].slice(-MAX_MOMENTS);
+
+export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerState {
+  if (e.type === 'appeared') {
+    return {
+      ...e.adventurer, traits: [...e.adventurer.traits], status: 'available', organization_id: null, party_id: null,
+      injured_until: null, joined_day: e.day, quests_completed: 0, bonds: {},
+      moments: [{ day: e.day, kind: 'joined', text: `${e.adventurer.name} arrived looking for work` }], party_history: [],
+    };
+  }
+  if (!state) return state;
+  switch (e.type) {
+    case 'hired':
+      return { ...state, status: 'employed', organization_id: e.organization_id, moments: remember(state, { day: e.day, kind: 'employed', text: `hired by organization ${e.organization_id}` }) };
+    case 'released':
+      return {
+        ...state, status: 'available', organization_id: null, party_id: null,
+        moments: remember(state, { day: e.day, kind: 'released', text: `left organization ${e.organization_id}: ${e.reason}` }),
+      };
+    case 'joined-party':
+      return {
+        ...state, party_id: e.party_id,
+        party_history: [...state.party_history, { party_id: e.party_id, organization_id: e.organization_id, quest_id: null, outcome: null, day: e.day }],
+        moments: remember(state, { day: e.day, kind: 'party', text: `joined the party "${e.party_name}"` }),
+      };
+    case 'quest-endured': {
+      const bonds = { ...state.bonds };
+      for (const [other, delta] of Object.entries(e.bonds)) bonds[other] = Math.max(-100, Math.min(100, (bonds[other] ?? 0) + delta));
+      const history = state.party_history.map((h, i) => (i === state.party_history.length - 1 && h.party_id === state.party_id
+        ? { ...h, quest_id: e.quest_id, outcome: e.outcome } : h));
+      let moments = remember(state, { day: e.day, kind: 'quest', text: `${e.outcome} on "${e.quest_title}"${e.experience ? `, +${e.experience} experience` : ''}` });
+      if (e.levels_gained) moments = [...moments, { day: e.day, kind: 'level' as const, text: `reached level ${state.level + e.levels_gained}` }].slice(-MAX_MOMENTS);
+      if (e.injury_days) moments = [...moments, { day: e.day, kind: 'injured' as const, text: `injured for ${e.injury_days} days` }].slice(-MAX_MOMENTS);
+      if (e.died) moments = [...moments, { day: e.day, kind: 'died' as const, text: `died on "${e.quest_title}"` }].slice(-MAX_MOMENTS);
+      return {
+        ...state, bonds, party_history: history, moments,
+        experience: state.experience + e.experience,
+        level: state.level + e.levels_gained,
+        strength: state.strength + e.strength_gained,
+        quests_completed: state.quests_completed + (e.outcome === 'failure' ? 0 : 1),
+        injured_until: e.injury_days ? e.day + e.injury_days : state.injured_until,
+        status: e.died ? 'dead' : state.status,
+        party_id: e.died ? null : state.party_id,
+        organization_id: e.died ? null : state.organization_id,
+      };
+    }
+    case 'recovered':
+      return { ...state, injured_until: null, moments: remember(state, { day: e.day, kind: 'recovered', text: 'recovered from injuries' }) };
+  }
+}

@@ -1,0 +1,16 @@
+// What follows when an organization ends, by bankruptcy or dissolution (core rules 6 and
+// 7): its adventurers become available and the quests it requested are withdrawn with
+// every sponsor refunded (those it had accepted open again). The organization has already
+// recorded its end and cancelled its projects; this runs after, from outside any actor,
+// so it may ask adventurers and quests alike.
+import type { ReadModel } from '../../infra/store/ports';
+import type { Region } from '../region';
+
+export async function followEnding(region: Region, read: ReadModel, organizationId: number, day: number, reason: string): Promise<void> {
+  for (const id of read.ids('adventurer', { organization_id: organizationId, status: 'employed' })) {
+    await region.ask('adventurer', id, { type: 'freed', organization_id: organizationId, day, reason });
+  }
+  const quests = read.rows<{ id: number; requester_id: number; accepted_organization_id: number | null }>('quest', { status: ['open', 'accepted'] })
+    .filter((q) => q.requester_id === organizationId || q.accepted_organization_id === organizationId);
+  for (const q of quests) await region.ask('quest', q.id, { type: 'organization-ended', organization_id: organizationId, day });
+}

@@ -1,0 +1,256 @@
+// The quest actor. It holds the reward's gold in trust for the funders and is the only
+// one that pays it out. It asks lower ranks only: the location (monsters), the adventurers
+// (their fate), and the organizations (gold, reputation, trust, parties). Every refusal
+// comes before the quest records anything, so a refused action changes nothing.
+import { rng } from '../../infra/random';
+import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { EntityIO, EntityKind, Outcome } from '../entity';
+import { RANK } from '../order';
+import { conflict, forbidden } from '../result';
+import type { Trait } from '../adventurer/messages';
+import type { Quest, QuestCommand, QuestEvent, QuestOutcome, QuestState, Resolution } from './messages';
+import {
+  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decidePost, effectiveDanger, evolve,
+  experienceFor, fateOf, outcomeFor, partyStrength, refunds, rewardPaid, totalReward, type Member, type Place,
+} from './rules';
+
+export const questView = (q: Quest) => ({
+  id: q.id, title: q.title, description: q.description, requester_id: q.requester_id, location_id: q.location_id,
+  reward: q.reward, status: q.status, deadline_day: q.deadline_day, minimum_strength: q.minimum_strength,
+  minimum_reputation: q.minimum_reputation, minimum_relationship: q.minimum_relationship,
+  accepted_organization_id: q.accepted_organization_id, party_id: q.party_id, party_members: q.party_members,
+  sponsors: q.funds.slice(1).map((f) => ({ organization_id: f.organization_id, amount: f.amount })),
+  outcome: q.outcome, posted_day: q.posted_day, accepted_day: q.accepted_day, resolved_day: q.resolved_day,
+  resolution: q.resolution, withdrawn_reason: q.withdrawn_reason,
+});
+
+function chronicle(e: QuestEvent, after: QuestState, before: QuestState): HistoryEntry[] {
+  if (!after) return [];
+  const data = { quest_id: after.id };
+  const involved = [after.requester_id, ...(after.accepted_organization_id ? [after.accepted_organization_id] : [])];
+  switch (e.type) {
+    case 'posted':
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `Organization ${after.requester_id} posted "${after.title}" at ${after.location_id} for ${after.reward} gold`, data: { ...data, reward: after.reward } }];
+    case 'sponsored':
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `Organization ${e.organization_id} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
+    case 'accepted':
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `Organization ${e.organization_id} accepted "${after.title}"`, data }];
+    case 'dispatched':
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `Party ${e.party_id} set out on "${after.title}" at ${after.location_id}`, data: { ...data, party_id: e.party_id, members: e.members } }];
+    case 'resolved': {
+      const r = e.resolution;
+      const words = { full: 'a full success', partial: 'a partial success', failure: 'a failure' }[r.outcome];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `"${after.title}" ended in ${words} (strength ${r.party_strength} against danger ${r.effective_danger}): ${r.reward_paid} gold paid${r.casualties.length ? `, ${r.casualties.length} dead` : ''}${r.reason !== 'completed' ? ` (${r.reason})` : ''}`, data: { ...data, ...r } }];
+    }
+    case 'withdrawn':
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `"${after.title}" was withdrawn (${e.reason}); ${totalReward(after)} gold returned to its funders`, data }];
+    case 'reopened':
+      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
+  }
+}
+
+const project = (q: QuestState): ProjectionRow[] =>
+  (q ? [{ kind: 'quest', id: q.id, status: q.status, location_id: q.location_id, organization_id: q.requester_id, agent_id: q.posted_by_agent_id, doc: questView(q) }] : []);
+
+type Facts = { reputation: number; trust: number; location_id: string };
+
+/** The organization's standing for a quest, after checking that the agent controls it. */
+const standing = (io: EntityIO, organizationId: number, agentId: number, requesterId: number) =>
+  io.ask<Facts>('organization', organizationId, { type: 'quest-standing', agent_id: agentId, requester_id: requesterId });
+
+interface AdventurerRow { id: number; strength: number; traits: Trait[]; status: string; organization_id: number | null; injured_until: number | null }
+
+/** Strength an organization can field: its living, uninjured employed adventurers. */
+function fieldStrength(io: EntityIO, organizationId: number, day: number, place: Place): number {
+  const ready = io.read.rows<AdventurerRow>('adventurer', { organization_id: organizationId, status: 'employed' })
+    .filter((a) => a.injured_until === null || a.injured_until <= day);
+  return partyStrength(ready, place);
+}
+
+function placeOf(io: EntityIO, locationId: string): Place {
+  const l = io.read.row<Place>('location', locationId);
+  return l ?? { kind: 'unknown', danger: 0, monster_population: 0 };
+}
+
+/** Settles gold, reputation, trust and the party with every organization involved, one ask each. */
+async function settle(io: EntityIO, q: Quest, day: number, parts: Map<number, { gold: number; reputation: number; trust: Record<string, number>; party_id: number | null; dead: number[] }>, reason: string): Promise<void> {
+  for (const [organizationId, p] of parts) {
+    const r = await io.ask('organization', organizationId, { type: 'quest-settled', day, quest_id: q.id, reason, ...p });
+    if (!r.ok) throw new Error(`quest ${q.id}: organization ${organizationId} could not settle: ${r.refusal.detail}`);
+  }
+}
+
+function part(parts: Map<number, any>, organizationId: number) {
+  if (!parts.has(organizationId)) parts.set(organizationId, { gold: 0, reputation: 0, trust: {}, party_id: null, dead: [] });
+  return parts.get(organizationId)!;
+}
+
+/** Everything the funders get back when a quest ends without paying out, and the party home. */
+async function unwind(io: EntityIO, q: Quest, day: number, reason: string): Promise<void> {
+  const parts = new Map();
+  for (const f of refunds(q.funds, totalReward(q))) part(parts, f.organization_id).gold += f.amount;
+  if (q.accepted_organization_id !== null && q.party_id !== null) part(parts, q.accepted_organization_id).party_id = q.party_id;
+  await settle(io, q, day, parts, reason);
+}
+
+async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentId: number | null, forced: QuestOutcome | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
+  const place = placeOf(io, q.location_id);
+  const members: Member[] = q.party_members
+    .map((id) => io.read.row<AdventurerRow>('adventurer', id))
+    .filter((a): a is AdventurerRow => !!a && a.status !== 'dead');
+  const strength = partyStrength(members, place);
+  const danger = effectiveDanger(members, place);
+  const outcome = forced ?? outcomeFor(strength, danger);
+  const draw = rng(seed, 'quest', q.id, day);
+  const bonds = bondsFor(outcome, members);
+  const casualties: number[] = [];
+  const injured: number[] = [];
+  const sent = forced === null; // a party that never fought takes no wounds
+  for (const m of members) {
+    const fate = sent ? fateOf(outcome, m, draw) : { died: false, injury_days: 0 };
+    if (fate.died) casualties.push(m.id);
+    if (fate.injury_days) injured.push(m.id);
+    const r = await io.ask('adventurer', m.id, {
+      type: 'quest-outcome', day, quest_id: q.id, quest_title: q.title, outcome, experience: sent ? experienceFor(outcome, m, place) : 0,
+      injury_days: fate.injury_days, died: fate.died, bonds: sent ? bonds.get(m.id) ?? {} : {},
+    });
+    if (!r.ok) throw new Error(`quest ${q.id}: adventurer ${m.id} could not take the outcome: ${r.refusal.detail}`);
+  }
+  const monstersChange = sent ? -Math.round(place.monster_population * MONSTERS_SLAIN[outcome]) : 0;
+  if (monstersChange !== 0) {
+    const r = await io.ask('location', q.location_id, { type: 'monsters-changed', day, change: monstersChange, quest_id: q.id });
+    if (!r.ok) throw new Error(`quest ${q.id}: location could not change: ${r.refusal.detail}`);
+  }
+  const reward = totalReward(q);
+  const paid = rewardPaid(outcome, reward);
+  const acceptor = q.accepted_organization_id!;
+  const parts = new Map();
+  const mine = part(parts, acceptor);
+  mine.gold += paid;
+  mine.reputation += REPUTATION[outcome];
+  mine.trust[String(q.requester_id)] = TRUST[outcome];
+  mine.party_id = q.party_id;
+  mine.dead = casualties;
+  if (q.requester_id !== acceptor) part(parts, q.requester_id).trust[String(acceptor)] = TRUST[outcome];
+  for (const f of refunds(q.funds, reward - paid)) part(parts, f.organization_id).gold += f.amount;
+  await settle(io, q, day, parts, `quest ${outcome}`);
+  const resolution: Resolution = {
+    outcome, reason, party_strength: strength, effective_danger: danger, reward_paid: paid, refunded: reward - paid,
+    experience: sent && members[0] ? experienceFor(outcome, members[0], place) : 0, casualties, injured, monsters_change: monstersChange,
+  };
+  return { events: [{ type: 'resolved', day, agent_id: agentId, resolution }] };
+}
+
+export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
+  kind: 'quest',
+  rank: RANK.quest,
+  initialState: null,
+  evolve,
+  project,
+  chronicle,
+  view: (s) => (s ? questView(s) : null),
+  async handle(state, c, io) {
+    switch (c.type) {
+      case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };
+
+      case 'post': {
+        const d = decidePost(state, c.quest, c.agent_id, c.day);
+        if ('refusal' in d) return d;
+        const reserved = await io.ask('organization', c.quest.requester_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.quest.reward, quest_id: c.quest.id, purpose: 'reward' });
+        return reserved.ok ? d : { refusal: reserved.refusal };
+      }
+
+      case 'sponsor': {
+        const closed = checkOpen(state, 'sponsored');
+        if (closed) return closed;
+        const reserved = await io.ask('organization', c.organization_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.amount, quest_id: state!.id, purpose: 'sponsorship' });
+        if (!reserved.ok) return { refusal: reserved.refusal };
+        return { events: [{ type: 'sponsored', day: c.day, organization_id: c.organization_id, amount: c.amount, agent_id: c.agent_id }] };
+      }
+
+      case 'accept': {
+        const closed = checkOpen(state, 'accepted');
+        if (closed) return closed;
+        const q = state!;
+        if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
+        const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
+        if (!facts.ok) return { refusal: facts.refusal };
+        const unmet = checkRequirements(q, { ...facts.value, strength: fieldStrength(io, c.organization_id, c.day, placeOf(io, q.location_id)) });
+        if (unmet) return conflict(unmet);
+        return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id }] };
+      }
+
+      case 'dispatch': {
+        if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
+        const q = state;
+        const events: QuestEvent[] = [];
+        if (q.status === 'open') {
+          // Dispatching to an open quest accepts it on the way, with the same checks.
+          if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
+          const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
+          if (!facts.ok) return { refusal: facts.refusal };
+          const unmet = checkRequirements(q, { ...facts.value, strength: fieldStrength(io, c.organization_id, c.day, placeOf(io, q.location_id)) });
+          if (unmet) return conflict(unmet);
+          events.push({ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id });
+        } else if (q.status !== 'accepted') {
+          return conflict(`quest ${q.id} is ${q.status}; a party can be dispatched only to an open or accepted quest`);
+        } else if (q.accepted_organization_id !== c.organization_id) {
+          return forbidden(`quest ${q.id} was accepted by organization ${q.accepted_organization_id}, not by the party's organization`);
+        } else if (q.party_id !== null) {
+          return conflict(`party ${q.party_id} is already on quest ${q.id}`);
+        }
+        const party = io.read.row<{ members: number[] }>('party', c.party_id);
+        const members = (party?.members ?? []).map((id) => io.read.row<AdventurerRow>('adventurer', id)).filter((a): a is AdventurerRow => !!a);
+        const strength = partyStrength(members, placeOf(io, q.location_id));
+        if (strength < q.minimum_strength) return conflict(`requirements not met: party strength ${strength} is below the required ${q.minimum_strength}`);
+        const sent = await io.ask('organization', c.organization_id, { type: 'dispatch-party', agent_id: c.agent_id, day: c.day, party_id: c.party_id, quest_id: q.id, location_id: q.location_id });
+        if (!sent.ok) return { refusal: sent.refusal };
+        events.push({ type: 'dispatched', day: c.day, party_id: c.party_id, members: members.map((m) => m.id), agent_id: c.agent_id });
+        return { events };
+      }
+
+      case 'complete': {
+        if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
+        const q = state;
+        if (q.status !== 'accepted') return conflict(`quest ${q.id} is ${q.status}; only an accepted quest can be completed`);
+        const facts = await standing(io, q.accepted_organization_id!, c.agent_id, q.requester_id);
+        if (!facts.ok) return { refusal: facts.refusal };
+        if (q.party_id === null) return conflict(`no party has been dispatched on quest ${q.id}; dispatch one first`);
+        return resolve(io, q, c.day, c.seed, c.agent_id, null, 'completed');
+      }
+
+      case 'cancel': {
+        const closed = checkOpen(state, 'cancelled');
+        if (closed) return closed;
+        const q = state!;
+        const facts = await standing(io, q.requester_id, c.agent_id, q.requester_id);
+        if (!facts.ok) return { refusal: facts.refusal };
+        await unwind(io, q, c.day, 'withdrawn by the requester');
+        return { events: [{ type: 'withdrawn', day: c.day, agent_id: c.agent_id, reason: 'withdrawn by the requester' }] };
+      }
+
+      case 'organization-ended': {
+        if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
+        const q = state;
+        if (q.requester_id === c.organization_id) {
+          await unwind(io, q, c.day, 'its requester ended');
+          return { events: [{ type: 'withdrawn', day: c.day, agent_id: null, reason: 'its requester ended' }] };
+        }
+        if (q.accepted_organization_id === c.organization_id) {
+          return { events: [{ type: 'reopened', day: c.day, reason: 'the organization that accepted it ended' }] };
+        }
+        return { events: [] };
+      }
+
+      case 'day-began': {
+        if (!state || state.deadline_day === null || c.day <= state.deadline_day) return { events: [] };
+        if (state.status === 'open') {
+          await unwind(io, state, c.day, 'its deadline passed');
+          return { events: [{ type: 'withdrawn', day: c.day, agent_id: null, reason: 'its deadline passed' }] };
+        }
+        if (state.status === 'accepted') return resolve(io, state, c.day, '', null, 'failure', 'its deadline passed');
+        return { events: [] };
+      }
+    }
+  },
+};

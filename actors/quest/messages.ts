@@ -1,0 +1,74 @@
+// What a quest actor is told, and what it records.
+export interface QuestSpec {
+  id: number;
+  title: string;
+  description: string;
+  requester_id: number;
+  location_id: string;
+  reward: number;
+  deadline_days: number | null;
+  minimum_strength: number;
+  minimum_reputation: number;
+  minimum_relationship: number;
+}
+
+export interface Fund { organization_id: number; amount: number }
+
+export type QuestOutcome = 'full' | 'partial' | 'failure';
+
+/** What the quest's resolution did: kept on the quest for everyone to read. */
+export interface Resolution {
+  outcome: QuestOutcome;
+  reason: string;
+  party_strength: number;
+  effective_danger: number;
+  reward_paid: number;
+  refunded: number;
+  experience: number;
+  casualties: number[];
+  injured: number[];
+  monsters_change: number;
+}
+
+export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
+  status: 'open' | 'accepted' | 'resolved' | 'withdrawn';
+  /** Whose gold backs the reward: the requester first, then every sponsor. */
+  funds: Fund[];
+  deadline_day: number | null;
+  posted_day: number;
+  posted_by_agent_id: number | null;
+  accepted_organization_id: number | null;
+  accepted_day: number | null;
+  party_id: number | null;
+  party_members: number[];
+  resolved_day: number | null;
+  outcome: QuestOutcome | null;
+  resolution: Resolution | null;
+  withdrawn_reason: string | null;
+}
+
+export interface PostCommand { type: 'post'; quest: QuestSpec; agent_id: number | null; day: number }
+export interface SponsorCommand { type: 'sponsor'; organization_id: number; amount: number; agent_id: number; day: number }
+export interface AcceptCommand { type: 'accept'; organization_id: number; agent_id: number; day: number }
+export interface DispatchCommand { type: 'dispatch'; party_id: number; organization_id: number; agent_id: number; day: number }
+export interface CompleteCommand { type: 'complete'; agent_id: number; day: number; seed: string }
+export interface CancelCommand { type: 'cancel'; agent_id: number; day: number }
+/** An organization involved in the quest has ended (bankruptcy or dissolution). */
+export interface OrganizationEndedCommand { type: 'organization-ended'; organization_id: number; day: number }
+export interface QuestDayCommand { type: 'day-began'; day: number }
+export interface QuestStatusCommand { type: 'status' }
+
+export type QuestCommand =
+  | PostCommand | SponsorCommand | AcceptCommand | DispatchCommand | CompleteCommand | CancelCommand
+  | OrganizationEndedCommand | QuestDayCommand | QuestStatusCommand;
+
+export interface Posted { type: 'posted'; day: number; quest: QuestSpec; agent_id: number | null }
+export interface Sponsored { type: 'sponsored'; day: number; organization_id: number; amount: number; agent_id: number }
+export interface Accepted { type: 'accepted'; day: number; organization_id: number; agent_id: number }
+export interface Dispatched { type: 'dispatched'; day: number; party_id: number; members: number[]; agent_id: number }
+export interface Resolved { type: 'resolved'; day: number; agent_id: number | null; resolution: Resolution }
+export interface Withdrawn { type: 'withdrawn'; day: number; agent_id: number | null; reason: string }
+export interface Reopened { type: 'reopened'; day: number; reason: string }
+
+export type QuestEvent = Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened;
+export type QuestState = Quest | null;

@@ -1,0 +1,148 @@
+// The quest's rules: requirements (core rule 9), outcomes by strength against danger
+// (core rule 8), traits (core rule 12), experience (core rule 11), bonds (core rule 13),
+// and where the reserved gold goes. All pure: randomness comes in as a draw function.
+import { accept, conflict, type Decision } from '../result';
+import type { Trait } from '../adventurer/messages';
+import type { Fund, Quest, QuestEvent, QuestOutcome, QuestSpec, QuestState } from './messages';
+
+export const EXPERIENCE = { full: 10, partial: 5, failure: 0 } as const;
+export const REPUTATION = { full: 5, partial: 2, failure: -5 } as const;
+export const TRUST = { full: 10, partial: 3, failure: -5 } as const;
+export const BOND = { full: 5, partial: 2, failure: -3 } as const;
+export const BRAVE_DANGER = 40;
+export const BRAVE_BONUS = 0.2;
+export const RECKLESS_BONUS = 0.15;
+export const CAUTIOUS_DANGER_CUT = 0.1;
+export const CAUTIOUS_MAX_CUT = 0.3;
+export const DEATH_CHANCE = 0.2;
+export const FAILURE_INJURY_CHANCE = 0.6;
+export const PARTIAL_INJURY_CHANCE = 0.25;
+export const CURIOUS_DUNGEON_FACTOR = 1.5;
+/** Share of the monsters a full and a partial success clear; a failure emboldens them. */
+export const MONSTERS_SLAIN = { full: 0.25, partial: 0.1, failure: -0.05 } as const;
+
+export interface Member { id: number; strength: number; traits: Trait[] }
+export interface Place { kind: string; danger: number; monster_population: number }
+
+const has = (m: Member, t: Trait) => m.traits.includes(t);
+
+/** A member's strength at a place: brave ones grow stronger where it is dangerous, reckless ones hit harder. */
+export function memberStrength(m: Member, place: Place): number {
+  let factor = 1;
+  if (has(m, 'brave') && place.danger >= BRAVE_DANGER) factor += BRAVE_BONUS;
+  if (has(m, 'reckless')) factor += RECKLESS_BONUS;
+  return m.strength * factor;
+}
+
+export const partyStrength = (members: Member[], place: Place) => Math.round(members.reduce((n, m) => n + memberStrength(m, place), 0));
+
+/** Danger as the party meets it: each cautious member lowers it, up to a limit. */
+export function effectiveDanger(members: Member[], place: Place): number {
+  const cut = Math.min(CAUTIOUS_MAX_CUT, members.filter((m) => has(m, 'cautious')).length * CAUTIOUS_DANGER_CUT);
+  return Math.round(place.danger * (1 - cut));
+}
+
+/** Core rule 8, exactly: full at strength >= danger, partial at strength >= half of it, failure below. */
+export function outcomeFor(strength: number, danger: number): QuestOutcome {
+  if (strength >= danger) return 'full';
+  if (strength * 2 >= danger) return 'partial';
+  return 'failure';
+}
+
+export function experienceFor(outcome: QuestOutcome, m: Member, place: Place): number {
+  const base = EXPERIENCE[outcome];
+  return has(m, 'curious') && place.kind === 'dungeon' ? Math.round(base * CURIOUS_DUNGEON_FACTOR) : base;
+}
+
+/** Casualties only on failure; reckless members die twice as often; patient ones heal in half the time. */
+export function fateOf(outcome: QuestOutcome, m: Member, draw: () => number): { died: boolean; injury_days: number } {
+  const heal = (days: number) => (has(m, 'patient') ? Math.ceil(days / 2) : days);
+  if (outcome === 'full') return { died: false, injury_days: 0 };
+  if (outcome === 'partial') {
+    return draw() < PARTIAL_INJURY_CHANCE ? { died: false, injury_days: heal(2 + Math.floor(draw() * 4)) } : { died: false, injury_days: 0 };
+  }
+  const deathChance = DEATH_CHANCE * (has(m, 'reckless') ? 2 : 1);
+  if (draw() < deathChance) return { died: true, injury_days: 0 };
+  return draw() < FAILURE_INJURY_CHANCE ? { died: false, injury_days: heal(3 + Math.floor(draw() * 6)) } : { died: false, injury_days: 0 };
+}
+
+/** Bond changes for each member toward each other member; loyal ones bond twice as strongly and resent less. */
+export function bondsFor(outcome: QuestOutcome, members: Member[]): Map<number, Record<string, number>> {
+  const result = new Map<number, Record<string, number>>();
+  for (const m of members) {
+    const changes: Record<string, number> = {};
+    for (const other of members) {
+      if (other.id === m.id) continue;
+      const base = BOND[outcome];
+      changes[String(other.id)] = has(m, 'loyal') ? (base > 0 ? base * 2 : Math.ceil(base / 3)) : base;
+    }
+    result.set(m.id, changes);
+  }
+  return result;
+}
+
+/** Gold paid to the accepting organization: all of it, half (rounded down), or none. */
+export const rewardPaid = (outcome: QuestOutcome, reward: number) => (outcome === 'full' ? reward : outcome === 'partial' ? Math.floor(reward / 2) : 0);
+
+/** Gives `amount` back to the funders in proportion to what each put in; the shares add up exactly. */
+export function refunds(funds: Fund[], amount: number): Fund[] {
+  const total = funds.reduce((n, f) => n + f.amount, 0);
+  if (total === 0 || amount === 0) return [];
+  const shares = funds.map((f) => ({ organization_id: f.organization_id, amount: Math.floor((f.amount * amount) / total) }));
+  let left = amount - shares.reduce((n, s) => n + s.amount, 0);
+  for (let i = 0; left > 0; i = (i + 1) % shares.length, left--) shares[i].amount += 1;
+  const merged = new Map<number, number>();
+  for (const s of shares) merged.set(s.organization_id, (merged.get(s.organization_id) ?? 0) + s.amount);
+  return [...merged].filter(([, a]) => a > 0).map(([organization_id, a]) => ({ organization_id, amount: a }));
+}
+
+export const totalReward = (q: Pick<Quest, 'funds'>) => q.funds.reduce((n, f) => n + f.amount, 0);
+
+/** Requirements (core rule 9): strength, reputation and trust with the requester. */
+export function checkRequirements(q: Quest, facts: { strength: number; reputation: number; trust: number }): string | null {
+  const unmet: string[] = [];
+  if (facts.strength < q.minimum_strength) unmet.push(`strength ${facts.strength} is below the required ${q.minimum_strength}`);
+  if (facts.reputation < q.minimum_reputation) unmet.push(`reputation ${facts.reputation} is below the required ${q.minimum_reputation}`);
+  if (facts.trust < q.minimum_relationship) unmet.push(`trust with the requester ${facts.trust} is below the required ${q.minimum_relationship}`);
+  return unmet.length ? `requirements not met: ${unmet.join('; ')}` : null;
+}
+
+export function decidePost(state: QuestState, spec: QuestSpec, agentId: number | null, day: number): Decision<QuestEvent> {
+  if (state) return conflict(`quest ${spec.id} already exists`);
+  return accept({ type: 'posted', day, quest: spec, agent_id: agentId });
+}
+
+export function checkOpen(state: QuestState, what: string): Decision<never> | null {
+  if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
+  if (state.status !== 'open') return conflict(`quest ${state.id} is ${state.status}; only an open quest can be ${what}`);
+  return null;
+}
+
+export function evolve(state: QuestState, e: QuestEvent): QuestState {
+  if (e.type === 'posted') {
+    const { deadline_days: deadline, ...spec } = e.quest;
+    return {
+      ...spec, status: 'open', funds: [{ organization_id: spec.requester_id, amount: spec.reward }],
+      deadline_day: deadline === null ? null : e.day + deadline, posted_day: e.day, posted_by_agent_id: e.agent_id,
+      accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [], resolved_day: null,
+      outcome: null, resolution: null, withdrawn_reason: null,
+    };
+  }
+  if (!state) return state;
+  switch (e.type) {
+    case 'sponsored': {
+      const funds = [...state.funds, { organization_id: e.organization_id, amount: e.amount }];
+      return { ...state, funds, reward: totalReward({ funds }) };
+    }
+    case 'accepted':
+      return { ...state, status: 'accepted', accepted_organization_id: e.organization_id, accepted_day: e.day };
+    case 'dispatched':
+      return { ...state, party_id: e.party_id, party_members: [...e.members] };
+    case 'resolved':
+      return { ...state, status: 'resolved', resolved_day: e.day, outcome: e.resolution.outcome, resolution: e.resolution };
+    case 'withdrawn':
+      return { ...state, status: 'withdrawn', resolved_day: e.day, withdrawn_reason: e.reason };
+    case 'reopened':
+      return { ...state, status: 'open', accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [] };
+  }
+}
