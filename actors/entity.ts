@@ -34,6 +34,8 @@ export interface EntityKind<S, C, E> {
   project(state: S): ProjectionRow[];
   /** The public history entries an event produces (none for internal bookkeeping). */
   chronicle(event: E, after: S, before: S): HistoryEntry[];
+  /** Read-model rows an event itself creates (records that outlive the entity's state, like messages). */
+  eventRows?(event: E, after: S): ProjectionRow[];
   /** Key hashes an event registers (agents only). */
   credentials?(event: E): Credential[];
   handle(state: S, command: C, io: EntityIO): Promise<Outcome<S, E>> | Outcome<S, E>;

@@ -4,10 +4,12 @@
 export const RANK = {
   clock: 100,
   agent: 90,
+  'world-event': 85,
   contract: 80,
   alliance: 75,
   quest: 70,
   location: 60,
   adventurer: 50,
   organization: 40,
+  suggestion: 10,
 } as const;

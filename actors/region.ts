@@ -95,14 +95,16 @@ export class Region {
       }
       let next = state;
       const writes: Required<Writes> = { rows: [], history: [], credentials: [] };
+      const eventRows = [];
       for (const event of outcome.events) {
         const before = next;
         next = entity.evolve(next, event);
         writes.history.push(...entity.chronicle(event, next, before));
         writes.credentials.push(...(entity.credentials?.(event) ?? []));
+        eventRows.push(...(entity.eventRows?.(event, next) ?? []));
       }
       if (outcome.events.length > 0) {
-        writes.rows = entity.project(next);
+        writes.rows = [...entity.project(next), ...eventRows];
         try {
           await ctx.persist({ events: outcome.events } satisfies PersistedRecord<unknown>, [], writes);
         } catch (e) {

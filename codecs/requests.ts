@@ -206,3 +206,9 @@ export const NoPath = object('NoPath', {});
 export type AgentCreateT = t.TypeOf<typeof AgentCreate>;
 export type OrganizationCreateT = t.TypeOf<typeof OrganizationCreate>;
 export type OrganizationUpdateT = t.TypeOf<typeof OrganizationUpdate>;
+
+export const MessagesQuery = object('MessagesQuery', {
+  limit: withDefault(boundedInt(1, 500, 'text'), 100),
+});
+
+export const WorldEventPath = pathIdCodec('event_id');

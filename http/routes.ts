@@ -1,6 +1,8 @@
 // The route table: every endpoint the service answers, in one list.
 import { agentRoutes } from './handlers/agents';
+import { diplomacyRoutes } from './handlers/diplomacy';
 import { economyRoutes } from './handlers/economy';
+import { operatorRoutes } from './handlers/operator';
 import { organizationRoutes } from './handlers/organizations';
 import { placeRoutes } from './handlers/places';
 import { questRoutes } from './handlers/quests';
@@ -14,5 +16,7 @@ routes.push(
   ...placeRoutes,
   ...economyRoutes,
   ...questRoutes,
+  ...diplomacyRoutes,
+  ...operatorRoutes,
   ...worldRoutes(() => routes),
 );

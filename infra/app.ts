@@ -8,6 +8,10 @@ import { dailyTick } from '../actors/clock/daily';
 import { locationKind } from '../actors/location/actor';
 import { organizationKind } from '../actors/organization/actor';
 import { questKind } from '../actors/quest/actor';
+import { contractKind } from '../actors/contract/actor';
+import { allianceKind } from '../actors/alliance/actor';
+import { suggestionKind } from '../actors/suggestion/actor';
+import { worldEventKind } from '../actors/world-event/actor';
 import { Region } from '../actors/region';
 import { seedWorld } from '../actors/world/seed';
 import { newOperatorKey } from '../http/auth';
@@ -60,7 +64,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
 
   const bus = new EmbeddedBus();
   const region = new Region(store.engine, store, [
-    clockKind(bus), agentKind, questKind, organizationKind, locationKind, adventurerKind,
+    clockKind(bus), agentKind, worldEventKind, contractKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
   ], { log });
   bus.subscribe(TOPICS.days, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log));
 

@@ -6,6 +6,7 @@ import { forEachLimited } from '../../infra/concurrency';
 import type { ReadModel } from '../../infra/store/ports';
 import { followEnding } from '../organization/ending';
 import { recruit, seededQuest } from '../world/quest-board';
+import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
 import type { Region } from '../region';
 import type { DayBegan } from './messages';
 
@@ -18,20 +19,26 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
       if (!r.ok) log(`day ${day}: ${kind} ${id} could not settle: ${r.refusal.detail}`);
     };
 
+    // Active world events shape the day for places and organizations alike.
+    const worldEvents = read.rows<{ id: number; effects: Effect[] }>('world_event', { status: 'active' });
+    const effects = worldEvents.flatMap((e) => e.effects);
+
     // Places first: markets and populations live through the day.
     const construction = new Map<string, number>();
     for (const p of read.rows<{ location_id: string; production_plan: boolean }>('project', { status: 'active' })) {
       if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
     }
-    const places = read.rows<{ id: string; name: string; kind: string; danger: number }>('location');
-    await forEachLimited(places, TICK_CONCURRENCY, (l) => settle('location', l.id, { construction: construction.get(l.id) ?? 0 }));
+    const places = read.rows<{ id: string; name: string; kind: string; danger: number; description: string }>('location');
+    await forEachLimited(places, TICK_CONCURRENCY, (l) => settle('location', l.id, { construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
 
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
     const organizations = read.rows<{ id: number; location_id: string }>('organization', { status: 'active' });
     const bankrupt: number[] = [];
     await forEachLimited(organizations, TICK_CONCURRENCY, async (o) => {
-      const r = await region.ask<{ status: string }>('organization', o.id, { type: 'day-began', day, seed, place: facts.get(o.location_id) ?? null }, 120_000);
+      const r = await region.ask<{ status: string }>('organization', o.id, {
+        type: 'day-began', day, seed, place: facts.get(o.location_id) ?? null, modifiers: organizationModifiers(effects, o.location_id),
+      }, 120_000);
       if (!r.ok) log(`day ${day}: organization ${o.id} could not settle: ${r.refusal.detail}`);
       else if (r.value?.status === 'bankrupt') bankrupt.push(o.id);
     });
@@ -55,6 +62,9 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
         if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
       }
     }
+    // World events that have run their course end after shaping their last day.
+    await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), {}));
+
     const newcomer = recruit(seed, day, read.count('adventurer', { status: 'available' }), () => nextId('adventurer'));
     if (newcomer) await region.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
   };

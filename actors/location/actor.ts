@@ -6,7 +6,7 @@ import type { EntityKind } from '../entity';
 import { RANK } from '../order';
 import type { Location, LocationCommand, LocationEvent, LocationState, Traded } from './messages';
 import type { MarketEntry } from './market';
-import { decideDay, decideSeed, evolve, quoteTrade } from './rules';
+import { decideAddRoute, decideDay, decideIntroduceResource, decideSeed, evolve, quoteTrade } from './rules';
 
 export const locationView = (l: Location) => ({
   id: l.id, name: l.name, kind: l.kind, description: l.description, danger: l.danger, population: l.population,
@@ -30,6 +30,10 @@ function chronicle(e: LocationEvent, after: LocationState, before: LocationState
   if (!after) return [];
   switch (e.type) {
     case 'seeded': return [];
+    case 'route-added':
+      return [{ day: e.day, category: 'world', agent_id: null, organization_ids: [], summary: `A road now leads from ${after.name} to ${e.route.destination_id} (${e.route.distance_days} days, danger ${e.route.danger})`, data: { location_id: after.id, route: e.route } }];
+    case 'resource-introduced':
+      return [{ day: e.day, category: 'market', agent_id: null, organization_ids: [], summary: `${e.entry.resource} is now traded at ${after.name}, at ${e.entry.base_price} gold`, data: { location_id: after.id, resource: e.entry.resource, world_event_id: e.world_event_id } }];
     case 'monsters-changed':
       return [{
         day: e.day, category: 'monsters', agent_id: null, organization_ids: [],
@@ -83,7 +87,9 @@ export const locationKind: EntityKind<LocationState, LocationCommand, LocationEv
   async handle(state, c, io) {
     switch (c.type) {
       case 'seed': return decideSeed(state, c);
-      case 'day-began': return decideDay(state, c.day, c.construction);
+      case 'day-began': return decideDay(state, c.day, c.construction, c.modifiers);
+      case 'add-route': return decideAddRoute(state, c.route, c.day);
+      case 'introduce-resource': return decideIntroduceResource(state, c);
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'location not found' } };
       case 'monsters-changed':
         return state ? { events: [{ type: 'monsters-changed', day: c.day, change: c.change, quest_id: c.quest_id }] } : { refusal: { status: 404, detail: 'location not found' } };

@@ -15,6 +15,8 @@ export interface MarketEntry {
   production_factor: number;
   /** Units each inhabitant uses each day. */
   per_person: number;
+  /** Set by world events (market price modifier); 1 when none is active. */
+  price_factor?: number;
 }
 
 export type Market = Record<string, MarketEntry>;
@@ -34,10 +36,11 @@ export const CONSTRUCTION_DRAW: Record<string, number> = { timber: 3, ore: 2 };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export function priceFor(e: Pick<MarketEntry, 'base_price' | 'target_supply'>, supply: number): number {
+export function priceFor(e: Pick<MarketEntry, 'base_price' | 'target_supply' | 'price_factor'>, supply: number): number {
   const ratio = e.target_supply / Math.max(supply, 1);
   const raw = e.base_price * Math.pow(ratio, PRICE_ELASTICITY);
-  return round2(Math.min(e.base_price * PRICE_CEILING_RATIO, Math.max(e.base_price * PRICE_FLOOR_RATIO, raw)));
+  const bounded = Math.min(e.base_price * PRICE_CEILING_RATIO, Math.max(e.base_price * PRICE_FLOOR_RATIO, raw));
+  return Math.max(0.01, round2(bounded * (e.price_factor ?? 1)));
 }
 
 /** The gold a trade of `quantity` costs (buy) or fetches (sell): the mean of the price before and after, times the quantity. */
@@ -53,6 +56,9 @@ export interface DayInputs {
   population: number;
   /** Active construction projects at this location. */
   construction: number;
+  /** World events: the factor on local producers, and price factors by resource ('*' for all). */
+  production?: number;
+  prices?: Record<string, number>;
 }
 
 /** The market after one day: consumption, production and drift toward the usual supply. */
@@ -61,11 +67,13 @@ export function marketDay(market: Market, inputs: DayInputs): Market {
   for (const [resource, e] of Object.entries(market)) {
     const used = inputs.population * e.per_person;
     const built = (CONSTRUCTION_DRAW[resource] ?? 0) * inputs.construction;
-    const made = inputs.population * e.per_person * e.production_factor;
+    const made = inputs.population * e.per_person * e.production_factor * (inputs.production ?? 1);
     let supply = e.supply + made - used - built;
     supply += (e.target_supply - supply) * SUPPLY_REVERSION;
     supply = Math.round(Math.min(e.target_supply * MAX_SUPPLY_RATIO, Math.max(0, supply)));
-    next[resource] = { ...e, supply, price: priceFor(e, supply) };
+    const priceFactor = inputs.prices?.[resource] ?? inputs.prices?.['*'] ?? 1;
+    const entry = { ...e, supply, price_factor: priceFactor };
+    next[resource] = { ...entry, price: priceFor(entry, supply) };
   }
   return next;
 }
@@ -75,13 +83,13 @@ export const GROWTH_RATE = 0.002;
 export const FAMINE_RATE = 0.004;
 export const FAMINE_SUPPLY_RATIO = 0.2;
 
-export function populationDay(population: number, capacity: number, market: Market): number {
+export function populationDay(population: number, capacity: number, market: Market, growthFactor = 1): number {
   if (population <= 0 || !market.food) return population;
   const food = market.food;
   if (food.supply < food.target_supply * FAMINE_SUPPLY_RATIO) {
     return Math.max(1, Math.floor(population * (1 - FAMINE_RATE)));
   }
-  const growth = population * GROWTH_RATE * (1 - population / capacity);
+  const growth = population * GROWTH_RATE * growthFactor * (1 - population / capacity);
   return Math.max(1, Math.round(population + growth));
 }
 
@@ -105,4 +113,11 @@ export function openingMarket(population: number, profile: { favours?: string[];
     };
   }
   return market;
+}
+
+/** A resource brought to a market by a world event: it stays for good (core rule 23). */
+export function introducedEntry(resource: string, price: number, supply: number): MarketEntry {
+  const base = round2(Math.max(0.01, price));
+  const stock = Math.max(1, Math.round(supply));
+  return { resource, target_supply: stock, supply: stock, base_price: base, price: base, production_factor: 0, per_person: 0 };
 }

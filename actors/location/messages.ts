@@ -1,6 +1,7 @@
 // What a location actor is told, and what it records. A location owns its place in the
 // world (danger, population, monsters, routes) and, where people live, its regional market.
-import type { Market } from './market';
+import type { Market, MarketEntry } from './market';
+import type { LocationModifiers } from '../world-event/effects';
 
 export interface Route { destination_id: string; distance_days: number; danger: number }
 
@@ -21,6 +22,8 @@ export interface Location extends LocationSpec {
   /** The danger and monsters the place was created with: danger is derived from them and today's monsters. */
   base_danger: number;
   base_monsters: number;
+  /** Danger added by active world events (forest danger modifier). */
+  danger_modifier: number;
   /** The population the land can feed; growth slows as it nears it. */
   capacity: number;
   /** null where nobody lives (wilderness, dungeons): nothing is traded there. */
@@ -30,7 +33,9 @@ export interface Location extends LocationSpec {
 
 export interface SeedLocationCommand { type: 'seed'; location: LocationSpec; profile: MarketProfile; day: number }
 export interface LocationStatusCommand { type: 'status' }
-export interface LocationDayCommand { type: 'day-began'; day: number; construction: number }
+export interface LocationDayCommand { type: 'day-began'; day: number; construction: number; modifiers?: LocationModifiers }
+export interface AddRouteCommand { type: 'add-route'; day: number; route: Route }
+export interface IntroduceResourceCommand { type: 'introduce-resource'; day: number; resource: string; price: number; supply: number; world_event_id: number }
 export interface TradeCommand {
   type: 'trade';
   day: number;
@@ -41,10 +46,13 @@ export interface TradeCommand {
   quantity: number;
 }
 export interface MonstersChangedCommand { type: 'monsters-changed'; day: number; change: number; quest_id: number }
-export type LocationCommand = SeedLocationCommand | LocationStatusCommand | LocationDayCommand | TradeCommand | MonstersChangedCommand;
+export type LocationCommand =
+  | SeedLocationCommand | LocationStatusCommand | LocationDayCommand | TradeCommand | MonstersChangedCommand | AddRouteCommand | IntroduceResourceCommand;
 
 export interface LocationSeeded { type: 'seeded'; day: number; location: LocationSpec; market: Market | null }
-export interface DaySettled { type: 'day-settled'; day: number; population: number; market: Market | null; monster_population: number }
+export interface DaySettled { type: 'day-settled'; day: number; population: number; market: Market | null; monster_population: number; danger_modifier?: number }
+export interface RouteAdded { type: 'route-added'; day: number; route: Route }
+export interface ResourceIntroduced { type: 'resource-introduced'; day: number; entry: MarketEntry; world_event_id: number }
 export interface MonstersChanged { type: 'monsters-changed'; day: number; change: number; quest_id: number }
 export interface Traded {
   type: 'traded';
@@ -58,6 +66,6 @@ export interface Traded {
   supply_after: number;
   price_after: number;
 }
-export type LocationEvent = LocationSeeded | DaySettled | Traded | MonstersChanged;
+export type LocationEvent = LocationSeeded | DaySettled | Traded | MonstersChanged | RouteAdded | ResourceIntroduced;
 
 export type LocationState = Location | null;

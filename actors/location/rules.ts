@@ -1,7 +1,8 @@
 // The location's rules: its daily life (population and market) and trade at its market.
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
-import { marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
-import type { LocationEvent, LocationState, SeedLocationCommand, TradeCommand } from './messages';
+import { introducedEntry, marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
+import type { IntroduceResourceCommand, LocationEvent, LocationState, Route, SeedLocationCommand, TradeCommand } from './messages';
+import { NO_LOCATION_MODIFIERS, type LocationModifiers } from '../world-event/effects';
 
 export const CAPACITY_RATIO = 1.5;
 export const WILD_KINDS = ['wilderness', 'dungeon'];
@@ -28,14 +29,31 @@ export function decideSeed(state: LocationState, c: SeedLocationCommand): Decisi
   return accept({ type: 'seeded', day: c.day, location: c.location, market });
 }
 
-export function decideDay(state: LocationState, day: number, construction: number): Decision<LocationEvent> {
+export function decideDay(state: LocationState, day: number, construction: number, modifiers: LocationModifiers = NO_LOCATION_MODIFIERS): Decision<LocationEvent> {
   if (!state || state.settled_day >= day) return accept();
-  const monsters = state.monster_population + monsterGrowth(state.kind, state.monster_population, state.base_monsters);
-  if (!state.market) return accept({ type: 'day-settled', day, population: state.population, market: null, monster_population: monsters });
-  const market = marketDay(state.market, { population: state.population, construction });
-  const population = populationDay(state.population, state.capacity, market);
-  return accept({ type: 'day-settled', day, population, market, monster_population: monsters });
+  const monsters = state.monster_population + monsterGrowth(state.kind, state.monster_population, state.base_monsters, modifiers.monster_growth);
+  const common = { type: 'day-settled' as const, day, monster_population: monsters, danger_modifier: modifiers.danger };
+  if (!state.market) return accept({ ...common, population: state.population, market: null });
+  const market = marketDay(state.market, { population: state.population, construction, production: modifiers.production, prices: modifiers.prices });
+  const population = populationDay(state.population, state.capacity, market, modifiers.population_growth);
+  return accept({ ...common, population, market });
 }
+
+export function decideAddRoute(state: LocationState, route: Route, day: number): Decision<LocationEvent> {
+  if (!state) return notFound('location not found');
+  if (route.destination_id === state.id) return conflict('a route cannot lead back to the same place');
+  return accept({ type: 'route-added', day, route });
+}
+
+export function decideIntroduceResource(state: LocationState, c: IntroduceResourceCommand): Decision<LocationEvent> {
+  if (!state) return notFound('location not found');
+  if (!state.market) return conflict(`${state.name} has no market`);
+  if (state.market[c.resource]) return accept();
+  return accept({ type: 'resource-introduced', day: c.day, entry: introducedEntry(c.resource, c.price, c.supply), world_event_id: c.world_event_id });
+}
+
+const effectiveDanger = (base: number, baseMonsters: number, monsters: number, modifier: number) =>
+  Math.max(0, Math.min(100, derivedDanger(base, baseMonsters, monsters) + modifier));
 
 /** A trade's terms at this market, or why it cannot happen (the organization's side is checked by the organization). */
 export function quoteTrade(state: LocationState, c: TradeCommand): Decision<LocationEvent> {
@@ -58,7 +76,7 @@ export function quoteTrade(state: LocationState, c: TradeCommand): Decision<Loca
 export function evolve(state: LocationState, e: LocationEvent): LocationState {
   if (e.type === 'seeded') {
     return {
-      ...e.location, routes: e.location.routes.map((r) => ({ ...r })), base_danger: e.location.danger, base_monsters: e.location.monster_population,
+      ...e.location, routes: e.location.routes.map((r) => ({ ...r })), base_danger: e.location.danger, base_monsters: e.location.monster_population, danger_modifier: 0,
       capacity: Math.round(e.location.population * CAPACITY_RATIO), market: e.market, settled_day: e.day,
     };
   }
@@ -67,12 +85,17 @@ export function evolve(state: LocationState, e: LocationEvent): LocationState {
     case 'day-settled':
       return {
         ...state, population: e.population, market: e.market, settled_day: e.day, monster_population: e.monster_population,
-        danger: derivedDanger(state.base_danger, state.base_monsters, e.monster_population),
+        danger_modifier: e.danger_modifier ?? 0,
+        danger: effectiveDanger(state.base_danger, state.base_monsters, e.monster_population, e.danger_modifier ?? 0),
       };
     case 'monsters-changed': {
       const monsters = Math.max(0, state.monster_population + e.change);
-      return { ...state, monster_population: monsters, danger: derivedDanger(state.base_danger, state.base_monsters, monsters) };
+      return { ...state, monster_population: monsters, danger: effectiveDanger(state.base_danger, state.base_monsters, monsters, state.danger_modifier) };
     }
+    case 'route-added':
+      return { ...state, routes: [...state.routes.filter((r) => r.destination_id !== e.route.destination_id), { ...e.route }] };
+    case 'resource-introduced':
+      return state.market ? { ...state, market: { ...state.market, [e.entry.resource]: { ...e.entry } } } : state;
     case 'traded': {
       if (!state.market) return state;
       const entry = state.market[e.resource];

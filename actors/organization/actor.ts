@@ -2,9 +2,9 @@
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityKind } from '../entity';
 import { RANK } from '../order';
-import type { Organization, OrganizationCommand, OrganizationEvent, OrganizationState, Project } from './messages';
+import type { MessageSpec, Organization, OrganizationCommand, OrganizationEvent, OrganizationState, Project } from './messages';
 import {
-  decideAddPartyMember, decideDispatchParty, decideEmploy, decideFormParty, decideQuestSettled, decideReserveGold,
+  decideSendMessage, decideTransfer, decideAddPartyMember, decideDispatchParty, decideEmploy, decideFormParty, decideQuestSettled, decideReserveGold,
   decideCancelProject, decideDay, decideDissolve, decideFound, decideSettleTrade, decideStartProject, decideTravel,
   decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl,
 } from './rules';
@@ -86,6 +86,13 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       const parts = made.map((w) => `${w.produced} ${after.projects.find((p) => p.id === w.project_id)?.output_resource}`);
       return [{ ...base, category: 'production', summary: `${after.name} ${parts.length ? `produced ${parts.join(', ')}` : 'produced nothing'}${idle.length ? `; ${idle.length} plan(s) idle for want of workers` : ''}`, data: { work: e.work } }];
     }
+    case 'message-sent': {
+      const m = e.message;
+      const what = m.kind === 'rumor' ? 'spread a rumor' : m.recipient_id === null ? 'made a public announcement' : `sent a private message to organization ${m.recipient_id}`;
+      return [{ ...base, organization_ids: m.recipient_id === null ? [after.id] : [after.id, m.recipient_id], category: 'message', summary: `${after.name} ${what} (${e.cost} gold)`, data: { message_id: m.id, kind: m.kind, public: m.recipient_id === null } }];
+    }
+    case 'transferred':
+      return []; // the contract or alliance records it
     case 'adventurer-employed':
     case 'adventurer-left':
     case 'party-member-added':
@@ -122,6 +129,12 @@ function project(o: OrganizationState): ProjectionRow[] {
   return rows;
 }
 
+export const messageView = (m: MessageSpec, sender: Pick<Organization, 'id' | 'name'>, sentDay: number, cost: number) => ({
+  id: m.id, sender_id: sender.id, sender_name: sender.name, recipient_id: m.recipient_id, body: m.body, kind: m.kind,
+  public: m.recipient_id === null, verified: m.kind !== 'rumor', sent_day: sentDay, deliver_day: m.deliver_day, cost,
+  sender_location_id: m.sender_location_id, recipient_location_id: m.recipient_location_id,
+});
+
 export const organizationKind: EntityKind<OrganizationState, OrganizationCommand, OrganizationEvent> = {
   kind: 'organization',
   rank: RANK.organization,
@@ -129,6 +142,10 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
   evolve,
   project,
   chronicle,
+  // A message row keeps its recipient organization in the agent_id column, so an inbox is one indexed read.
+  eventRows: (e, after) => (e.type === 'message-sent' && after
+    ? [{ kind: 'message', id: e.message.id, status: e.message.recipient_id === null ? 'public' : 'private', organization_id: after.id, agent_id: e.message.recipient_id, doc: messageView(e.message, after, e.day, e.cost) }]
+    : []),
   view: (s) => (s ? organizationView(s) : null),
   handle(state, c) {
     switch (c.type) {
@@ -150,11 +167,17 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
       }
       case 'employ':
       case 'unemploy': return decideEmploy(state, c);
+      case 'send-message': return decideSendMessage(state, c);
+      case 'transfer': return decideTransfer(state, c);
       case 'form-party': return decideFormParty(state, c);
       case 'add-party-member': return decideAddPartyMember(state, c);
       case 'dispatch-party': return decideDispatchParty(state, c);
       case 'reserve-gold': return decideReserveGold(state, c);
       case 'quest-settled': return decideQuestSettled(state, c);
+      case 'control': {
+        const refused = checkControl(state, c.agent_id);
+        return refused ?? { events: [] };
+      }
       case 'quest-standing': {
         const refused = checkControl(state, c.agent_id);
         if (refused) return refused;

@@ -1,6 +1,6 @@
 // What follows when an organization ends, by bankruptcy or dissolution (core rules 6 and
-// 7): its adventurers become available and the quests it requested are withdrawn with
-// every sponsor refunded (those it had accepted open again). The organization has already
+// 7): its adventurers become available, the quests it requested are withdrawn with
+// every sponsor refunded (those it had accepted open again), and its alliances end. The organization has already
 // recorded its end and cancelled its projects; this runs after, from outside any actor,
 // so it may ask adventurers and quests alike.
 import type { ReadModel } from '../../infra/store/ports';
@@ -13,4 +13,8 @@ export async function followEnding(region: Region, read: ReadModel, organization
   const quests = read.rows<{ id: number; requester_id: number; accepted_organization_id: number | null }>('quest', { status: ['open', 'accepted'] })
     .filter((q) => q.requester_id === organizationId || q.accepted_organization_id === organizationId);
   for (const q of quests) await region.ask('quest', q.id, { type: 'organization-ended', organization_id: organizationId, day });
+  // Dissolution ends alliances (core rule 7); so does bankruptcy, since a bankrupt member can act no more.
+  const alliances = read.rows<{ id: number; proposer_id: number; counterparty_id: number }>('alliance', { status: ['proposed', 'active'] })
+    .filter((a) => a.proposer_id === organizationId || a.counterparty_id === organizationId);
+  for (const a of alliances) await region.ask('alliance', a.id, { type: 'member-ended', organization_id: organizationId, day });
 }

@@ -25,7 +25,9 @@ export interface DissolveCommand { type: 'dissolve'; agent_id: number; day: numb
 export interface StatusCommand { type: 'status' }
 /** Facts about the place the organization stands, read by the daily fan-out. */
 export interface PlaceFacts { kind: string; danger: number }
-export interface DayBeganCommand { type: 'day-began'; day: number; seed: string; place: PlaceFacts | null }
+/** What active world events do to an organization today: gold added to upkeep, and the share by which plans' output changes. */
+export interface DayModifiers { maintenance: number; production: number }
+export interface DayBeganCommand { type: 'day-began'; day: number; seed: string; place: PlaceFacts | null; modifiers?: DayModifiers }
 export interface TravelCommand { type: 'travel'; agent_id: number; day: number; destination_id: string; days: number }
 export interface SettleTradeCommand {
   type: 'settle-trade'; agent_id: number; day: number; location_id: string;
@@ -69,7 +71,36 @@ export interface QuestSettledCommand {
   reason: string;
 }
 
+export interface MessageSpec {
+  id: number;
+  recipient_id: number | null;
+  body: string;
+  kind: 'message' | 'rumor';
+  deliver_day: number;
+  sender_location_id: string;
+  recipient_location_id: string | null;
+}
+export interface SendMessageCommand { type: 'send-message'; agent_id: number; day: number; message: MessageSpec }
+/**
+ * A movement of gold, goods and trust decided elsewhere (a contract, an alliance). It is
+ * refused, changing nothing, if it would take the treasury or a holding below zero, or if
+ * the organization has ended and `even_if_ended` is not set.
+ */
+export interface TransferCommand {
+  type: 'transfer';
+  day: number;
+  reason: string;
+  gold: number;
+  holdings: Record<string, number>;
+  trust: Record<string, number>;
+  even_if_ended?: boolean;
+}
+
+/** Does this agent control this active organization? (asked before acting in its name elsewhere) */
+export interface ControlCommand { type: 'control'; agent_id: number }
+
 export type OrganizationCommand =
+  | ControlCommand | SendMessageCommand | TransferCommand
   | FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand | TravelCommand
   | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand | EmployCommand | FormPartyCommand
   | AddPartyMemberCommand | DispatchPartyCommand | ReserveGoldCommand | QuestStandingCommand | QuestSettledCommand;
@@ -135,7 +166,11 @@ export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_
 export interface GoldReserved { type: 'gold-reserved'; day: number; agent_id: number | null; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship' }
 export interface QuestSettled extends Omit<QuestSettledCommand, 'type'> { type: 'quest-settled' }
 
+export interface MessageSent { type: 'message-sent'; day: number; agent_id: number; message: MessageSpec; cost: number }
+export interface Transferred extends Omit<TransferCommand, 'type' | 'even_if_ended'> { type: 'transferred' }
+
 export type OrganizationEvent =
+  | MessageSent | Transferred
   | AdventurerEmployed | AdventurerLeft | PartyFormed | PartyMemberAdded | PartyDispatched | GoldReserved | QuestSettled
   | Founded | Updated | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
   | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;

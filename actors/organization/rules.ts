@@ -4,7 +4,7 @@ import { rng } from '../../infra/random';
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type {
   AddPartyMemberCommand, DispatchPartyCommand, EmployCommand, FormPartyCommand, QuestSettledCommand, ReserveGoldCommand,
-  DayBeganCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
+  DayBeganCommand, SendMessageCommand, TransferCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
   TravelCommand, UpdateCommand, WorkersCommand,
 } from './messages';
 import { cancelRefund, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
@@ -17,6 +17,32 @@ export const WORKER_HIRE_PRICE = 25;
 /** In wilderness and dungeons each worker is lost with probability danger / WORKER_LOSS_DIVISOR each day. */
 export const WORKER_LOSS_DIVISOR = 500;
 export const WILD_KINDS = ['wilderness', 'dungeon'];
+/** Message costs (core rule 15): public 1, private 2, rumor 3. */
+export const MESSAGE_COST = { public: 1, private: 2, rumor: 3 } as const;
+
+export const messageCost = (m: { kind: 'message' | 'rumor'; recipient_id: number | null }) =>
+  (m.kind === 'rumor' ? MESSAGE_COST.rumor : m.recipient_id === null ? MESSAGE_COST.public : MESSAGE_COST.private);
+
+export function decideSendMessage(state: OrganizationState, c: SendMessageCommand): Decision<OrganizationEvent> {
+  const refused = checkControl(state, c.agent_id);
+  if (refused) return refused;
+  if (c.message.recipient_id === state!.id) return conflict('an organization cannot send a private message to itself');
+  const cost = messageCost(c.message);
+  if (state!.treasury < cost) return conflict(`this message costs ${cost} gold but ${state!.name} has ${state!.treasury}`);
+  return accept({ type: 'message-sent', day: c.day, agent_id: c.agent_id, message: c.message, cost });
+}
+
+export function decideTransfer(state: OrganizationState, c: TransferCommand): Decision<OrganizationEvent> {
+  if (!state) return notFound('organization not found');
+  if (isEnded(state) && !c.even_if_ended) return conflict(`${state.name} is ${state.status} and can take part in nothing more`);
+  if (state.treasury + c.gold < 0) return conflict(`${state.name} has ${state.treasury} gold, short of the ${-c.gold} needed`);
+  for (const [resource, delta] of Object.entries(c.holdings)) {
+    const held = state.holdings[resource] ?? 0;
+    if (held + delta < 0) return conflict(`${state.name} holds ${held} ${resource}, short of the ${-delta} needed`);
+  }
+  const { type: _t, even_if_ended: _e, ...rest } = c;
+  return accept({ type: 'transferred', ...rest });
+}
 export const TREASURY_BOUNDS = { min: 300, max: 1000 } as const;
 
 /**
@@ -232,11 +258,11 @@ export function decideDay(state: OrganizationState, c: Pick<DayBeganCommand, 'da
   if (org.travel && day >= org.travel.arrives_day) push({ type: 'arrived', day, location_id: org.travel.destination_id });
   const lost = workersLost(org.workers, org.travel ? null : c.place ?? null, rng(c.seed ?? '', 'workers', org.id, day));
   if (lost > 0) push({ type: 'workers-lost', day, quantity: lost, location_id: org.location_id });
-  const worked = workDay(org, day);
+  const worked = workDay(org, day, Math.max(0, 1 + (c.modifiers?.production ?? 0) / 100));
   if (worked) push(worked);
   for (const p of org.projects.filter(isDue)) push({ type: 'project-completed', day, project_id: p.id, ...completion(p, day) });
 
-  const cost = maintenanceCost(org);
+  const cost = Math.max(0, maintenanceCost(org) + (c.modifiers?.maintenance ?? 0));
   if (org.treasury >= cost) {
     push({ type: 'maintenance-paid', day, cost, paid: cost, unpaid: 0, reputation_lost: 0 });
     return { events };
@@ -303,6 +329,15 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
     case 'party-dispatched':
       return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
+    case 'message-sent':
+      return { ...state, treasury: state.treasury - e.cost };
+    case 'transferred': {
+      let holdings = state.holdings;
+      for (const [resource, delta] of Object.entries(e.holdings)) holdings = addHolding(holdings, resource, delta);
+      const trust = { ...state.trust };
+      for (const [other, delta] of Object.entries(e.trust)) trust[other] = Math.max(-100, Math.min(100, (trust[other] ?? 0) + delta));
+      return { ...state, treasury: state.treasury + e.gold, holdings, trust };
+    }
     case 'gold-reserved':
       return { ...state, treasury: state.treasury - e.amount };
     case 'quest-settled': {

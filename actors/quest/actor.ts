@@ -8,7 +8,7 @@ import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import { conflict, forbidden } from '../result';
 import type { Trait } from '../adventurer/messages';
-import type { Quest, QuestCommand, QuestEvent, QuestOutcome, QuestState, Resolution } from './messages';
+import { WORLD_FUND, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution } from './messages';
 import {
   MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decidePost, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, refunds, rewardPaid, totalReward, type Member, type Place,
@@ -19,6 +19,7 @@ export const questView = (q: Quest) => ({
   reward: q.reward, status: q.status, deadline_day: q.deadline_day, minimum_strength: q.minimum_strength,
   minimum_reputation: q.minimum_reputation, minimum_relationship: q.minimum_relationship,
   accepted_organization_id: q.accepted_organization_id, party_id: q.party_id, party_members: q.party_members,
+  world_funded: q.funds[0]?.organization_id === WORLD_FUND,
   sponsors: q.funds.slice(1).map((f) => ({ organization_id: f.organization_id, amount: f.amount })),
   outcome: q.outcome, posted_day: q.posted_day, accepted_day: q.accepted_day, resolved_day: q.resolved_day,
   resolution: q.resolution, withdrawn_reason: q.withdrawn_reason,
@@ -75,6 +76,7 @@ function placeOf(io: EntityIO, locationId: string): Place {
 /** Settles gold, reputation, trust and the party with every organization involved, one ask each. */
 async function settle(io: EntityIO, q: Quest, day: number, parts: Map<number, { gold: number; reputation: number; trust: Record<string, number>; party_id: number | null; dead: number[] }>, reason: string): Promise<void> {
   for (const [organizationId, p] of parts) {
+    if (organizationId === WORLD_FUND) continue; // the world's own gold goes back to the world
     const r = await io.ask('organization', organizationId, { type: 'quest-settled', day, quest_id: q.id, reason, ...p });
     if (!r.ok) throw new Error(`quest ${q.id}: organization ${organizationId} could not settle: ${r.refusal.detail}`);
   }
@@ -154,8 +156,8 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };
 
       case 'post': {
-        const d = decidePost(state, c.quest, c.agent_id, c.day);
-        if ('refusal' in d) return d;
+        const d = decidePost(state, c.quest, c.agent_id, c.day, c.world_funded);
+        if ('refusal' in d || c.world_funded) return d;
         const reserved = await io.ask('organization', c.quest.requester_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.quest.reward, quest_id: c.quest.id, purpose: 'reward' });
         return reserved.ok ? d : { refusal: reserved.refusal };
       }

@@ -13,6 +13,8 @@ export interface QuestSpec {
 }
 
 export interface Fund { organization_id: number; amount: number }
+/** The funder id of gold that came from the world: refunds to it simply return to the world. */
+export const WORLD_FUND = 0;
 
 export type QuestOutcome = 'full' | 'partial' | 'failure';
 
@@ -47,7 +49,8 @@ export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
   withdrawn_reason: string | null;
 }
 
-export interface PostCommand { type: 'post'; quest: QuestSpec; agent_id: number | null; day: number }
+/** world_funded: the reward comes from the world itself (a world event's quest), not from the requester. */
+export interface PostCommand { type: 'post'; quest: QuestSpec; agent_id: number | null; day: number; world_funded?: boolean }
 export interface SponsorCommand { type: 'sponsor'; organization_id: number; amount: number; agent_id: number; day: number }
 export interface AcceptCommand { type: 'accept'; organization_id: number; agent_id: number; day: number }
 export interface DispatchCommand { type: 'dispatch'; party_id: number; organization_id: number; agent_id: number; day: number }
@@ -62,7 +65,7 @@ export type QuestCommand =
   | PostCommand | SponsorCommand | AcceptCommand | DispatchCommand | CompleteCommand | CancelCommand
   | OrganizationEndedCommand | QuestDayCommand | QuestStatusCommand;
 
-export interface Posted { type: 'posted'; day: number; quest: QuestSpec; agent_id: number | null }
+export interface Posted { type: 'posted'; day: number; quest: QuestSpec; agent_id: number | null; world_funded?: boolean }
 export interface Sponsored { type: 'sponsored'; day: number; organization_id: number; amount: number; agent_id: number }
 export interface Accepted { type: 'accepted'; day: number; organization_id: number; agent_id: number }
 export interface Dispatched { type: 'dispatched'; day: number; party_id: number; members: number[]; agent_id: number }

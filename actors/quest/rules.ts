@@ -3,7 +3,7 @@
 // and where the reserved gold goes. All pure: randomness comes in as a draw function.
 import { accept, conflict, type Decision } from '../result';
 import type { Trait } from '../adventurer/messages';
-import type { Fund, Quest, QuestEvent, QuestOutcome, QuestSpec, QuestState } from './messages';
+import { WORLD_FUND, type Fund, type Quest, type QuestEvent, type QuestOutcome, type QuestSpec, type QuestState } from './messages';
 
 export const EXPERIENCE = { full: 10, partial: 5, failure: 0 } as const;
 export const REPUTATION = { full: 5, partial: 2, failure: -5 } as const;
@@ -107,9 +107,9 @@ export function checkRequirements(q: Quest, facts: { strength: number; reputatio
   return unmet.length ? `requirements not met: ${unmet.join('; ')}` : null;
 }
 
-export function decidePost(state: QuestState, spec: QuestSpec, agentId: number | null, day: number): Decision<QuestEvent> {
+export function decidePost(state: QuestState, spec: QuestSpec, agentId: number | null, day: number, worldFunded = false): Decision<QuestEvent> {
   if (state) return conflict(`quest ${spec.id} already exists`);
-  return accept({ type: 'posted', day, quest: spec, agent_id: agentId });
+  return accept({ type: 'posted', day, quest: spec, agent_id: agentId, ...(worldFunded ? { world_funded: true } : {}) });
 }
 
 export function checkOpen(state: QuestState, what: string): Decision<never> | null {
@@ -122,7 +122,7 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
   if (e.type === 'posted') {
     const { deadline_days: deadline, ...spec } = e.quest;
     return {
-      ...spec, status: 'open', funds: [{ organization_id: spec.requester_id, amount: spec.reward }],
+      ...spec, status: 'open', funds: [{ organization_id: e.world_funded ? WORLD_FUND : spec.requester_id, amount: spec.reward }],
       deadline_day: deadline === null ? null : e.day + deadline, posted_day: e.day, posted_by_agent_id: e.agent_id,
       accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [], resolved_day: null,
       outcome: null, resolution: null, withdrawn_reason: null,

@@ -14,7 +14,10 @@ export function organizationDetail(s: Services, id: number) {
     members: s.read.rows('adventurer', { organization_id: id }),
     projects: s.read.rows('project', { organization_id: id }),
     holdings: org.holdings ?? {},
-    contracts: s.read.rows('contract', { organization_id: id }),
+    // A contract or alliance row keeps its proposer as organization and its counterparty in the agent_id column.
+    contracts: [...s.read.rows('contract', { organization_id: id }), ...s.read.rows('contract', { agent_id: id })],
+    alliances: [...s.read.rows('alliance', { organization_id: id }), ...s.read.rows('alliance', { agent_id: id })],
+    parties: s.read.rows('party', { organization_id: id }),
     establishments: s.read.rows('establishment', { organization_id: id }),
   };
 }

@@ -1,0 +1,24 @@
+// What an alliance actor is told, and what it records (core rule 22).
+export interface AllianceSpec { id: number; proposer_id: number; counterparty_id: number; terms: string }
+export type AllianceStatus = 'proposed' | 'active' | 'ended';
+export interface Alliance extends AllianceSpec {
+  status: AllianceStatus;
+  proposed_day: number;
+  accepted_day: number | null;
+  ended_day: number | null;
+  ended_by: number | null;
+  end_reason: string | null;
+}
+
+export interface ProposeAlliance { type: 'propose'; alliance: AllianceSpec; agent_id: number; day: number }
+export interface AllianceAction { type: 'accept' | 'end'; organization_id: number; agent_id: number; day: number }
+/** A member has ended (bankruptcy or dissolution): the alliance ends with it. */
+export interface AllianceMemberEnded { type: 'member-ended'; organization_id: number; day: number }
+export interface AllianceStatusCommand { type: 'status' }
+export type AllianceCommand = ProposeAlliance | AllianceAction | AllianceMemberEnded | AllianceStatusCommand;
+
+export interface AllianceProposed { type: 'proposed'; day: number; agent_id: number; alliance: AllianceSpec }
+export interface AllianceAccepted { type: 'accepted'; day: number; agent_id: number }
+export interface AllianceEnded { type: 'ended'; day: number; agent_id: number | null; organization_id: number; reason: string }
+export type AllianceEvent = AllianceProposed | AllianceAccepted | AllianceEnded;
+export type AllianceState = Alliance | null;

@@ -1,0 +1,44 @@
+// The contract's state machine: proposed -> accepted -> fulfilled, or proposed -> rejected.
+// Payment happens only on fulfilment: the counterparty pays the value to the proposer,
+// and a resource contract moves its quantity from proposer to counterparty in the same step.
+import { accept, conflict, forbidden, notFound, type Decision } from '../result';
+import type { ContractAction, ContractEvent, ContractSpec, ContractState } from './messages';
+
+export const TRUST_ON_FULFIL = 5;
+export const TRUST_ON_REJECT = -5;
+
+export function decidePropose(state: ContractState, spec: ContractSpec, agentId: number, day: number): Decision<ContractEvent> {
+  if (state) return conflict(`contract ${spec.id} already exists`);
+  if (spec.proposer_id === spec.counterparty_id) return conflict('an organization cannot sign a contract with itself');
+  if ((spec.resource === null) !== (spec.quantity === 0)) {
+    return conflict('a resource contract names both a resource and a quantity above 0; a plain contract names neither');
+  }
+  return accept({ type: 'proposed', day, agent_id: agentId, contract: spec });
+}
+
+/** Who may do what, in which state. The organization's control by the agent is checked by the organization. */
+export function decideAction(state: ContractState, c: ContractAction): Decision<ContractEvent> {
+  if (!state) return notFound('contract not found');
+  const involved = c.organization_id === state.proposer_id || c.organization_id === state.counterparty_id;
+  switch (c.type) {
+    case 'accept':
+    case 'reject':
+      if (c.organization_id !== state.counterparty_id) return forbidden(`only the counterparty, organization ${state.counterparty_id}, may ${c.type} this contract`);
+      if (state.status !== 'proposed') return conflict(`contract ${state.id} is ${state.status}; only a proposed contract can be ${c.type}ed`);
+      return accept(c.type === 'accept' ? { type: 'accepted', day: c.day, agent_id: c.agent_id } : { type: 'rejected', day: c.day, agent_id: c.agent_id });
+    case 'fulfill':
+      if (!involved) return forbidden(`organization ${c.organization_id} is not a party to contract ${state.id}`);
+      if (state.status !== 'accepted') return conflict(`contract ${state.id} is ${state.status}; only an accepted contract can be fulfilled`);
+      return accept({ type: 'fulfilled', day: c.day, agent_id: c.agent_id, organization_id: c.organization_id });
+  }
+}
+
+export function evolve(state: ContractState, e: ContractEvent): ContractState {
+  if (e.type === 'proposed') return { ...e.contract, status: 'proposed', proposed_day: e.day, accepted_day: null, ended_day: null, fulfilled_by: null };
+  if (!state) return state;
+  switch (e.type) {
+    case 'accepted': return { ...state, status: 'accepted', accepted_day: e.day };
+    case 'rejected': return { ...state, status: 'rejected', ended_day: e.day };
+    case 'fulfilled': return { ...state, status: 'fulfilled', ended_day: e.day, fulfilled_by: e.organization_id };
+  }
+}

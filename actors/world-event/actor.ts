@@ -1,0 +1,133 @@
+// World events (core rule 23): temporary scenarios created by the operator. While active,
+// their modifiers are read by the daily fan-out (effects.ts); a resource introduction is
+// carried out once, when the event begins, and stays. An event may bring a new settlement
+// (connected both ways to the route graph) and a quest funded by the world itself.
+import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { EntityIO, EntityKind, Outcome } from '../entity';
+import type { LocationSpec, Route } from '../location/messages';
+import { RANK } from '../order';
+import { accept, conflict, notFound, type Decision } from '../result';
+import type { QuestSpec } from '../quest/messages';
+import type { Effect } from './effects';
+
+export interface WorldEventSpec {
+  id: number;
+  title: string;
+  description: string;
+  duration_days: number;
+  effects: Effect[];
+  quest: QuestSpec | null;
+  location: LocationSpec | null;
+}
+
+export interface WorldEvent extends Omit<WorldEventSpec, 'quest' | 'location'> {
+  status: 'active' | 'expired';
+  started_day: number;
+  ends_day: number;
+  ended_day: number | null;
+  ended_early: boolean;
+  quest_id: number | null;
+  location_id: string | null;
+  introduced: Array<{ location_id: string; resource: string }>;
+}
+export type WorldEventState = WorldEvent | null;
+
+export type WorldEventCommand =
+  | { type: 'begin'; event: WorldEventSpec; day: number }
+  | { type: 'end'; day: number }
+  | { type: 'day-began'; day: number }
+  | { type: 'status' };
+
+export type WorldEventEvent =
+  | { type: 'began'; day: number; event: Omit<WorldEventSpec, 'quest' | 'location'>; quest_id: number | null; location_id: string | null; introduced: Array<{ location_id: string; resource: string }> }
+  | { type: 'expired'; day: number; early: boolean };
+
+export function decideEnd(state: WorldEventState, day: number, early: boolean): Decision<WorldEventEvent> {
+  if (!state) return notFound('world event not found');
+  if (state.status !== 'active') return conflict(`world event ${state.id} has already expired`);
+  if (!early && day < state.ends_day) return accept();
+  return accept({ type: 'expired', day, early });
+}
+
+export function evolve(state: WorldEventState, e: WorldEventEvent): WorldEventState {
+  if (e.type === 'began') {
+    return {
+      ...e.event, effects: e.event.effects.map((x) => ({ ...x })), status: 'active', started_day: e.day, ends_day: e.day + e.event.duration_days,
+      ended_day: null, ended_early: false, quest_id: e.quest_id, location_id: e.location_id, introduced: e.introduced,
+    };
+  }
+  return state ? { ...state, status: 'expired', ended_day: e.day, ended_early: e.early } : state;
+}
+
+function chronicle(e: WorldEventEvent, after: WorldEventState): HistoryEntry[] {
+  if (!after) return [];
+  const base = { day: e.day, category: 'world_event', agent_id: null, organization_ids: [], data: { world_event_id: after.id } };
+  return e.type === 'began'
+    ? [{ ...base, summary: `${after.title}: ${after.description} (until day ${after.ends_day})` }]
+    : [{ ...base, summary: `${after.title} is over${e.early ? ', ended early by the operator' : ''}` }];
+}
+
+const project = (s: WorldEventState): ProjectionRow[] => (s ? [{ kind: 'world_event', id: s.id, status: s.status, doc: { ...s } }] : []);
+
+/** Brings the event's settlement, resources and quest into the world, in that order. */
+async function begin(io: EntityIO, spec: WorldEventSpec, day: number): Promise<Outcome<WorldEventState, WorldEventEvent>> {
+  const fail = (what: string, r: { ok: false; refusal: { status: any; detail: string } }) => ({ refusal: { status: r.refusal.status, detail: `${what}: ${r.refusal.detail}` } });
+  if (spec.location) {
+    const l = spec.location;
+    const seeded = await io.ask('location', l.id, { type: 'seed', location: l, profile: {}, day });
+    if (!seeded.ok) return fail(`location ${l.id}`, seeded);
+    for (const r of l.routes) {
+      const back: Route = { destination_id: l.id, distance_days: r.distance_days, danger: r.danger };
+      const added = await io.ask('location', r.destination_id, { type: 'add-route', day, route: back });
+      if (!added.ok) return fail(`route to ${r.destination_id}`, added);
+    }
+  }
+  const introduced: Array<{ location_id: string; resource: string }> = [];
+  for (const e of spec.effects.filter((x) => x.kind === 'resource_introduction')) {
+    const targets = e.location_id ? [e.location_id] : io.read.rows<{ id: string; has_market: boolean }>('location').filter((l) => l.has_market).map((l) => l.id);
+    for (const target of targets) {
+      const r = await io.ask('location', target, {
+        type: 'introduce-resource', day, resource: e.resource!, price: e.price ?? 10, supply: e.value > 0 ? e.value : 100, world_event_id: spec.id,
+      });
+      if (!r.ok) return fail(`resource ${e.resource} at ${target}`, r);
+      introduced.push({ location_id: target, resource: e.resource! });
+    }
+  }
+  if (spec.quest) {
+    const posted = await io.ask('quest', spec.quest.id, { type: 'post', quest: spec.quest, agent_id: null, day, world_funded: true });
+    if (!posted.ok) return fail('quest', posted);
+  }
+  const { quest, location, ...event } = spec;
+  return { events: [{ type: 'began', day, event, quest_id: quest?.id ?? null, location_id: location?.id ?? null, introduced }] };
+}
+
+/** A world event is announced as a free chronicle report among the public messages (core rule 15). */
+function announcement(e: WorldEventEvent, after: WorldEventState): ProjectionRow[] {
+  if (e.type !== 'began' || !after) return [];
+  return [{
+    kind: 'message', id: `world-event-${after.id}`, status: 'chronicle',
+    doc: {
+      id: `world-event-${after.id}`, sender_id: null, sender_name: 'The Chronicle', recipient_id: null, body: `${after.title}. ${after.description}`,
+      kind: 'chronicle', public: true, verified: true, sent_day: e.day, deliver_day: e.day, cost: 0, world_event_id: after.id,
+    },
+  }];
+}
+
+export const worldEventKind: EntityKind<WorldEventState, WorldEventCommand, WorldEventEvent> = {
+  kind: 'world-event',
+  rank: RANK['world-event'],
+  initialState: null,
+  evolve,
+  project,
+  chronicle,
+  eventRows: announcement,
+  view: (s) => (s ? { ...s } : null),
+  async handle(state, c, io) {
+    switch (c.type) {
+      case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'world event not found' } };
+      case 'begin': return state ? { refusal: { status: 409, detail: `world event ${c.event.id} already exists` } } : begin(io, c.event, c.day);
+      case 'end': return decideEnd(state, c.day, true);
+      case 'day-began': return state?.status === 'active' ? decideEnd(state, c.day, false) : { events: [] };
+    }
+  },
+};

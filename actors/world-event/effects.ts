@@ -1,0 +1,62 @@
+// What active world events do (core rule 23), as pure functions of the events and the
+// place or organization at hand. Every modifier stops the day its event expires; only a
+// resource introduction (applied once, when the event begins) is permanent.
+export const EFFECT_KINDS = [
+  'forest_danger_modifier', 'monster_growth_modifier', 'maintenance_modifier', 'production_modifier',
+  'market_price_modifier', 'population_growth_modifier', 'resource_introduction',
+] as const;
+export type EffectKind = (typeof EFFECT_KINDS)[number];
+
+export interface Effect { kind: EffectKind; value: number; resource: string | null; location_id: string | null; price: number | null }
+
+export interface PlaceLike { id: string; name: string; kind: string; description: string }
+
+/** Modifiers for one location today. Percentages are summed, then turned into factors (never below 0). */
+export interface LocationModifiers {
+  danger: number;
+  monster_growth: number;
+  population_growth: number;
+  production: number;
+  /** Price factors by resource; '*' applies to every resource. */
+  prices: Record<string, number>;
+}
+
+export interface OrganizationModifiers { maintenance: number; production: number }
+
+/** A forest: wild land of trees (the forest danger modifier aims at these unless it names a place). */
+export const isForest = (p: PlaceLike) => p.kind === 'forest'
+  || (p.kind === 'wilderness' && /forest|wood|grove|trees/i.test(`${p.name} ${p.description}`));
+
+const here = (e: Effect, locationId: string) => e.location_id === null || e.location_id === locationId;
+const factor = (percent: number) => Math.max(0, 1 + percent / 100);
+
+export function locationModifiers(effects: Effect[], place: PlaceLike): LocationModifiers {
+  const m = { danger: 0, monster: 0, population: 0, production: 0, prices: {} as Record<string, number> };
+  for (const e of effects) {
+    if (!here(e, place.id)) continue;
+    switch (e.kind) {
+      case 'forest_danger_modifier': if (e.location_id !== null || isForest(place)) m.danger += e.value; break;
+      case 'monster_growth_modifier': m.monster += e.value; break;
+      case 'population_growth_modifier': m.population += e.value; break;
+      case 'production_modifier': m.production += e.value; break;
+      case 'market_price_modifier': { const key = e.resource ?? '*'; m.prices[key] = (m.prices[key] ?? 0) + e.value; break; }
+      default: break;
+    }
+  }
+  const prices: Record<string, number> = {};
+  for (const [k, v] of Object.entries(m.prices)) prices[k] = factor(v);
+  return { danger: m.danger, monster_growth: factor(m.monster), population_growth: factor(m.population), production: factor(m.production), prices };
+}
+
+export function organizationModifiers(effects: Effect[], locationId: string): OrganizationModifiers {
+  let maintenance = 0;
+  let production = 0;
+  for (const e of effects) {
+    if (!here(e, locationId)) continue;
+    if (e.kind === 'maintenance_modifier') maintenance += e.value;
+    if (e.kind === 'production_modifier') production += e.value;
+  }
+  return { maintenance, production };
+}
+
+export const NO_LOCATION_MODIFIERS: LocationModifiers = { danger: 0, monster_growth: 1, population_growth: 1, production: 1, prices: {} };

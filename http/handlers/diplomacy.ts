@@ -1,0 +1,151 @@
+// Diplomacy and correspondence: contracts, alliances, trust, and messages.
+import type { OrganizationCommand } from '../../actors/organization/messages';
+import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
+import {
+  AllianceCreate, AlliancePath, ContractCreate, ContractPath, MessageCreate, MessagesQuery, OrganizationAction,
+} from '../../codecs/requests';
+import { notFoundError, unwrap } from '../errors';
+import { route } from '../route';
+import type { Services } from '../services';
+
+interface OrgRow { id: number; name: string; location_id: string; status: string; agent_id: number | null; trust: Record<string, number> }
+interface MessageRow { id: number | string; sent_day: number; deliver_day: number; recipient_id: number | null; sender_id: number | null }
+
+function org(s: Services, id: number): OrgRow {
+  const o = s.read.row<OrgRow>('organization', id);
+  if (!o) throw notFoundError(`organization ${id} not found`);
+  return o;
+}
+
+const summary = (o: OrgRow | undefined) => (o ? { id: o.id, name: o.name, status: o.status, location_id: o.location_id, agent_id: o.agent_id } : null);
+
+const newestFirst = <T extends MessageRow>(rows: T[]) => rows.sort((a, b) => b.sent_day - a.sent_day || String(b.id).localeCompare(String(a.id), undefined, { numeric: true }));
+
+/** Days a private message takes between two places: immediate in the same place, else as long as the journey. */
+export function deliveryDelay(places: RouteGraphNode[], from: string, to: string): number {
+  if (from === to) return 0;
+  const road = roadDays(places, from, to);
+  const destination = places.find((p) => p.id === to);
+  return road === null ? 30 : travelDays(road, destination?.danger ?? 0);
+}
+
+/** Trust scores between organizations, one record per pair that has any. */
+export function relationships(s: Services) {
+  const orgs = s.read.rows<OrgRow>('organization');
+  const out: Array<Record<string, unknown>> = [];
+  for (const o of orgs) {
+    for (const [other, trust] of Object.entries(o.trust ?? {})) {
+      const b = Number(other);
+      if (o.id > b && orgs.some((x) => x.id === b && (x.trust ?? {})[String(o.id)] !== undefined)) continue;
+      out.push({ organization_id: o.id, other_organization_id: b, organization_ids: [o.id, b], trust });
+    }
+  }
+  return out;
+}
+
+const withParties = (s: Services, c: { proposer_id: number; counterparty_id: number }) => ({
+  proposer: summary(s.read.row<OrgRow>('organization', c.proposer_id)),
+  counterparty: summary(s.read.row<OrgRow>('organization', c.counterparty_id)),
+});
+
+export const diplomacyRoutes = [
+  route({
+    method: 'POST', path: '/api/contracts', auth: 'agent', body: ContractCreate, success: 201,
+    summary: 'Propose a contract. On fulfilment the counterparty pays the value to the proposer, who hands over the resource quantity.',
+    async handle({ body, caller }, s) {
+      org(s, body.proposer_id);
+      org(s, body.counterparty_id);
+      const id = s.store.nextId('contract');
+      return unwrap(await s.region.ask('contract', id, { type: 'propose', contract: { id, ...body }, agent_id: caller!.id, day: s.day() }));
+    },
+  }),
+  ...(['accept', 'reject', 'fulfill'] as const).map((verb) => route({
+    method: 'POST', path: `/api/contracts/{contract_id}/${verb}`, auth: 'agent', params: ContractPath, body: OrganizationAction,
+    summary: { accept: 'Accept a proposed contract (counterparty only).', reject: 'Reject a proposed contract (counterparty only); trust may suffer.', fulfill: 'Fulfil an accepted contract (either party): payment and goods move now, or nothing does.' }[verb],
+    async handle({ params, body, caller }, s) {
+      if (!s.read.row('contract', params.contract_id)) throw notFoundError(`contract ${params.contract_id} not found`);
+      org(s, body.organization_id);
+      return unwrap(await s.region.ask('contract', params.contract_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: s.day() }));
+    },
+  })),
+  route({
+    method: 'GET', path: '/api/contracts', auth: 'none', summary: 'Every contract.',
+    handle: (_r, s) => s.read.rows('contract'),
+  }),
+  route({
+    method: 'GET', path: '/api/contracts/{contract_id}', auth: 'none', params: ContractPath, summary: 'A contract with its proposer and counterparty.',
+    handle({ params }, s) {
+      const c = s.read.row<{ proposer_id: number; counterparty_id: number }>('contract', params.contract_id);
+      if (!c) throw notFoundError(`contract ${params.contract_id} not found`);
+      return { ...c, ...withParties(s, c) };
+    },
+  }),
+  route({
+    method: 'POST', path: '/api/alliances', auth: 'agent', body: AllianceCreate, success: 201,
+    summary: 'Propose an alliance to another organization.',
+    async handle({ body, caller }, s) {
+      org(s, body.proposer_id);
+      org(s, body.counterparty_id);
+      const id = s.store.nextId('alliance');
+      return unwrap(await s.region.ask('alliance', id, { type: 'propose', alliance: { id, ...body }, agent_id: caller!.id, day: s.day() }));
+    },
+  }),
+  ...(['accept', 'end'] as const).map((verb) => route({
+    method: 'POST', path: `/api/alliances/{alliance_id}/${verb}`, auth: 'agent', params: AlliancePath, body: OrganizationAction,
+    summary: verb === 'accept' ? 'Accept a proposed alliance (counterparty only); trust improves.' : 'End an active alliance (either member).',
+    async handle({ params, body, caller }, s) {
+      if (!s.read.row('alliance', params.alliance_id)) throw notFoundError(`alliance ${params.alliance_id} not found`);
+      org(s, body.organization_id);
+      return unwrap(await s.region.ask('alliance', params.alliance_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: s.day() }));
+    },
+  })),
+  route({
+    method: 'GET', path: '/api/alliances', auth: 'none', summary: 'Every alliance.',
+    handle: (_r, s) => s.read.rows<{ proposer_id: number; counterparty_id: number }>('alliance').map((a) => ({ ...a, ...withParties(s, a) })),
+  }),
+  route({
+    method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations.',
+    handle: (_r, s) => relationships(s),
+  }),
+  route({
+    method: 'POST', path: '/api/messages', auth: 'agent', body: MessageCreate, success: 201,
+    summary: 'Send a message: public (recipient_id null) 1 gold, private 2, rumor 3. Private mail between places arrives after the journey time.',
+    async handle({ body, caller }, s) {
+      const sender = org(s, body.sender_id);
+      const recipient = body.recipient_id === null ? null : org(s, body.recipient_id);
+      const places = s.read.rows<RouteGraphNode>('location');
+      const day = s.day();
+      const delay = recipient ? deliveryDelay(places, sender.location_id, recipient.location_id) : 0;
+      const id = s.store.nextId('message');
+      const command: OrganizationCommand = {
+        type: 'send-message', agent_id: caller!.id, day,
+        message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null },
+      };
+      unwrap(await s.region.ask('organization', body.sender_id, command));
+      return s.read.row('message', id);
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/messages', auth: 'none', query: MessagesQuery, summary: 'Public broadcasts, rumors and chronicle reports, newest first.',
+    handle: ({ query }, s) => newestFirst(s.read.rows<MessageRow>('message', { status: ['public', 'chronicle'] })).slice(0, query.limit),
+  }),
+  route({
+    method: 'GET', path: '/api/messages/inbox', auth: 'agent-read', query: MessagesQuery,
+    summary: "Correspondence of the organizations you control: delivered messages to them, and what they sent.",
+    handle({ query, caller }, s) {
+      const day = s.day();
+      const mine = s.read.ids('organization', { agent_id: caller!.id }).map(Number);
+      const rows: MessageRow[] = [];
+      for (const id of mine) {
+        rows.push(...s.read.rows<MessageRow>('message', { status: 'private', agent_id: id }).filter((m) => m.deliver_day <= day));
+        rows.push(...s.read.rows<MessageRow>('message', { organization_id: id }).filter((m) => m.recipient_id !== null));
+      }
+      const unique = [...new Map(rows.map((m) => [String(m.id), m])).values()];
+      return newestFirst(unique).slice(0, query.limit);
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/messages/investigation', auth: 'spectator', query: MessagesQuery, summary: 'Every message, private and undelivered ones included (spectators).',
+    handle: ({ query }, s) => newestFirst(s.read.rows<MessageRow>('message')).slice(0, query.limit),
+  }),
+];
