@@ -24,11 +24,16 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     req.on('data', (c: Buffer) => {
+      if (tooLarge) return; // discarded: the answer is already on its way
       size += c.length;
       if (size > MAX_BODY_BYTES) {
+        // Answer 413 at once and let the rest drain away; the connection closes after the
+        // answer. Destroying the request here would take the answer down with it.
+        tooLarge = true;
+        chunks.length = 0;
         reject(new HttpError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
         return;
       }
       chunks.push(c);
@@ -71,6 +76,31 @@ function findKeyInText(value: unknown, key: string, loc: Array<string | number>,
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) findKeyInText(v, key, [...loc, k], out);
   }
+}
+
+/** Beyond these, a 422 item does not echo its input (a hostile body could not be serialized back). */
+const ECHO_MAX_DEPTH = 32;
+const ECHO_MAX_NODES = 10_000;
+
+/** Whether `value` is small and shallow enough to echo back as a 422 item's `input`. */
+function echoable(value: unknown): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  let nodes = 0;
+  while (pending.length) {
+    const [v, depth] = pending.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= ECHO_MAX_DEPTH || ++nodes > ECHO_MAX_NODES) return false;
+    for (const child of Object.values(v)) pending.push([child, depth + 1]);
+  }
+  return true;
+}
+
+function withSafeInputs(items: DetailItem[]): DetailItem[] {
+  return items.map((item) => {
+    if (!('input' in item) || echoable(item.input)) return item;
+    const { input: _omitted, ...rest } = item;
+    return rest;
+  });
 }
 
 function header(req: restify.Request, name: string, problems: DetailItem[]): string | undefined {
@@ -148,7 +178,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         res.send(r.success, value);
       } catch (e) {
         if (e instanceof HttpError) {
-          res.send(e.status, { detail: e.detail });
+          if (e.status === 413) res.setHeader('connection', 'close');
+          res.send(e.status, { detail: typeof e.detail === 'string' ? e.detail : withSafeInputs(e.detail) });
         } else {
           log(`error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? e}`);
           res.send(500, { detail: 'internal error' });

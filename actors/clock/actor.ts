@@ -12,8 +12,8 @@ export const CLOCK_ID = 'world';
 export const clockView = (s: ClockState) => ({ day: s?.day ?? 0 });
 
 export function clockKind(bus: Bus): EntityKind<ClockState, ClockCommand, ClockEvent> {
-  const publish = async (s: ClockState) => {
-    if (s) await bus.publish<DayBegan>(TOPICS.days, { day: s.day });
+  const publish = (resumed: boolean) => async (s: ClockState) => {
+    if (s) await bus.publish<DayBegan>(TOPICS.days, { day: s.day, ...(resumed ? { resumed } : {}) });
   };
   return {
     kind: 'clock',
@@ -31,9 +31,9 @@ export function clockKind(bus: Bus): EntityKind<ClockState, ClockCommand, ClockE
         case 'begin': return decideBegin(state, c.seed);
         case 'advance': {
           const d = decideAdvance(state);
-          return 'refusal' in d ? d : { events: d.events, after: publish };
+          return 'refusal' in d ? d : { events: d.events, after: publish(false) };
         }
-        case 'resume': return { events: [], after: publish };
+        case 'resume': return { events: [], after: publish(true) };
         case 'now': return { events: [] };
       }
     },

@@ -13,7 +13,7 @@ import type { DayBegan } from './messages';
 export const TICK_CONCURRENCY = 256;
 
 export function dailyTick(region: Region, read: ReadModel, seed: string, nextId: (sequence: string) => number, log: (line: string) => void = () => undefined) {
-  return async ({ day }: DayBegan): Promise<void> => {
+  return async ({ day, resumed }: DayBegan): Promise<void> => {
     const settle = async (kind: string, id: string, command: object) => {
       const r = await region.ask(kind, id, { ...command, type: 'day-began', day }, 120_000);
       if (!r.ok) log(`day ${day}: ${kind} ${id} could not settle: ${r.refusal.detail}`);
@@ -33,11 +33,14 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
 
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
-    const organizations = read.rows<{ id: number; location_id: string }>('organization', { status: 'active' });
+    // An organization arriving today works where it arrives.
+    type Row = { id: number; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
+    const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
+    const organizations = read.rows<Row>('organization', { status: 'active' });
     const bankrupt: number[] = [];
     await forEachLimited(organizations, TICK_CONCURRENCY, async (o) => {
       const r = await region.ask<{ status: string }>('organization', o.id, {
-        type: 'day-began', day, seed, place: facts.get(o.location_id) ?? null, modifiers: organizationModifiers(effects, o.location_id),
+        type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
       }, 120_000);
       if (!r.ok) log(`day ${day}: organization ${o.id} could not settle: ${r.refusal.detail}`);
       else if (r.value?.status === 'bankrupt') bankrupt.push(o.id);
@@ -52,7 +55,12 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
       .filter((a) => a.injured_until !== null && a.injured_until <= day);
     await forEachLimited(healing, TICK_CONCURRENCY, (a) => settle('adventurer', String(a.id), {}));
 
+    // World events that have run their course end after shaping their last day.
+    await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), {}));
+    if (resumed) return;
+
     // The world's own initiative: seeded organizations post quests; new adventurers arrive.
+    // (Not repeated when a restart settles the current day again.)
     const openQuests = read.rows<{ requester_id: number }>('quest', { status: 'open' });
     for (const o of read.rows<{ id: number; agent_id: number | null; treasury: number; status: string }>('organization', { status: 'active' })) {
       if (o.agent_id !== null) continue;
@@ -62,9 +70,6 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
         if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
       }
     }
-    // World events that have run their course end after shaping their last day.
-    await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), {}));
-
     const newcomer = recruit(seed, day, read.count('adventurer', { status: 'available' }), () => nextId('adventurer'));
     if (newcomer) await region.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
   };

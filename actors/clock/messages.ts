@@ -17,4 +17,8 @@ export interface Clock { day: number; seed: string }
 export type ClockState = Clock | null;
 
 /** The message the bus carries when a day begins. */
-export interface DayBegan { day: number }
+export interface DayBegan {
+  day: number;
+  /** Set when a restart settles the current day again: the world's own initiative (new quests, recruits) is not repeated. */
+  resumed?: boolean;
+}

@@ -35,12 +35,14 @@ export const STOCK_DAYS = 30;
 export const CONSTRUCTION_DRAW: Record<string, number> = { timber: 3, ore: 2 };
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Prices keep four decimals, so even a one-unit trade moves them (core rule 19). */
+const round4 = (n: number) => Math.round(n * 10000) / 10000;
 
 export function priceFor(e: Pick<MarketEntry, 'base_price' | 'target_supply' | 'price_factor'>, supply: number): number {
   const ratio = e.target_supply / Math.max(supply, 1);
   const raw = e.base_price * Math.pow(ratio, PRICE_ELASTICITY);
   const bounded = Math.min(e.base_price * PRICE_CEILING_RATIO, Math.max(e.base_price * PRICE_FLOOR_RATIO, raw));
-  return Math.max(0.01, round2(bounded * (e.price_factor ?? 1)));
+  return Math.max(0.0001, round4(bounded * (e.price_factor ?? 1)));
 }
 
 /** The gold a trade of `quantity` costs (buy) or fetches (sell): the mean of the price before and after, times the quantity. */

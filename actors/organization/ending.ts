@@ -1,6 +1,7 @@
 // What follows when an organization ends, by bankruptcy or dissolution (core rules 6 and
 // 7): its adventurers become available, the quests it requested are withdrawn with
-// every sponsor refunded (those it had accepted open again), and its alliances end. The organization has already
+// every sponsor refunded (those it had accepted open again), its own pledges to other
+// quests come back to it, and its alliances end. The organization has already
 // recorded its end and cancelled its projects; this runs after, from outside any actor,
 // so it may ask adventurers and quests alike.
 import type { ReadModel } from '../../infra/store/ports';
@@ -13,6 +14,10 @@ export async function followEnding(region: Region, read: ReadModel, organization
   const quests = read.rows<{ id: number; requester_id: number; accepted_organization_id: number | null }>('quest', { status: ['open', 'accepted'] })
     .filter((q) => q.requester_id === organizationId || q.accepted_organization_id === organizationId);
   for (const q of quests) await region.ask('quest', q.id, { type: 'organization-ended', organization_id: organizationId, day });
+  // Its pledges to other organizations' quests come back to it (core rule 6).
+  const pledged = read.rows<{ id: number; sponsors: Array<{ organization_id: number }> }>('quest', { status: ['open', 'accepted'] })
+    .filter((q) => q.sponsors.some((s) => s.organization_id === organizationId));
+  for (const q of pledged) await region.ask('quest', q.id, { type: 'sponsor-ended', organization_id: organizationId, day });
   // Dissolution ends alliances (core rule 7); so does bankruptcy, since a bankrupt member can act no more.
   const alliances = read.rows<{ id: number; proposer_id: number; counterparty_id: number }>('alliance', { status: ['proposed', 'active'] })
     .filter((a) => a.proposer_id === organizationId || a.counterparty_id === organizationId);

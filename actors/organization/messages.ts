@@ -190,7 +190,8 @@ export interface Party {
   name: string;
   organization_id: number;
   members: number[];
-  status: 'formed' | 'dispatched';
+  /** formed and dispatched are the states of the specification; disbanded marks a party of an ended organization. */
+  status: 'formed' | 'dispatched' | 'disbanded';
   quest_id: number | null;
   formed_day: number;
 }

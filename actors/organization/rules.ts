@@ -58,8 +58,10 @@ const KIND_FAMILIES: Array<{ words: string[]; treasury: number }> = [
 export const DEFAULT_TREASURY = 500;
 
 export function startingTreasury(kind: string): number {
+  // The first word of the kind that names a family decides ("temple order" is a temple).
   const words = kind.toLowerCase().split(/[^a-z]+/).filter(Boolean);
-  const family = KIND_FAMILIES.find((f) => words.some((w) => f.words.includes(w)));
+  const word = words.find((w) => KIND_FAMILIES.some((f) => f.words.includes(w)));
+  const family = KIND_FAMILIES.find((f) => word !== undefined && f.words.includes(word));
   const amount = family ? family.treasury : DEFAULT_TREASURY;
   return Math.min(TREASURY_BOUNDS.max, Math.max(TREASURY_BOUNDS.min, amount));
 }
@@ -102,6 +104,7 @@ export function decideUpdate(state: OrganizationState, c: UpdateCommand): Decisi
     const v = c.changes[k];
     if (v !== undefined) changes[k] = v ?? '';
   }
+  if (Object.keys(changes).length === 0) return accept();
   return accept({ type: 'updated', day: c.day, agent_id: c.agent_id, changes });
 }
 
@@ -287,6 +290,9 @@ const addHolding = (h: Record<string, number>, resource: string, quantity: numbe
   return next;
 };
 
+/** An ended organization's parties break up; they stay on record as disbanded. */
+const disband = (org: Organization) => org.parties.map((p) => ({ ...p, status: 'disbanded' as const, members: [] }));
+
 function mapProject(org: Organization, id: number, f: (p: Organization['projects'][number]) => Organization['projects'][number]): Organization['projects'] {
   return org.projects.map((p) => (p.id === id ? f(p) : p));
 }
@@ -312,9 +318,9 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         settled_day: e.day,
       };
     case 'went-bankrupt':
-      return { ...state, status: 'bankrupt', ended_day: e.day, travel: null, employees: [], parties: [] };
+      return { ...state, status: 'bankrupt', ended_day: e.day, travel: null, employees: [], parties: disband(state) };
     case 'dissolved':
-      return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: [] };
+      return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: disband(state) };
     case 'adventurer-employed':
       return { ...state, employees: [...state.employees, e.adventurer_id] };
     case 'adventurer-left':

@@ -45,6 +45,8 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
     }
     case 'withdrawn':
       return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `"${after.title}" was withdrawn (${e.reason}); ${totalReward(after)} gold returned to its funders`, data }];
+    case 'sponsorship-refunded':
+      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'reopened':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
   }
@@ -242,6 +244,15 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
           return { events: [{ type: 'reopened', day: c.day, reason: 'the organization that accepted it ended' }] };
         }
         return { events: [] };
+      }
+
+      case 'sponsor-ended': {
+        if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
+        const amount = state.funds.slice(1).filter((f) => f.organization_id === c.organization_id).reduce((n, f) => n + f.amount, 0);
+        if (amount === 0) return { events: [] };
+        const back = await io.ask('organization', c.organization_id, { type: 'quest-settled', day: c.day, quest_id: state.id, gold: amount, reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned' });
+        if (!back.ok) return { refusal: back.refusal };
+        return { events: [{ type: 'sponsorship-refunded', day: c.day, organization_id: c.organization_id, amount }] };
       }
 
       case 'day-began': {

@@ -58,12 +58,14 @@ export interface CompleteCommand { type: 'complete'; agent_id: number; day: numb
 export interface CancelCommand { type: 'cancel'; agent_id: number; day: number }
 /** An organization involved in the quest has ended (bankruptcy or dissolution). */
 export interface OrganizationEndedCommand { type: 'organization-ended'; organization_id: number; day: number }
+/** A sponsor has ended: its pledge goes back to it (core rule 6), and the reward shrinks by as much. */
+export interface SponsorEndedCommand { type: 'sponsor-ended'; organization_id: number; day: number }
 export interface QuestDayCommand { type: 'day-began'; day: number }
 export interface QuestStatusCommand { type: 'status' }
 
 export type QuestCommand =
   | PostCommand | SponsorCommand | AcceptCommand | DispatchCommand | CompleteCommand | CancelCommand
-  | OrganizationEndedCommand | QuestDayCommand | QuestStatusCommand;
+  | OrganizationEndedCommand | SponsorEndedCommand | QuestDayCommand | QuestStatusCommand;
 
 export interface Posted { type: 'posted'; day: number; quest: QuestSpec; agent_id: number | null; world_funded?: boolean }
 export interface Sponsored { type: 'sponsored'; day: number; organization_id: number; amount: number; agent_id: number }
@@ -72,6 +74,7 @@ export interface Dispatched { type: 'dispatched'; day: number; party_id: number;
 export interface Resolved { type: 'resolved'; day: number; agent_id: number | null; resolution: Resolution }
 export interface Withdrawn { type: 'withdrawn'; day: number; agent_id: number | null; reason: string }
 export interface Reopened { type: 'reopened'; day: number; reason: string }
+export interface SponsorshipRefunded { type: 'sponsorship-refunded'; day: number; organization_id: number; amount: number }
 
-export type QuestEvent = Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened;
+export type QuestEvent = Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened | SponsorshipRefunded;
 export type QuestState = Quest | null;

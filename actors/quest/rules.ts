@@ -142,6 +142,10 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
       return { ...state, status: 'resolved', resolved_day: e.day, outcome: e.resolution.outcome, resolution: e.resolution };
     case 'withdrawn':
       return { ...state, status: 'withdrawn', resolved_day: e.day, withdrawn_reason: e.reason };
+    case 'sponsorship-refunded': {
+      const funds = state.funds.filter((f, i) => i === 0 || f.organization_id !== e.organization_id);
+      return { ...state, funds, reward: totalReward({ funds }) };
+    }
     case 'reopened':
       return { ...state, status: 'open', accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [] };
   }

@@ -43,8 +43,10 @@ export function locationModifiers(effects: Effect[], place: PlaceLike): Location
       default: break;
     }
   }
+  // A modifier for every resource ('*') adds to one for a single resource.
+  const all = m.prices['*'] ?? 0;
   const prices: Record<string, number> = {};
-  for (const [k, v] of Object.entries(m.prices)) prices[k] = factor(v);
+  for (const [k, v] of Object.entries(m.prices)) prices[k] = factor(k === '*' ? v : v + all);
   return { danger: m.danger, monster_growth: factor(m.monster), population_growth: factor(m.population), production: factor(m.production), prices };
 }
 

@@ -4,6 +4,7 @@ import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organiza
 import {
   AllianceCreate, AlliancePath, ContractCreate, ContractPath, MessageCreate, MessagesQuery, OrganizationAction,
 } from '../../codecs/requests';
+import { controlledOrganization } from '../control';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import type { Services } from '../services';
@@ -53,7 +54,7 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/contracts', auth: 'agent', body: ContractCreate, success: 201,
     summary: 'Propose a contract. On fulfilment the counterparty pays the value to the proposer, who hands over the resource quantity.',
     async handle({ body, caller }, s) {
-      org(s, body.proposer_id);
+      controlledOrganization(s, body.proposer_id, caller);
       org(s, body.counterparty_id);
       const id = s.store.nextId('contract');
       return unwrap(await s.region.ask('contract', id, { type: 'propose', contract: { id, ...body }, agent_id: caller!.id, day: s.day() }));
@@ -64,7 +65,7 @@ export const diplomacyRoutes = [
     summary: { accept: 'Accept a proposed contract (counterparty only).', reject: 'Reject a proposed contract (counterparty only); trust may suffer.', fulfill: 'Fulfil an accepted contract (either party): payment and goods move now, or nothing does.' }[verb],
     async handle({ params, body, caller }, s) {
       if (!s.read.row('contract', params.contract_id)) throw notFoundError(`contract ${params.contract_id} not found`);
-      org(s, body.organization_id);
+      controlledOrganization(s, body.organization_id, caller);
       return unwrap(await s.region.ask('contract', params.contract_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: s.day() }));
     },
   })),
@@ -84,7 +85,7 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/alliances', auth: 'agent', body: AllianceCreate, success: 201,
     summary: 'Propose an alliance to another organization.',
     async handle({ body, caller }, s) {
-      org(s, body.proposer_id);
+      controlledOrganization(s, body.proposer_id, caller);
       org(s, body.counterparty_id);
       const id = s.store.nextId('alliance');
       return unwrap(await s.region.ask('alliance', id, { type: 'propose', alliance: { id, ...body }, agent_id: caller!.id, day: s.day() }));
@@ -95,7 +96,7 @@ export const diplomacyRoutes = [
     summary: verb === 'accept' ? 'Accept a proposed alliance (counterparty only); trust improves.' : 'End an active alliance (either member).',
     async handle({ params, body, caller }, s) {
       if (!s.read.row('alliance', params.alliance_id)) throw notFoundError(`alliance ${params.alliance_id} not found`);
-      org(s, body.organization_id);
+      controlledOrganization(s, body.organization_id, caller);
       return unwrap(await s.region.ask('alliance', params.alliance_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: s.day() }));
     },
   })),
@@ -111,7 +112,7 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/messages', auth: 'agent', body: MessageCreate, success: 201,
     summary: 'Send a message: public (recipient_id null) 1 gold, private 2, rumor 3. Private mail between places arrives after the journey time.',
     async handle({ body, caller }, s) {
-      const sender = org(s, body.sender_id);
+      const sender = controlledOrganization(s, body.sender_id, caller);
       const recipient = body.recipient_id === null ? null : org(s, body.recipient_id);
       const places = s.read.rows<RouteGraphNode>('location');
       const day = s.day();

@@ -7,21 +7,16 @@ import {
   EstablishmentsQuery, LocationPath, MarketQuery, ProjectCreate, ProjectPath, ResourcePath, TradeCreate, TravelCreate, WorkerAction,
 } from '../../codecs/requests';
 import type { Caller } from '../auth';
+import { controlledOrganization } from '../control';
 import { conflictError, notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import type { Services } from '../services';
 
 export const REFERENCE_MARKET = 'emberfall';
 
-interface OrgRow { id: number; location_id: string; status: string; travel: unknown }
+interface OrgRow { id: number; location_id: string; status: string; travel: unknown; agent_id: number | null }
 interface LocationRow extends RouteGraphNode { name: string; kind: string; has_market: boolean; monster_population: number; population: number }
 interface MarketRow { resource: string; price: number; supply: number; location_id: string; base_price: number; usual_supply: number }
-
-function organization(s: Services, id: number): OrgRow {
-  const org = s.read.row<OrgRow>('organization', id);
-  if (!org) throw notFoundError(`organization ${id} not found`);
-  return org;
-}
 
 function location(s: Services, id: string): LocationRow {
   const l = s.read.row<LocationRow>('location', id);
@@ -50,6 +45,7 @@ const askOrg = (s: Services, id: number, c: OrganizationCommand) => s.region.ask
 
 export const SERVICES = ['inn', 'smithy', 'healer', 'warehouse', 'watchtower'];
 export const SCARCE_SUPPLY_RATIO = 0.5;
+export const SCARCE_PRICE_RATIO = 1.5;
 export const HIGH_DANGER = 30;
 
 /** What a place lacks, as observed from the state of the world: never an instruction. */
@@ -59,9 +55,12 @@ export function gapsOf(s: Services, id: string) {
   if (!l.has_market) {
     observations.push({ kind: 'no_market', detail: `nobody lives at ${l.name}, so nothing is traded there` });
   } else {
+    // Scarce: thin against its own usual supply, or dear against the reference market.
+    const reference = new Map(s.read.rows<MarketRow>('market', { location_id: REFERENCE_MARKET }).map((m) => [m.resource, m.price]));
     for (const m of s.read.rows<MarketRow>('market', { location_id: id })) {
-      if (m.supply < m.usual_supply * SCARCE_SUPPLY_RATIO || m.price > m.base_price * 1.5) {
-        observations.push({ kind: 'scarce_resource', resource: m.resource, supply: m.supply, usual_supply: m.usual_supply, price: m.price, base_price: m.base_price });
+      const referencePrice = reference.get(m.resource) ?? m.base_price;
+      if (m.supply < m.usual_supply * SCARCE_SUPPLY_RATIO || m.price > m.base_price * 1.5 || m.price > referencePrice * SCARCE_PRICE_RATIO) {
+        observations.push({ kind: 'scarce_resource', resource: m.resource, supply: m.supply, usual_supply: m.usual_supply, price: m.price, reference_price: referencePrice });
       }
     }
     const present = new Set(s.read.rows<{ kind: string }>('establishment', { location_id: id }).map((e) => e.kind.toLowerCase()));
@@ -92,7 +91,7 @@ export const economyRoutes = [
     method: 'POST', path: '/api/trade', auth: 'agent', body: TradeCreate,
     summary: 'Buy or sell at the market where your organization stands; holdings, treasury, supply and price change at once.',
     async handle({ body, caller }, s) {
-      const org = organization(s, body.organization_id);
+      const org = controlledOrganization(s, body.organization_id, caller);
       return unwrap(await s.region.ask<TradeReceipt>('location', org.location_id, {
         type: 'trade', day: s.day(), agent_id: caller!.id, organization_id: body.organization_id,
         resource: body.resource, side: body.side, quantity: body.quantity,
@@ -103,7 +102,7 @@ export const economyRoutes = [
     method: 'POST', path: '/api/travel', auth: 'agent', body: TravelCreate,
     summary: 'Set out for another location; the journey takes the road days plus one day per 20 danger of the destination.',
     async handle({ body, caller }, s) {
-      const org = organization(s, body.organization_id);
+      const org = controlledOrganization(s, body.organization_id, caller);
       const destination = location(s, body.destination_id);
       const road = roadDays(s.read.rows<LocationRow>('location'), org.location_id, destination.id);
       if (road === null && org.location_id !== destination.id) throw conflictError(`no road leads from ${org.location_id} to ${destination.id}`);
@@ -116,7 +115,7 @@ export const economyRoutes = [
     method: 'POST', path: `/api/workers/${verb}`, auth: 'agent', body: WorkerAction,
     summary: verb === 'hire' ? 'Hire workers: 25 gold each, then 1 gold a day each.' : 'Release workers.',
     async handle({ body, caller }, s) {
-      organization(s, body.organization_id);
+      controlledOrganization(s, body.organization_id, caller);
       return askOrg(s, body.organization_id, { type: `${verb}-workers`, agent_id: caller!.id, day: s.day(), quantity: body.quantity });
     },
   })),
@@ -124,7 +123,7 @@ export const economyRoutes = [
     method: 'POST', path: '/api/projects', auth: 'agent', body: ProjectCreate, success: 201,
     summary: 'Start a project where your organization stands; the whole budget is reserved now. kind "production" with an output makes a production plan.',
     async handle({ body, caller }, s) {
-      organization(s, body.owner_id);
+      controlledOrganization(s, body.owner_id, caller);
       location(s, body.location_id);
       const { owner_id: ownerId, ...spec } = body;
       const id = s.store.nextId('project');
@@ -137,6 +136,7 @@ export const economyRoutes = [
     async handle({ params, caller }, s) {
       const p = s.read.row<{ owner_id: number }>('project', params.project_id);
       if (!p) throw notFoundError(`project ${params.project_id} not found`);
+      controlledOrganization(s, p.owner_id, caller);
       return askOrg(s, p.owner_id, { type: 'cancel-project', agent_id: caller!.id, day: s.day(), project_id: params.project_id });
     },
   }),

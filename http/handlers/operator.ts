@@ -19,6 +19,12 @@ export const operatorRoutes = [
       const exists = (id: string) => id === newPlace || !!s.read.row('location', id);
       for (const r of body.location?.routes ?? []) if (!s.read.row('location', r.destination_id)) throw notFoundError(`route destination ${r.destination_id} not found`);
       for (const e of body.effects) if (e.location_id !== null && !exists(e.location_id)) throw notFoundError(`location ${e.location_id} not found`);
+      // Everything is checked before anything happens: a refused event changes nothing.
+      for (const e of body.effects) {
+        if (e.kind !== 'resource_introduction' || e.location_id === null) continue;
+        const market = e.location_id === newPlace ? (body.location!.population > 0) : s.read.row<{ has_market: boolean }>('location', e.location_id)!.has_market;
+        if (!market) throw conflictError(`nobody lives at ${e.location_id}, so no market can take ${e.resource}`);
+      }
       if (body.quest) {
         if (!s.read.row('organization', body.quest.requester_id)) throw notFoundError(`organization ${body.quest.requester_id} not found`);
         if (!exists(body.quest.location_id)) throw notFoundError(`location ${body.quest.location_id} not found`);

@@ -3,6 +3,7 @@ import type { QuestCommand } from '../../actors/quest/messages';
 import {
   HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestPath, QuestSponsorCreate,
 } from '../../codecs/requests';
+import { controlledOrganization } from '../control';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import type { Services } from '../services';
@@ -18,7 +19,7 @@ export const questRoutes = [
     method: 'POST', path: `/api/adventurers/${verb}`, auth: 'agent', body: HireCreate,
     summary: verb === 'hire' ? 'Hire an available adventurer; upkeep is 2 gold a day while employed.' : 'Release one of your adventurers (not while in a party).',
     async handle({ body, caller }, s) {
-      mustExist(s, 'organization', body.organization_id);
+      controlledOrganization(s, body.organization_id, caller);
       mustExist(s, 'adventurer', body.adventurer_id);
       return unwrap(await s.region.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: s.day() }));
     },
@@ -27,7 +28,7 @@ export const questRoutes = [
     method: 'POST', path: '/api/parties', auth: 'agent', body: PartyCreate, success: 201,
     summary: 'Form a party of your organization.',
     async handle({ body, caller }, s) {
-      mustExist(s, 'organization', body.organization_id);
+      controlledOrganization(s, body.organization_id, caller);
       const id = s.store.nextId('party');
       unwrap(await s.region.ask('organization', body.organization_id, { type: 'form-party', agent_id: caller!.id, day: s.day(), party_id: id, name: body.name }));
       return s.read.row('party', id);
@@ -39,6 +40,7 @@ export const questRoutes = [
     async handle({ params, body, caller }, s) {
       const party = s.read.row<{ organization_id: number; name: string }>('party', params.party_id);
       if (!party) throw notFoundError(`party ${params.party_id} not found`);
+      controlledOrganization(s, party.organization_id, caller);
       mustExist(s, 'adventurer', body.adventurer_id);
       unwrap(await s.region.ask('adventurer', body.adventurer_id, {
         type: 'join-party', party_id: params.party_id, party_name: party.name, organization_id: party.organization_id, agent_id: caller!.id, day: s.day(),
@@ -52,6 +54,7 @@ export const questRoutes = [
     async handle({ params, body, caller }, s) {
       const party = s.read.row<{ organization_id: number }>('party', params.party_id);
       if (!party) throw notFoundError(`party ${params.party_id} not found`);
+      controlledOrganization(s, party.organization_id, caller);
       mustExist(s, 'quest', body.quest_id);
       await askQuest(s, body.quest_id, { type: 'dispatch', party_id: params.party_id, organization_id: party.organization_id, agent_id: caller!.id, day: s.day() });
       return s.read.row('party', params.party_id);
@@ -59,13 +62,13 @@ export const questRoutes = [
   }),
   route({
     method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties.',
-    handle: (_r, s) => s.read.rows('party'),
+    handle: (_r, s) => s.read.rows('party', { status: ['formed', 'dispatched'] }),
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,
     summary: "Post a quest for your organization; the reward is reserved from the requester's treasury at once.",
     async handle({ body, caller }, s) {
-      mustExist(s, 'organization', body.requester_id);
+      controlledOrganization(s, body.requester_id, caller);
       mustExist(s, 'location', body.location_id);
       const id = s.store.nextId('quest');
       return askQuest(s, id, { type: 'post', quest: { id, ...body }, agent_id: caller!.id, day: s.day() });
@@ -76,7 +79,7 @@ export const questRoutes = [
     summary: 'Pledge gold to an open quest: it is reserved now and raises the reward; refunded if the quest is withdrawn.',
     async handle({ params, body, caller }, s) {
       mustExist(s, 'quest', params.quest_id);
-      mustExist(s, 'organization', body.organization_id);
+      controlledOrganization(s, body.organization_id, caller);
       return askQuest(s, params.quest_id, { type: 'sponsor', organization_id: body.organization_id, amount: body.amount, agent_id: caller!.id, day: s.day() });
     },
   }),
@@ -85,7 +88,7 @@ export const questRoutes = [
     summary: 'Accept an open quest whose requirements your organization meets.',
     async handle({ params, body, caller }, s) {
       mustExist(s, 'quest', params.quest_id);
-      mustExist(s, 'organization', body.organization_id);
+      controlledOrganization(s, body.organization_id, caller);
       return askQuest(s, params.quest_id, { type: 'accept', organization_id: body.organization_id, agent_id: caller!.id, day: s.day() });
     },
   }),
@@ -93,7 +96,9 @@ export const questRoutes = [
     method: 'POST', path: '/api/quests/{quest_id}/cancel', auth: 'agent', params: QuestPath,
     summary: 'Withdraw an open quest you requested; the reward and every sponsorship are refunded.',
     async handle({ params, caller }, s) {
-      mustExist(s, 'quest', params.quest_id);
+      const quest = s.read.row<{ requester_id: number }>('quest', params.quest_id);
+      if (!quest) throw notFoundError(`quest ${params.quest_id} not found`);
+      controlledOrganization(s, quest.requester_id, caller);
       return askQuest(s, params.quest_id, { type: 'cancel', agent_id: caller!.id, day: s.day() });
     },
   }),
@@ -101,7 +106,9 @@ export const questRoutes = [
     method: 'POST', path: '/api/quests/{quest_id}/complete', auth: 'agent', params: QuestPath,
     summary: 'Resolve an accepted quest with its dispatched party: full, partial or failure by strength against danger.',
     async handle({ params, caller }, s) {
-      mustExist(s, 'quest', params.quest_id);
+      const quest = s.read.row<{ accepted_organization_id: number | null }>('quest', params.quest_id);
+      if (!quest) throw notFoundError(`quest ${params.quest_id} not found`);
+      if (quest.accepted_organization_id !== null) controlledOrganization(s, quest.accepted_organization_id, caller);
       return askQuest(s, params.quest_id, { type: 'complete', agent_id: caller!.id, day: s.day(), seed: s.seed });
     },
   }),

@@ -1,0 +1,48 @@
+// Benchmark: a day's tick over a large world. Builds a world of ORGS organizations and
+// ADVENTURERS adventurers (employed ones spread over the organizations) through the real
+// actors and store, then times POST /api/tick-equivalent advances of the clock.
+//   node dist/bench/tick.js [orgs=10000] [adventurers=100000] [days=3]
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { CLOCK_ID } from '../actors/clock/actor';
+import { forEachLimited } from '../infra/concurrency';
+import { startWorld } from '../infra/app';
+import { generateAdventurer } from '../actors/world/generate';
+
+async function main() {
+  const [orgs = 10_000, adventurers = 100_000, days = 3] = process.argv.slice(2).map(Number);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-'));
+  const world = await startWorld({ port: 0, host: '127.0.0.1', dataDir, adminKey: 'a', spectatorKey: 's', daySeconds: 0, seed: 'bench' }, () => undefined);
+  const { region, store } = world.services;
+  const t0 = Date.now();
+  const orgIds: number[] = [];
+  await forEachLimited(Array.from({ length: orgs }, (_, i) => i), 256, async (i) => {
+    const id = store.nextId('organization');
+    orgIds.push(id);
+    const r = await region.ask('organization', id, {
+      type: 'found', id, agent_id: null, name: `Bench Org ${i}`, kind: 'trading company', location_id: i % 3 === 0 ? 'greenhollow' : 'emberfall',
+      description: '', goals: '', motto: '', day: 1, seeded_treasury: 1_000_000,
+    });
+    if (!r.ok) throw new Error(r.refusal.detail);
+  });
+  const t1 = Date.now();
+  await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async (i) => {
+    const id = store.nextId('adventurer');
+    const r = await region.ask('adventurer', id, { type: 'seed', adventurer: generateAdventurer('bench', id), day: 1 });
+    if (!r.ok) throw new Error(r.refusal.detail);
+  });
+  const t2 = Date.now();
+  console.log(`built ${orgs} organizations in ${((t1 - t0) / 1000).toFixed(1)} s, ${adventurers} adventurers in ${((t2 - t1) / 1000).toFixed(1)} s`);
+  for (let d = 0; d < days; d++) {
+    const start = Date.now();
+    const r = await region.ask<{ day: number }>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
+    if (!r.ok) throw new Error(r.refusal.detail);
+    const mem = process.memoryUsage();
+    console.log(`day ${r.value.day}: tick ${((Date.now() - start) / 1000).toFixed(2)} s; rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB; ${region.awake} actors awake`);
+  }
+  await world.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

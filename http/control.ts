@@ -1,0 +1,30 @@
+// Endpoint rule 1: every mutation naming an organization (organization_id, proposer_id,
+// owner_id, requester_id, sender_id) is refused unless the caller controls it. Checked
+// here first, from the read model (an organization's controller never changes), so a
+// stranger gets 403 before learning anything about the state of the world. The actors
+// check again when they act.
+import type { Caller } from './auth';
+import { forbiddenError, notFoundError } from './errors';
+import type { Services } from './services';
+
+export interface OrganizationRow {
+  id: number;
+  name: string;
+  location_id: string;
+  status: string;
+  agent_id: number | null;
+  travel: { destination_id: string; arrives_day: number } | null;
+  trust: Record<string, number>;
+}
+
+export function organizationRow(s: Services, id: number): OrganizationRow {
+  const org = s.read.row<OrganizationRow>('organization', id);
+  if (!org) throw notFoundError(`organization ${id} not found`);
+  return org;
+}
+
+export function controlledOrganization(s: Services, id: number, caller: Caller | null): OrganizationRow {
+  const org = organizationRow(s, id);
+  if (!caller || org.agent_id !== caller.id) throw forbiddenError(`organization ${id} is not controlled by this agent`);
+  return org;
+}
