@@ -37,7 +37,10 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
 }
 
 function project(a: AdventurerState): ProjectionRow[] {
-  return a ? [{ kind: 'adventurer', id: a.id, status: a.status, organization_id: a.organization_id, doc: adventurerView(a) }] : [];
+  return a ? [{
+    kind: 'adventurer', id: a.id, status: a.status, organization_id: a.organization_id,
+    due_day: a.status !== 'dead' ? a.injured_until : null, doc: adventurerView(a),
+  }] : [];
 }
 
 async function withOrganization(

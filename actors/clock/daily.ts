@@ -48,12 +48,8 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
     for (const id of bankrupt) await followEnding(region, read, id, day, 'its organization went bankrupt');
 
     // Quests whose deadline has passed; adventurers whose wounds have healed.
-    const overdue = read.rows<{ id: number; deadline_day: number | null }>('quest', { status: ['open', 'accepted'] })
-      .filter((q) => q.deadline_day !== null && q.deadline_day < day);
-    await forEachLimited(overdue, TICK_CONCURRENCY, (q) => settle('quest', String(q.id), {}));
-    const healing = read.rows<{ id: number; injured_until: number | null }>('adventurer', { status: ['available', 'employed'] })
-      .filter((a) => a.injured_until !== null && a.injured_until <= day);
-    await forEachLimited(healing, TICK_CONCURRENCY, (a) => settle('adventurer', String(a.id), {}));
+    await forEachLimited(read.ids('quest', { due_by: day }), TICK_CONCURRENCY, (id) => settle('quest', id, {}));
+    await forEachLimited(read.ids('adventurer', { due_by: day }), TICK_CONCURRENCY, (id) => settle('adventurer', id, {}));
 
     // World events that have run their course end after shaping their last day.
     await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), {}));
@@ -62,14 +58,13 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
     // The world's own initiative: seeded organizations post quests; new adventurers arrive.
     // (Not repeated when a restart settles the current day again.)
     const openQuests = read.rows<{ requester_id: number }>('quest', { status: 'open' });
-    for (const o of read.rows<{ id: number; agent_id: number | null; treasury: number; status: string }>('organization', { status: 'active' })) {
-      if (o.agent_id !== null) continue;
+    const seeded = read.rows<{ id: number; agent_id: number | null; treasury: number }>('organization', { status: 'active' }).filter((o) => o.agent_id === null);
+    await forEachLimited(seeded, TICK_CONCURRENCY, async (o) => {
       const spec = seededQuest(seed, day, o, openQuests.filter((q) => q.requester_id === o.id).length, places, () => nextId('quest'));
-      if (spec) {
-        const r = await region.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
-        if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
-      }
-    }
+      if (!spec) return;
+      const r = await region.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
+      if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
+    });
     const newcomer = recruit(seed, day, read.count('adventurer', { status: 'available' }), () => nextId('adventurer'));
     if (newcomer) await region.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
   };

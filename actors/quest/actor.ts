@@ -53,7 +53,12 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
 }
 
 const project = (q: QuestState): ProjectionRow[] =>
-  (q ? [{ kind: 'quest', id: q.id, status: q.status, location_id: q.location_id, organization_id: q.requester_id, agent_id: q.posted_by_agent_id, doc: questView(q) }] : []);
+  (q ? [{
+    kind: 'quest', id: q.id, status: q.status, location_id: q.location_id, organization_id: q.requester_id, agent_id: q.posted_by_agent_id,
+    // The day after the deadline is when the quest has to act on its own.
+    due_day: (q.status === 'open' || q.status === 'accepted') && q.deadline_day !== null ? q.deadline_day + 1 : null,
+    doc: questView(q),
+  }] : []);
 
 type Facts = { reputation: number; trust: number; location_id: string };
 

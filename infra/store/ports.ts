@@ -11,6 +11,8 @@ export interface ProjectionRow {
   location_id?: string | null;
   organization_id?: number | null;
   agent_id?: number | null;
+  /** The next day the entity has work of its own to do (a wound heals, a deadline passes); the daily fan-out finds it by this. */
+  due_day?: number | null;
   doc: Record<string, unknown>;
 }
 
@@ -54,6 +56,8 @@ export interface RowQuery {
   location_id?: string;
   organization_id?: number;
   agent_id?: number;
+  /** Only rows whose due_day is at most this day. */
+  due_by?: number;
   limit?: number;
   offset?: number;
 }

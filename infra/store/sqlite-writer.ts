@@ -1,0 +1,85 @@
+// The embedded store's writer, on its own thread. It commits each batch of persists in one
+// transaction (WAL, synchronous=FULL), so the fsync that makes them durable never blocks
+// the actors: while one batch is on its way to disk, the next one gathers (group commit).
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'worker_threads';
+import type { HistoryEntry, ProjectionRow, Credential } from './ports';
+
+export interface EventItem {
+  kind: 'event';
+  key: string;
+  sequenceNumber: number;
+  createdAt: number;
+  data: unknown;
+  tags: string[];
+  isDeleted: boolean;
+  rows: ProjectionRow[];
+  history: HistoryEntry[];
+  credentials: Credential[];
+}
+
+export interface SnapshotItem { kind: 'snapshot'; key: string; sequenceNumber: number; createdAt: number; data: unknown }
+
+export type WriteItem = EventItem | SnapshotItem;
+
+export interface BatchRequest { batch: number; items: WriteItem[] }
+/** For each item, null when written, or the reason it was not. */
+export interface BatchResult { batch: number; errors: Array<string | null> }
+
+function open(file: string) {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 10000');
+  const stmts = {
+    insertEvent: db.prepare('INSERT INTO journal (persistence_key, sequence_nr, created_at, data, tags, is_deleted) VALUES (?, ?, ?, ?, ?, ?)'),
+    putSnapshot: db.prepare('INSERT INTO snapshots (persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?) ON CONFLICT (persistence_key) DO UPDATE SET sequence_nr = excluded.sequence_nr, created_at = excluded.created_at, data = excluded.data WHERE excluded.sequence_nr >= snapshots.sequence_nr'),
+    upsertRow: db.prepare('INSERT INTO entities (kind, id, status, location_id, organization_id, agent_id, due_day, doc) VALUES (@kind, @id, @status, @location_id, @organization_id, @agent_id, @due_day, @doc) ON CONFLICT (kind, id) DO UPDATE SET status = excluded.status, location_id = excluded.location_id, organization_id = excluded.organization_id, agent_id = excluded.agent_id, due_day = excluded.due_day, doc = excluded.doc'),
+    insertHistory: db.prepare('INSERT INTO history (day, category, agent_id, organization_ids, summary, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    putCredential: db.prepare('INSERT OR REPLACE INTO credentials (key_hash, agent_id) VALUES (?, ?)'),
+  };
+  const writeOne = (item: WriteItem, now: string) => {
+    if (item.kind === 'snapshot') {
+      stmts.putSnapshot.run(item.key, item.sequenceNumber, item.createdAt, JSON.stringify(item.data));
+      return;
+    }
+    stmts.insertEvent.run(item.key, item.sequenceNumber, item.createdAt, JSON.stringify(item.data), JSON.stringify(item.tags), item.isDeleted ? 1 : 0);
+    for (const row of item.rows) {
+      stmts.upsertRow.run({
+        kind: row.kind, id: String(row.id), status: row.status ?? null, location_id: row.location_id ?? null,
+        organization_id: row.organization_id ?? null, agent_id: row.agent_id ?? null, due_day: row.due_day ?? null, doc: JSON.stringify(row.doc),
+      });
+    }
+    for (const c of item.credentials) stmts.putCredential.run(c.key_hash, c.agent_id);
+    for (const h of item.history) {
+      stmts.insertHistory.run(h.day, h.category, h.agent_id, JSON.stringify(h.organization_ids), h.summary, JSON.stringify(h.data ?? {}), now);
+    }
+  };
+  const writeAll = db.transaction((items: WriteItem[], now: string) => { for (const item of items) writeOne(item, now); });
+  const writeSingle = db.transaction((item: WriteItem, now: string) => writeOne(item, now));
+  return { db, writeAll, writeSingle };
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const { writeAll, writeSingle, db } = open((workerData as { file: string }).file);
+  port.on('message', (msg: BatchRequest | 'close') => {
+    if (msg === 'close') {
+      db.close();
+      port.postMessage('closed');
+      return;
+    }
+    const now = new Date().toISOString();
+    let errors: Array<string | null>;
+    try {
+      writeAll(msg.items, now);
+      errors = msg.items.map(() => null);
+    } catch {
+      // One bad item must not sink the others: write them one by one.
+      errors = msg.items.map((item) => {
+        try { writeSingle(item, now); return null; } catch (e) { return String((e as Error)?.message ?? e); }
+      });
+    }
+    port.postMessage({ batch: msg.batch, errors } satisfies BatchResult);
+  });
+}
