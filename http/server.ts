@@ -117,6 +117,8 @@ function header(req: restify.Request, name: string, problems: DetailItem[]): str
 export function buildServer(routes: Route[], log: (line: string) => void = () => undefined): ServerHandle {
   let services: Services | null = null;
   const server = restify.createServer({ name: 'worldsim', handleUncaughtExceptions: false, ignoreTrailingSlash: true } as restify.ServerOptions);
+  // restify's own logger would print whole requests (keys included) on some failures: keep it quiet.
+  server.log.level('fatal');
   server.use(restify.plugins.queryParser({ mapParams: false }));
 
   server.on('restifyError', (req: restify.Request, res: restify.Response, err: any, cb: () => void) => {
@@ -145,7 +147,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
 
         // Keys first: a caller without the right key learns nothing about the input.
         let caller: Caller | null = null;
-        const agentKey = header(req, AGENT_KEY_HEADER, problems);
+        // Only the headers a route uses are read: a public route ignores whatever key is sent.
+        const agentKey = r.auth.startsWith('agent') ? header(req, AGENT_KEY_HEADER, problems) : undefined;
         if (r.auth === 'agent' || r.auth === 'agent-read') {
           if (problems.length) throw invalid(problems);
           caller = resolveAgent(services.read, agentKey);

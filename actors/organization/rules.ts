@@ -102,7 +102,7 @@ export function decideUpdate(state: OrganizationState, c: UpdateCommand): Decisi
   // null clears a field; an absent field stays as it is.
   for (const k of ['description', 'goals', 'motto'] as const) {
     const v = c.changes[k];
-    if (v !== undefined) changes[k] = v ?? '';
+    if (v !== undefined && (v ?? '') !== state![k]) changes[k] = v ?? '';
   }
   if (Object.keys(changes).length === 0) return accept();
   return accept({ type: 'updated', day: c.day, agent_id: c.agent_id, changes });
