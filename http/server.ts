@@ -118,7 +118,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
   let services: Services | null = null;
   const server = restify.createServer({ name: 'worldsim', handleUncaughtExceptions: false, ignoreTrailingSlash: true } as restify.ServerOptions);
   // restify's own logger would print whole requests (keys included) on some failures: keep it quiet.
-  server.log.level('fatal');
+  (server.log as unknown as { level: string }).level = 'silent'; // restify 11 logs through pino
   server.use(restify.plugins.queryParser({ mapParams: false }));
 
   server.on('restifyError', (req: restify.Request, res: restify.Response, err: any, cb: () => void) => {

@@ -80,8 +80,11 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
     case 'quest-endured': {
       const bonds = { ...state.bonds };
       for (const [other, delta] of Object.entries(e.bonds)) bonds[other] = Math.max(-100, Math.min(100, (bonds[other] ?? 0) + delta));
-      const history = state.party_history.map((h, i) => (i === state.party_history.length - 1 && h.party_id === state.party_id
-        ? { ...h, quest_id: e.quest_id, outcome: e.outcome } : h));
+      // Each quest of a party is kept: the first fills the party's entry, later ones add their own.
+      const last = state.party_history[state.party_history.length - 1];
+      const history = last && last.party_id === state.party_id && last.quest_id === null
+        ? [...state.party_history.slice(0, -1), { ...last, quest_id: e.quest_id, outcome: e.outcome }]
+        : [...state.party_history, { party_id: state.party_id ?? 0, organization_id: state.organization_id ?? 0, quest_id: e.quest_id, outcome: e.outcome, day: e.day }];
       let moments = remember(state, { day: e.day, kind: 'quest', text: `${e.outcome} on "${e.quest_title}"${e.experience ? `, +${e.experience} experience` : ''}` });
       if (e.levels_gained) moments = [...moments, { day: e.day, kind: 'level' as const, text: `reached level ${state.level + e.levels_gained}` }].slice(-MAX_MOMENTS);
       if (e.injury_days) moments = [...moments, { day: e.day, kind: 'injured' as const, text: `injured for ${e.injury_days} days` }].slice(-MAX_MOMENTS);
