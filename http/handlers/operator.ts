@@ -40,7 +40,7 @@ export const operatorRoutes = [
   }),
   route({
     method: 'POST', path: '/api/world-events/{event_id}/end', auth: 'admin', params: WorldEventPath,
-    summary: 'End an active world event early (operator); its effects stop at once.',
+    summary: 'End an active world event early (operator): it expires now and shapes no further day (the day already shaped stays as it is).',
     async handle({ params }, s) {
       if (!s.read.row('world_event', params.event_id)) throw notFoundError(`world event ${params.event_id} not found`);
       return unwrap(await s.region.ask('world-event', params.event_id, { type: 'end', day: s.day() }));
