@@ -164,7 +164,8 @@ export function withDefault<A>(inner: Field<A>, value: A): Field<A> {
   return new Field<A>(
     inner.name,
     inner.is,
-    (u, c) => (u === undefined ? t.success(value) : inner.validate(u, c)),
+    // A default list or object is copied, so no decoded value shares it with another.
+    (u, c) => (u === undefined ? t.success(typeof value === 'object' && value !== null ? structuredClone(value) : value) : inner.validate(u, c)),
     t.identity,
     { ...inner.schema, required: false, default: value },
   );

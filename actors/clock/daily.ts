@@ -45,7 +45,7 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
       if (!r.ok) log(`day ${day}: organization ${o.id} could not settle: ${r.refusal.detail}`);
       else if (r.value?.status === 'bankrupt') bankrupt.push(o.id);
     });
-    for (const id of bankrupt) await followEnding(region, read, id, day, 'its organization went bankrupt');
+    for (const id of bankrupt) await followEnding(region, read, id, day, 'bankruptcy');
 
     // Quests whose deadline has passed; adventurers whose wounds have healed.
     await forEachLimited(read.ids('quest', { due_by: day }), TICK_CONCURRENCY, (id) => settle('quest', id, {}));

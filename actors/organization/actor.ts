@@ -121,7 +121,10 @@ function project(o: OrganizationState): ProjectionRow[] {
     if (p.production) rows.push({ kind: 'production', id: p.id, status: p.status, location_id: p.location_id, organization_id: o.id, doc: productionView(p) });
   }
   for (const p of o.parties) {
-    rows.push({ kind: 'party', id: p.id, status: p.status, location_id: o.location_id, organization_id: o.id, doc: { ...p, members: [...p.members] } });
+    // A disbanded party (its organization ended) leaves the listings.
+    rows.push(p.status === 'disbanded'
+      ? { kind: 'party', id: p.id, deleted: true, doc: {} }
+      : { kind: 'party', id: p.id, status: p.status, location_id: o.location_id, organization_id: o.id, doc: { ...p, members: [...p.members] } });
   }
   for (const e of o.establishments) {
     rows.push({ kind: 'establishment', id: e.id, status: e.kind, location_id: e.location_id, organization_id: o.id, doc: { ...e } });

@@ -1,13 +1,14 @@
 // What follows when an organization ends, by bankruptcy or dissolution (core rules 6 and
 // 7): its adventurers become available, the quests it requested are withdrawn with
-// every sponsor refunded (those it had accepted open again), its own pledges to other
-// quests come back to it, and its alliances end. The organization has already
+// every sponsor refunded (those it had accepted open again), and its own pledges to
+// other quests come back to it. Dissolution also ends its alliances. The organization has already
 // recorded its end and cancelled its projects; this runs after, from outside any actor,
 // so it may ask adventurers and quests alike.
 import type { ReadModel } from '../../infra/store/ports';
 import type { Region } from '../region';
 
-export async function followEnding(region: Region, read: ReadModel, organizationId: number, day: number, reason: string): Promise<void> {
+export async function followEnding(region: Region, read: ReadModel, organizationId: number, day: number, how: 'bankruptcy' | 'dissolution'): Promise<void> {
+  const reason = how === 'bankruptcy' ? 'its organization went bankrupt' : 'its organization was dissolved';
   for (const id of read.ids('adventurer', { organization_id: organizationId, status: 'employed' })) {
     await region.ask('adventurer', id, { type: 'freed', organization_id: organizationId, day, reason });
   }
@@ -18,7 +19,8 @@ export async function followEnding(region: Region, read: ReadModel, organization
   const pledged = read.rows<{ id: number; sponsors: Array<{ organization_id: number }> }>('quest', { status: ['open', 'accepted'] })
     .filter((q) => q.sponsors.some((s) => s.organization_id === organizationId));
   for (const q of pledged) await region.ask('quest', q.id, { type: 'sponsor-ended', organization_id: organizationId, day });
-  // Dissolution ends alliances (core rule 7); so does bankruptcy, since a bankrupt member can act no more.
+  // Dissolution also ends its alliances (core rule 7); a bankrupt member's partner may end them itself.
+  if (how !== 'dissolution') return;
   const alliances = read.rows<{ id: number; proposer_id: number; counterparty_id: number }>('alliance', { status: ['proposed', 'active'] })
     .filter((a) => a.proposer_id === organizationId || a.counterparty_id === organizationId);
   for (const a of alliances) await region.ask('alliance', a.id, { type: 'member-ended', organization_id: organizationId, day });

@@ -190,7 +190,7 @@ export interface Party {
   name: string;
   organization_id: number;
   members: number[];
-  /** formed and dispatched are the states of the specification; disbanded marks a party of an ended organization. */
+  /** formed and dispatched are the states of the specification; disbanded (kept only in the organization's own state) marks a party of an ended organization. */
   status: 'formed' | 'dispatched' | 'disbanded';
   quest_id: number | null;
   formed_day: number;

@@ -16,7 +16,8 @@ import {
 
 export const questView = (q: Quest) => ({
   id: q.id, title: q.title, description: q.description, requester_id: q.requester_id, location_id: q.location_id,
-  reward: q.reward, status: q.status, deadline_day: q.deadline_day, minimum_strength: q.minimum_strength,
+  reward: q.reward, status: q.status, deadline_day: q.deadline_day,
+  deadline_days: q.deadline_day === null ? null : q.deadline_day - q.posted_day, minimum_strength: q.minimum_strength,
   minimum_reputation: q.minimum_reputation, minimum_relationship: q.minimum_relationship,
   accepted_organization_id: q.accepted_organization_id, party_id: q.party_id, party_members: q.party_members,
   world_funded: q.funds[0]?.organization_id === WORLD_FUND,
@@ -211,7 +212,11 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
         const party = io.read.row<{ members: number[] }>('party', c.party_id);
         const members = (party?.members ?? []).map((id) => io.read.row<AdventurerRow>('adventurer', id)).filter((a): a is AdventurerRow => !!a);
         const strength = partyStrength(members, placeOf(io, q.location_id));
-        if (strength < q.minimum_strength) return conflict(`requirements not met: party strength ${strength} is below the required ${q.minimum_strength}`);
+        // Requirements hold at dispatch too (core rule 9): the party's strength, the organization's reputation and trust.
+        const standingNow = await standing(io, c.organization_id, c.agent_id, q.requester_id);
+        if (!standingNow.ok) return { refusal: standingNow.refusal };
+        const unmet = checkRequirements(q, { ...standingNow.value, strength });
+        if (unmet) return conflict(unmet.replace('strength', 'party strength'));
         const sent = await io.ask('organization', c.organization_id, { type: 'dispatch-party', agent_id: c.agent_id, day: c.day, party_id: c.party_id, quest_id: q.id, location_id: q.location_id });
         if (!sent.ok) return { refusal: sent.refusal };
         events.push({ type: 'dispatched', day: c.day, party_id: c.party_id, members: members.map((m) => m.id), agent_id: c.agent_id });

@@ -20,7 +20,7 @@ export interface WorldEventSpec {
   location: LocationSpec | null;
 }
 
-export interface WorldEvent extends Omit<WorldEventSpec, 'quest' | 'location'> {
+export interface WorldEvent extends WorldEventSpec {
   status: 'active' | 'expired';
   started_day: number;
   ends_day: number;
@@ -39,7 +39,7 @@ export type WorldEventCommand =
   | { type: 'status' };
 
 export type WorldEventEvent =
-  | { type: 'began'; day: number; event: Omit<WorldEventSpec, 'quest' | 'location'>; quest_id: number | null; location_id: string | null; introduced: Array<{ location_id: string; resource: string }> }
+  | { type: 'began'; day: number; event: WorldEventSpec; quest_id: number | null; location_id: string | null; introduced: Array<{ location_id: string; resource: string }> }
   | { type: 'expired'; day: number; early: boolean };
 
 export function decideEnd(state: WorldEventState, day: number, early: boolean): Decision<WorldEventEvent> {
@@ -97,8 +97,7 @@ async function begin(io: EntityIO, spec: WorldEventSpec, day: number): Promise<O
     const posted = await io.ask('quest', spec.quest.id, { type: 'post', quest: spec.quest, agent_id: null, day, world_funded: true });
     if (!posted.ok) return fail('quest', posted);
   }
-  const { quest, location, ...event } = spec;
-  return { events: [{ type: 'began', day, event, quest_id: quest?.id ?? null, location_id: location?.id ?? null, introduced }] };
+  return { events: [{ type: 'began', day, event: spec, quest_id: spec.quest?.id ?? null, location_id: spec.location?.id ?? null, introduced }] };
 }
 
 /** A world event is announced as a free chronicle report among the public messages (core rule 15). */

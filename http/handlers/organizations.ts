@@ -56,7 +56,7 @@ export const organizationRoutes = [
       mustExist(s, params.organization_id);
       const day = s.day();
       const dissolved = await ask(s, params.organization_id, { type: 'dissolve', agent_id: caller!.id, day });
-      await followEnding(s.region, s.read, params.organization_id, day, 'its organization was dissolved');
+      await followEnding(s.region, s.read, params.organization_id, day, 'dissolution');
       return { ...(dissolved as object), ...organizationDetail(s, params.organization_id) };
     },
   }),

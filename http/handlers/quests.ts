@@ -62,7 +62,7 @@ export const questRoutes = [
   }),
   route({
     method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties.',
-    handle: (_r, s) => s.read.rows('party', { status: ['formed', 'dispatched'] }),
+    handle: (_r, s) => s.read.rows('party'),
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,

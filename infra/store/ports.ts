@@ -11,6 +11,8 @@ export interface ProjectionRow {
   location_id?: string | null;
   organization_id?: number | null;
   agent_id?: number | null;
+  /** The row leaves the read model (a party of an ended organization). */
+  deleted?: boolean;
   /** The next day the entity has work of its own to do (a wound heals, a deadline passes); the daily fan-out finds it by this. */
   due_day?: number | null;
   doc: Record<string, unknown>;

@@ -230,6 +230,10 @@ export class SqliteStore implements Store {
   }
 
   historyCount(q: Omit<HistoryQuery, 'limit'>): number {
+    // History is never deleted, so the whole of it counts as far as its last id goes.
+    if (q.category === undefined && q.agent_id === undefined && q.before_id === undefined) {
+      return (this.db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM history').get() as { n: number }).n;
+    }
     const { where, params } = this.historyWhere(q);
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM history ${where}`).get(...params) as { n: number }).n;
   }

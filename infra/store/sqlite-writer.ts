@@ -37,6 +37,7 @@ function open(file: string) {
     upsertRow: db.prepare('INSERT INTO entities (kind, id, status, location_id, organization_id, agent_id, due_day, doc) VALUES (@kind, @id, @status, @location_id, @organization_id, @agent_id, @due_day, @doc) ON CONFLICT (kind, id) DO UPDATE SET status = excluded.status, location_id = excluded.location_id, organization_id = excluded.organization_id, agent_id = excluded.agent_id, due_day = excluded.due_day, doc = excluded.doc'),
     insertHistory: db.prepare('INSERT INTO history (day, category, agent_id, organization_ids, summary, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     putCredential: db.prepare('INSERT OR REPLACE INTO credentials (key_hash, agent_id) VALUES (?, ?)'),
+    deleteRow: db.prepare('DELETE FROM entities WHERE kind = ? AND id = ?'),
   };
   const writeOne = (item: WriteItem, now: string) => {
     if (item.kind === 'snapshot') {
@@ -45,6 +46,7 @@ function open(file: string) {
     }
     stmts.insertEvent.run(item.key, item.sequenceNumber, item.createdAt, JSON.stringify(item.data), JSON.stringify(item.tags), item.isDeleted ? 1 : 0);
     for (const row of item.rows) {
+      if (row.deleted) { stmts.deleteRow.run(row.kind, String(row.id)); continue; }
       stmts.upsertRow.run({
         kind: row.kind, id: String(row.id), status: row.status ?? null, location_id: row.location_id ?? null,
         organization_id: row.organization_id ?? null, agent_id: row.agent_id ?? null, due_day: row.due_day ?? null, doc: JSON.stringify(row.doc),

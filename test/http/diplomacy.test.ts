@@ -452,12 +452,15 @@ describe('diplomacy over HTTP', function () {
       expectStatus(await allianceAct(w, 'end', ab.id, b), 409);
     });
 
-    it('ends the alliances of an organization that goes bankrupt', async () => {
+    it('leaves the alliances of a bankrupt organization to its partner: only dissolution ends them (core rule 7)', async () => {
       const ab = await proposeAlliance(w, a, b);
       expectStatus(await allianceAct(w, 'accept', ab.id, b), 200);
       await drainTo(w, b, c, 0);
       await w.tick();
       assert.equal((await orgOf(w, b.org.id)).status, 'bankrupt');
+      assert.equal((await allianceOf(w, ab.id)).status, 'active');
+      expectStatus(await allianceAct(w, 'end', ab.id, b), 409);
+      expectStatus(await allianceAct(w, 'end', ab.id, a), 200);
       assert.equal((await allianceOf(w, ab.id)).status, 'ended');
     });
   });

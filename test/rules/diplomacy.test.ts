@@ -394,7 +394,7 @@ describe('diplomacy rules', () => {
 
   describe('world event lifetime', () => {
     const began = (day: number, duration: number): WorldEvent => evolveEvent(null, {
-      type: 'began', day, event: { id: 1, title: 'Long winter', description: 'Snow closes the passes.', duration_days: duration, effects: [] },
+      type: 'began', day, event: { id: 1, title: 'Long winter', description: 'Snow closes the passes.', duration_days: duration, effects: [], quest: null, location: null },
       quest_id: null, location_id: null, introduced: [],
     }) as WorldEvent;
 

@@ -1,0 +1,109 @@
+// The query strings of spec part 4 (EventsQuery, InvestigationQuery, WorldEventsQuery,
+// MarketQuery, EstablishmentsQuery) and the path parameters. Their values arrive as text,
+// so integers are parsed from strings, and problems are placed under 'query' or 'path'.
+import assert from 'assert/strict';
+import {
+  AdventurerPath, AgentPath, AlliancePath, ContractPath, EstablishmentsQuery, EventPath, EventsQuery, InvestigationQuery,
+  LocationPath, MarketQuery, OrganizationPath, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
+  WorldEventPath, WorldEventsQuery,
+} from '../../codecs/requests';
+import { accept, describeShape, projectBound, id, int, refuse, refuseOnce, text, words, type Codec } from './harness';
+
+describe('query codecs', () => {
+  describeShape('EventsQuery', EventsQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: { limit: 30 },
+    staysAbsent: ['category', 'agent_id', 'before_id'],
+    rules: [
+      int('limit', 1, 100, 'text'),
+      text('category', 2, 40),
+      int('agent_id', 1, undefined, 'text'),
+      int('before_id', 1, undefined, 'text'),
+    ],
+  });
+
+  describe('EventsQuery: text that is not one integer', () => {
+    it('refuses a repeated parameter (?limit=1&limit=2): int_parsing', () => {
+      refuseOnce(EventsQuery, { limit: ['1', '2'] }, { loc: ['query', 'limit'], type: 'int_parsing', input: ['1', '2'] }, 'query');
+    });
+
+    it('refuses an integer beyond the safe range: int_type', () => {
+      refuseOnce(EventsQuery, { agent_id: '9007199254740993' }, { loc: ['query', 'agent_id'], type: 'int_type', input: '9007199254740993' }, 'query');
+    });
+
+    it('refuses a JSON number where text is expected (queries are text): int_parsing', () => {
+      refuseOnce(EventsQuery, { limit: 5 }, { loc: ['query', 'limit'], type: 'int_parsing', input: 5 }, 'query');
+    });
+  });
+
+  describeShape('InvestigationQuery', InvestigationQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: { window_days: 3 },
+    rules: [int('window_days', 0, 30, 'text')],
+  });
+
+  describeShape('WorldEventsQuery', WorldEventsQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: {},
+    staysAbsent: ['status'],
+    rules: [words('status', ['active', 'expired'])],
+  });
+
+  describeShape('MarketQuery', MarketQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: {},
+    staysAbsent: ['location_id'],
+    rules: [projectBound(text('location_id', 2, 40))],
+  });
+
+  describeShape('EstablishmentsQuery', EstablishmentsQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: {},
+    staysAbsent: ['location_id', 'kind'],
+    rules: [projectBound(text('location_id', 2, 40)), projectBound(text('kind', 2, 40))],
+  });
+
+  it('reports every query problem together', () => {
+    const items = refuse(EventsQuery, { limit: '0', category: 'x', agent_id: 'abc', before_id: '1.5' }, 'query');
+    assert.deepEqual(items.map((i) => [i.loc, i.type]), [
+      [['query', 'limit'], 'greater_than_equal'],
+      [['query', 'category'], 'string_too_short'],
+      [['query', 'agent_id'], 'int_parsing'],
+      [['query', 'before_id'], 'int_parsing'],
+    ]);
+  });
+});
+
+describe('path parameter codecs', () => {
+  const integerPaths: Array<[string, Codec]> = [
+    ['agent_id', AgentPath], ['suggestion_id', SuggestionPath], ['event_id', EventPath], ['event_id', WorldEventPath],
+    ['organization_id', OrganizationPath], ['adventurer_id', AdventurerPath], ['quest_id', QuestPath],
+    ['contract_id', ContractPath], ['alliance_id', AlliancePath], ['party_id', PartyPath], ['project_id', ProjectPath],
+  ];
+
+  for (const [name, codec] of integerPaths) {
+    describe(`${codec.name}: an integer id as text`, () => {
+      const rule = id(name, 'text');
+      it(`decodes ${rule.accepts.map((a) => a.label).join(', ')} to numbers`, () => {
+        for (const a of rule.accepts) assert.deepEqual(accept(codec, { [name]: a.value }, 'path'), { [name]: a.decoded });
+      });
+      for (const r of rule.refuses) {
+        it(`refuses ${r.label}: ${r.type} at ['path', '${name}']`, () => {
+          refuseOnce(codec, { [name]: r.value }, { loc: ['path', name], type: r.type, input: r.value }, 'path');
+        });
+      }
+    });
+  }
+
+  for (const [name, codec] of [['location_id', LocationPath], ['resource', ResourcePath]] as Array<[string, Codec]>) {
+    it(`${codec.name} takes a string id as it is`, () => {
+      assert.deepEqual(accept(codec, { [name]: 'sunken-crypt' }, 'path'), { [name]: 'sunken-crypt' });
+      refuseOnce(codec, {}, { loc: ['path', name], type: 'missing' }, 'path');
+    });
+  }
+});
