@@ -211,6 +211,8 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
         }
         const party = io.read.row<{ members: number[] }>('party', c.party_id);
         const members = (party?.members ?? []).map((id) => io.read.row<AdventurerRow>('adventurer', id)).filter((a): a is AdventurerRow => !!a);
+        const hurt = members.find((m) => m.injured_until !== null && m.injured_until > c.day);
+        if (hurt) return conflict(`adventurer ${hurt.id} is injured until day ${hurt.injured_until}; a party sets out only with every member fit`);
         const strength = partyStrength(members, placeOf(io, q.location_id));
         // Requirements hold at dispatch too (core rule 9): the party's strength, the organization's reputation and trust.
         const standingNow = await standing(io, c.organization_id, c.agent_id, q.requester_id);

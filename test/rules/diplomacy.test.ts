@@ -297,6 +297,15 @@ describe('diplomacy rules', () => {
       // greenhollow -> whisperwood -> sunken-crypt: 1 + 2 road days, danger 60
       assert.equal(deliveryDelay(places, 'greenhollow', 'sunken-crypt'), 3 + 3);
     });
+
+    it('takes 30 days where no road leads at all', () => {
+      const islands = [
+        { id: 'north', danger: 10, routes: [] },
+        { id: 'south', danger: 90, routes: [] },
+      ];
+      assert.equal(deliveryDelay(islands, 'north', 'south'), 30);
+      assert.equal(deliveryDelay(islands, 'north', 'north'), 0);
+    });
   });
 
   describe('transfers between organizations (contract and alliance settlement)', () => {

@@ -1,0 +1,260 @@
+// Configuration and start-up (api-conventions.md, "Running the service"): readConfig's
+// defaults and validation, generated operator keys kept in the data folder, GET /healthz,
+// a restart keeping the world's seed, the background clock, and `npm start`'s entry point
+// (dist/infra/main.js) printing the keys.
+import assert from 'assert/strict';
+import { spawn, type ChildProcess } from 'child_process';
+import path from 'path';
+import type { AddressInfo } from 'net';
+import { startWorld, type World } from '../../infra/app';
+import { DEFAULT_SEED, readConfig, type Config } from '../../infra/config';
+import { routes } from '../../http/routes';
+import { buildServer } from '../../http/server';
+import { tempDir } from '../support/world';
+
+const quiet = () => undefined;
+
+const configFor = (over: Partial<Config>): Config => ({
+  port: 0, host: '127.0.0.1', dataDir: tempDir('worldsim-config-'), adminKey: null, spectatorKey: null, daySeconds: 0, seed: 'config-seed', ...over,
+});
+
+async function call(base: string, method: string, url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(base + url, { method, headers });
+  const text = await res.text();
+  let body: any = text;
+  try { body = JSON.parse(text); } catch { /* keep the text */ }
+  return { status: res.status, body, text };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('readConfig (api-conventions: running the service)', () => {
+  it('defaults: PORT 8080, HOST 0.0.0.0, WORLD_DATA_DIR ./data, no operator keys, WORLD_DAY_SECONDS 3600, the fixed default seed', () => {
+    assert.deepEqual(readConfig({}), {
+      port: 8080, host: '0.0.0.0', dataDir: './data', adminKey: null, spectatorKey: null, daySeconds: 3600, seed: DEFAULT_SEED,
+    });
+  });
+
+  it('has a fixed, non-empty default seed, so two fresh worlds start alike', () => {
+    assert.equal(typeof DEFAULT_SEED, 'string');
+    assert.ok(DEFAULT_SEED.length > 0);
+    assert.equal(readConfig({}).seed, readConfig({}).seed);
+    assert.equal(readConfig({ WORLD_SEED: '' }).seed, DEFAULT_SEED, 'an empty WORLD_SEED reads as unset');
+  });
+
+  it('reads every value from the env object it is given', () => {
+    const env = {
+      PORT: '9091', HOST: '127.0.0.2', WORLD_DATA_DIR: '/tmp/somewhere-else', WORLD_ADMIN_KEY: 'admin-from-env',
+      WORLD_SPECTATOR_KEY: 'spectator-from-env', WORLD_DAY_SECONDS: '0.5', WORLD_SEED: 'another-seed',
+    };
+    assert.deepEqual(readConfig(env), {
+      port: 9091, host: '127.0.0.2', dataDir: '/tmp/somewhere-else', adminKey: 'admin-from-env', spectatorKey: 'spectator-from-env',
+      daySeconds: 0.5, seed: 'another-seed',
+    });
+    assert.equal(readConfig({ WORLD_DAY_SECONDS: '0' }).daySeconds, 0, '0 turns the background clock off');
+    assert.equal(readConfig({ WORLD_ADMIN_KEY: '', WORLD_SPECTATOR_KEY: '' }).adminKey, null, 'an empty key reads as unset');
+    assert.equal(readConfig({ WORLD_ADMIN_KEY: '', WORLD_SPECTATOR_KEY: '' }).spectatorKey, null, 'an empty key reads as unset');
+  });
+
+  it('reads the given env object, not process.env; without one it reads process.env', () => {
+    const saved = { PORT: process.env.PORT, WORLD_SEED: process.env.WORLD_SEED };
+    try {
+      process.env.PORT = '4321';
+      process.env.WORLD_SEED = 'process-seed';
+      assert.equal(readConfig({}).port, 8080);
+      assert.equal(readConfig({}).seed, DEFAULT_SEED);
+      assert.equal(readConfig().port, 4321);
+      assert.equal(readConfig().seed, 'process-seed');
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
+  it('refuses a bad WORLD_DAY_SECONDS, naming the variable', () => {
+    for (const bad of ['abc', '-1', 'NaN', 'Infinity', '1h']) {
+      assert.throws(() => readConfig({ WORLD_DAY_SECONDS: bad }), /WORLD_DAY_SECONDS/, `WORLD_DAY_SECONDS=${bad}`);
+    }
+  });
+});
+
+describe('startWorld: operator keys, health, seed and the background clock', function () {
+  this.timeout(60_000);
+  const open: World[] = [];
+  const start = async (config: Config) => {
+    const w = await startWorld(config, quiet);
+    open.push(w);
+    return w;
+  };
+  const stop = async (w: World) => {
+    open.splice(open.indexOf(w), 1);
+    await w.close();
+  };
+  afterEach(async () => {
+    while (open.length) await open.pop()!.close();
+  });
+
+  it('generates operator keys when none are configured, keeps them in the data folder, and the admin key ticks', async () => {
+    const dataDir = tempDir('worldsim-keys-');
+    const first = await start(configFor({ dataDir }));
+    const { admin, spectator } = first.keys;
+    assert.equal(typeof admin, 'string');
+    assert.equal(typeof spectator, 'string');
+    assert.ok(admin.length >= 16 && spectator.length >= 16, 'keys long enough to guess at no better than chance');
+    assert.notEqual(admin, spectator);
+
+    const day = (await call(first.url, 'GET', '/api/world')).body.day as number;
+    const ticked = await call(first.url, 'POST', '/api/tick', { 'x-admin-key': admin });
+    assert.equal(ticked.status, 200, ticked.text);
+    assert.equal(ticked.body.day, day + 1);
+    assert.equal((await call(first.url, 'POST', '/api/tick', { 'x-admin-key': spectator })).status, 401, 'the spectator key is not the admin key');
+    assert.equal((await call(first.url, 'GET', '/api/messages/investigation', { 'x-spectator-key': spectator })).status, 200, 'the spectator key opens the investigation');
+    await stop(first);
+
+    const second = await start(configFor({ dataDir, seed: 'config-seed' }));
+    assert.deepEqual(second.keys, { admin, spectator }, 'the same keys after a restart on the same folder');
+    const again = await call(second.url, 'POST', '/api/tick', { 'x-admin-key': admin });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.day, day + 2, 'the same world continues');
+    await stop(second);
+
+    const elsewhere = await start(configFor({}));
+    assert.notEqual(elsewhere.keys.admin, admin, 'another data folder generates another key');
+  });
+
+  it('uses a configured key instead of the kept one', async () => {
+    const dataDir = tempDir('worldsim-keys-');
+    const first = await start(configFor({ dataDir }));
+    const generated = first.keys.admin;
+    await stop(first);
+    const second = await start(configFor({ dataDir, adminKey: 'configured-admin-key' }));
+    assert.equal(second.keys.admin, 'configured-admin-key');
+    assert.equal((await call(second.url, 'POST', '/api/tick', { 'x-admin-key': 'configured-admin-key' })).status, 200);
+    assert.equal((await call(second.url, 'POST', '/api/tick', { 'x-admin-key': generated })).status, 401);
+  });
+
+  it('GET /healthz answers 200 once started', async () => {
+    const w = await start(configFor({}));
+    const r = await call(w.url, 'GET', '/healthz');
+    assert.equal(r.status, 200, r.text);
+  });
+
+  it('GET /healthz answers 503 (and the API 503) before the service is ready', async () => {
+    const { server } = buildServer(routes, quiet);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      assert.equal((await call(base, 'GET', '/healthz')).status, 503);
+      const api = await call(base, 'GET', '/api/world');
+      assert.equal(api.status, 503);
+      assert.equal(typeof api.body.detail, 'string');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('keeps the original world when restarted with a different seed (same adventurer names)', async () => {
+    const names = async (w: World) => ((await call(w.url, 'GET', '/api/adventurers')).body as Array<{ id: number; name: string }>)
+      .sort((x, y) => x.id - y.id).map((a) => a.name);
+    const dataDir = tempDir('worldsim-seed-');
+    const first = await start(configFor({ dataDir, seed: 'first-seed' }));
+    const original = await names(first);
+    assert.ok(original.length > 0);
+    await stop(first);
+
+    const restarted = await start(configFor({ dataDir, seed: 'second-seed' }));
+    assert.deepEqual(await names(restarted), original, 'a restart keeps the world it had');
+    assert.equal(restarted.services.seed, 'first-seed', 'the world keeps drawing from its original seed');
+    await stop(restarted);
+
+    // The seed does matter for a fresh world, so the comparison above means something.
+    const fresh = await start(configFor({ seed: 'second-seed' }));
+    assert.notDeepEqual(await names(fresh), original, 'a fresh world from the other seed differs');
+  });
+
+  it('keeps drawing from the original seed after a restart with another: later days match a world that kept its seed', async () => {
+    // What the world does of its own accord (new adventurers, quests of the seeded organizations) follows the seed.
+    const story = async (w: World) => {
+      const admin = { 'x-admin-key': w.keys.admin };
+      for (let i = 0; i < 6; i++) assert.equal((await call(w.url, 'POST', '/api/tick', admin)).status, 200);
+      const adventurers = ((await call(w.url, 'GET', '/api/adventurers')).body as Array<{ id: number; name: string; strength: number }>)
+        .sort((x, y) => x.id - y.id).map((a) => `${a.id} ${a.name} ${a.strength}`);
+      const quests = ((await call(w.url, 'GET', '/api/quests')).body as Array<{ id: number; title: string; reward: number; location_id: string }>)
+        .sort((x, y) => x.id - y.id).map((q) => `${q.id} ${q.title} ${q.reward} ${q.location_id}`);
+      return { adventurers, quests };
+    };
+    const changed = tempDir('worldsim-seed-');
+    const kept = tempDir('worldsim-seed-');
+    for (const dataDir of [changed, kept]) await stop(await start(configFor({ dataDir, seed: 'first-seed' })));
+    const a = await start(configFor({ dataDir: changed, seed: 'second-seed' }));
+    const b = await start(configFor({ dataDir: kept, seed: 'first-seed' }));
+    const [withChange, withoutChange] = [await story(a), await story(b)];
+    assert.ok(withoutChange.quests.length > 0 || withoutChange.adventurers.length > 60, 'the world acted on its own in those days');
+    assert.deepEqual(withChange, withoutChange);
+  });
+
+  it('advances days by itself when daySeconds is small', async () => {
+    const w = await start(configFor({ daySeconds: 0.2 }));
+    const first = (await call(w.url, 'GET', '/api/world')).body.day as number;
+    let day = first;
+    for (const deadline = Date.now() + 3000; Date.now() < deadline && day < first + 2; await sleep(100)) {
+      day = (await call(w.url, 'GET', '/api/world')).body.day as number;
+    }
+    assert.ok(day >= first + 2, `the clock moved from day ${first} to ${day} within 3 s`);
+  });
+
+  it('does not advance days by itself when daySeconds is 0', async () => {
+    const w = await start(configFor({ daySeconds: 0 }));
+    const first = (await call(w.url, 'GET', '/api/world')).body.day as number;
+    await sleep(1200);
+    assert.equal((await call(w.url, 'GET', '/api/world')).body.day, first);
+  });
+});
+
+describe('npm start entry point (dist/infra/main.js)', function () {
+  this.timeout(60_000);
+  let child: ChildProcess | null = null;
+  after(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('serves on the configured address and prints the generated keys it keeps', async () => {
+    const dataDir = tempDir('worldsim-main-');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env, PORT: '0', HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_SEED: 'main-seed',
+    };
+    delete env.WORLD_ADMIN_KEY;
+    delete env.WORLD_SPECTATOR_KEY;
+    child = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '../../infra/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d) => { out += String(d); });
+    child.stderr!.on('data', (d) => { out += String(d); });
+    const deadline = Date.now() + 30_000;
+    while (!/X-Spectator-Key \S+/.test(out) && child.exitCode === null && Date.now() < deadline) await sleep(50);
+    const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+    const admin = /X-Admin-Key (\S+)/.exec(out)?.[1];
+    const spectator = /X-Spectator-Key (\S+)/.exec(out)?.[1];
+    assert.ok(port && admin && spectator, `start-up output names the port and both keys: ${out}`);
+    const base = `http://127.0.0.1:${port}`;
+    assert.equal((await call(base, 'GET', '/healthz')).status, 200);
+    assert.equal((await call(base, 'POST', '/api/tick', { 'x-admin-key': admin })).status, 200, 'the printed admin key works');
+    assert.equal((await call(base, 'GET', '/api/messages/investigation', { 'x-spectator-key': spectator })).status, 200, 'the printed spectator key works');
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, 'stops cleanly on SIGTERM');
+
+    const again = await startWorld(configFor({ dataDir }), quiet);
+    try {
+      assert.deepEqual(again.keys, { admin, spectator }, 'the printed keys are the ones kept in the data folder');
+    } finally {
+      await again.close();
+    }
+  });
+});
