@@ -14,7 +14,7 @@ export interface RegionOptions {
   log?: (line: string) => void;
 }
 
-const INTERNAL = { status: 409 as const, detail: 'the world could not carry out this action right now; nothing was changed, try again' };
+const INTERNAL = { status: 503 as const, detail: 'the world could not finish this action in time; read the current state before trying again' };
 
 export class Region {
   private readonly system;

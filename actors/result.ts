@@ -1,6 +1,8 @@
 // What an actor answers: a value, or a refusal that changed nothing. Refusals carry the
 // HTTP status of api-conventions.md so the HTTP layer never has to guess.
-export type RefusalStatus = 401 | 403 | 404 | 409 | 422;
+// 503 is for the rare action the world could not finish (a timeout, a failed write):
+// its outcome is unknown, so the caller is told to look before trying again.
+export type RefusalStatus = 401 | 403 | 404 | 409 | 422 | 503;
 
 export interface Refusal {
   status: RefusalStatus;

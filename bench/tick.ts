@@ -1,6 +1,7 @@
-// Benchmark: a day's tick over a large world. Builds a world of ORGS organizations and
-// ADVENTURERS adventurers (employed ones spread over the organizations) through the real
-// actors and store, then times POST /api/tick-equivalent advances of the clock.
+// Benchmark: a day's tick over a large world. Builds a world of ORGS agent-owned
+// organizations and ADVENTURERS available adventurers through the real actors and store,
+// then times advances of the clock (what POST /api/tick does), with the writes and
+// commits each day took, memory, and the number of actors awake.
 //   node dist/bench/tick.js [orgs=10000] [adventurers=100000] [days=3]
 import fs from 'fs';
 import os from 'os';

@@ -5,6 +5,7 @@
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
+import type { Refusal } from '../result';
 import type { Contract, ContractCommand, ContractEvent, ContractState } from './messages';
 import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decidePropose, evolve } from './rules';
 
@@ -33,7 +34,7 @@ const control = (io: EntityIO, organizationId: number, agentId: number) =>
 const transfer = (io: EntityIO, organizationId: number, day: number, reason: string, gold: number, holdings: Record<string, number>, trust: Record<string, number>, evenIfEnded = false) =>
   io.ask('organization', organizationId, { type: 'transfer', day, reason, gold, holdings, trust, even_if_ended: evenIfEnded });
 
-async function fulfil(io: EntityIO, c: Contract, day: number): Promise<{ refusal: { status: 409 | 404 | 403 | 401 | 422; detail: string } } | null> {
+async function fulfil(io: EntityIO, c: Contract, day: number): Promise<{ refusal: Refusal } | null> {
   const reason = `contract ${c.id}`;
   const goods = c.resource ? { [c.resource]: c.quantity } : {};
   const back = c.resource ? { [c.resource]: -c.quantity } : {};
