@@ -2,20 +2,8 @@
 // production plans, and what bankruptcy and dissolution do to projects (core rules 5-7,
 // 16 and 17). Markets, trade and travel are in economy.test.ts.
 import assert from 'assert/strict';
-import { startTestWorld, type Answer, type TestWorld } from '../support/world';
-
-async function foundOrg(w: TestWorld, name: string, kind = 'merchant company') {
-  const agent = await w.register();
-  const r = await w.call('POST', '/api/organizations', { key: agent.key, body: { name, kind } });
-  assert.equal(r.status, 201, r.text);
-  return { key: agent.key, agentId: agent.id, org: r.body as { id: number; treasury: number; location_id: string } };
-}
-
-const orgOf = async (w: TestWorld, id: number) => {
-  const r = await w.get(`/api/organizations/${id}`);
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
+import { expect422, expectStatus, foundOrg, historyCount, orgOf } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
 
 async function projectOf(w: TestWorld, id: number) {
   const r = await w.get('/api/projects');
@@ -33,8 +21,6 @@ async function planOf(w: TestWorld, projectId: number) {
   return p;
 }
 
-const historyCount = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.counts.history_events;
-
 async function snapshot(w: TestWorld, orgId: number) {
   const org = await orgOf(w, orgId);
   return {
@@ -43,16 +29,6 @@ async function snapshot(w: TestWorld, orgId: number) {
     all_projects: ((await w.get('/api/projects')).body as any[]).length,
     history: await historyCount(w),
   };
-}
-
-function expectStatus(r: Answer, status: number) {
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  if (status !== 422) assert.ok(typeof r.body.detail === 'string' && r.body.detail.length > 0, `a plain-words detail: ${r.text}`);
-}
-
-function expect422(r: Answer, field: string) {
-  expectStatus(r, 422);
-  assert.ok(r.body.detail.some((d: any) => d.loc[0] === 'body' && d.loc[1] === field), `a detail item at body.${field}: ${r.text}`);
 }
 
 const project = (ownerId: number, over: Record<string, unknown> = {}) => ({

@@ -2,23 +2,10 @@
 // travel, and the gaps of a place (core rules 18 and 19; api-conventions errors).
 // Workers, projects, production plans and endings are in economy-projects.test.ts.
 import assert from 'assert/strict';
-import { startTestWorld, type Answer, type TestWorld } from '../support/world';
+import { expect422, expectStatus, foundOrg, historyCount, orgOf } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
 
 interface Entry { resource: string; price: number; supply: number; location_id: string }
-
-/** Registers an agent and founds an organization for it; returns both. */
-async function foundOrg(w: TestWorld, name: string, kind = 'merchant company', locationId?: string) {
-  const agent = await w.register();
-  const r = await w.call('POST', '/api/organizations', { key: agent.key, body: { name, kind, ...(locationId ? { location_id: locationId } : {}) } });
-  assert.equal(r.status, 201, r.text);
-  return { key: agent.key, agentId: agent.id, org: r.body as { id: number; treasury: number; location_id: string } };
-}
-
-const orgOf = async (w: TestWorld, id: number) => {
-  const r = await w.get(`/api/organizations/${id}`);
-  assert.equal(r.status, 200, r.text);
-  return r.body;
-};
 
 async function boardAt(w: TestWorld, locationId: string): Promise<Entry[]> {
   const r = await w.get(`/api/market?location_id=${locationId}`);
@@ -31,8 +18,6 @@ async function entryAt(w: TestWorld, locationId: string, resource: string): Prom
   assert.ok(e, `${resource} should be on the board at ${locationId}`);
   return e;
 }
-
-const historyCount = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.counts.history_events;
 
 async function eventsOf(w: TestWorld, category: string): Promise<Array<{ id: number; category: string; organization_ids: number[]; agent_id: number | null; summary: string; data?: any }>> {
   const r = await w.get(`/api/events?category=${category}&limit=100`);
@@ -49,17 +34,6 @@ async function snapshot(w: TestWorld, orgId: number, locationId = 'emberfall') {
     market: await boardAt(w, locationId),
     history: await historyCount(w),
   };
-}
-
-function expectStatus(r: Answer, status: number) {
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  if (status !== 422) assert.ok(typeof r.body.detail === 'string' && r.body.detail.length > 0, `a plain-words detail: ${r.text}`);
-}
-
-function expect422(r: Answer, field: string) {
-  expectStatus(r, 422);
-  assert.ok(Array.isArray(r.body.detail), r.text);
-  assert.ok(r.body.detail.some((d: any) => d.loc[0] === 'body' && d.loc[1] === field), `a detail item at body.${field}: ${r.text}`);
 }
 
 const routeBetween = async (w: TestWorld, from: string, to: string) => {

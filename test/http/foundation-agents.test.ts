@@ -5,24 +5,10 @@
 import assert from 'assert/strict';
 import crypto from 'crypto';
 import fs from 'fs';
-import { startTestWorld, type Answer, type TestWorld } from '../support/world';
+import { expect422At, expectStatus } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-
-function expectDetail(r: Answer, status: number) {
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  assert.equal(typeof r.body.detail, 'string', `a plain-words detail: ${r.text}`);
-  assert.ok(r.body.detail.length > 0, r.text);
-}
-
-function expect422At(r: Answer, loc: Array<string | number>) {
-  assert.equal(r.status, 422, `expected 422, got ${r.status}: ${r.text}`);
-  assert.ok(Array.isArray(r.body.detail), r.text);
-  for (const d of r.body.detail) {
-    assert.ok(Array.isArray(d.loc) && typeof d.msg === 'string' && typeof d.type === 'string', `detail item shape: ${JSON.stringify(d)}`);
-  }
-  assert.ok(r.body.detail.some((d: any) => JSON.stringify(d.loc) === JSON.stringify(loc)), `a detail item at ${JSON.stringify(loc)}: ${r.text}`);
-}
 
 /** Every property name anywhere in a JSON value. */
 function propertyNames(value: unknown, out = new Set<string>()): Set<string> {
@@ -101,10 +87,10 @@ describe('agents over HTTP: registration and reading', () => {
   });
 
   it('GET /api/agents/me answers 401 without a key or with an unknown key', async () => {
-    expectDetail(await w.get('/api/agents/me'), 401);
-    expectDetail(await w.get('/api/agents/me', 'wsk_not-a-real-key-at-all-000000000000'), 401);
-    expectDetail(await w.get('/api/agents/me', sha256(alice.key)), 401);
-    expectDetail(await w.call('GET', '/api/agents/me', { admin: 'test-admin-key' }), 401);
+    expectStatus(await w.get('/api/agents/me'), 401);
+    expectStatus(await w.get('/api/agents/me', 'wsk_not-a-real-key-at-all-000000000000'), 401);
+    expectStatus(await w.get('/api/agents/me', sha256(alice.key)), 401);
+    expectStatus(await w.call('GET', '/api/agents/me', { admin: 'test-admin-key' }), 401);
   });
 
   it('GET /api/agents/{id} answers the profile with statistics, organizations and recent events', async () => {
@@ -128,7 +114,7 @@ describe('agents over HTTP: registration and reading', () => {
   });
 
   it('GET /api/agents/{id} answers 404 for an unknown id and 422 for a non-integer id', async () => {
-    expectDetail(await w.get('/api/agents/999999'), 404);
+    expectStatus(await w.get('/api/agents/999999'), 404);
     expect422At(await w.get('/api/agents/abc'), ['path', 'agent_id']);
     expect422At(await w.get('/api/agents/1.5'), ['path', 'agent_id']);
   });
@@ -150,8 +136,8 @@ describe('agents over HTTP: retirement and departures (core rule 25)', () => {
   after(async () => { await w.close(); fs.rmSync(w.dataDir, { recursive: true, force: true }); });
 
   it('refuses retirement without a key (401) and with a reason outside 10-2000 characters (422)', async () => {
-    expectDetail(await w.post('/api/agents/retire', { reason }), 401);
-    expectDetail(await w.post('/api/agents/retire', { reason }, 'wsk_unknown-key-000000000000000000000'), 401);
+    expectStatus(await w.post('/api/agents/retire', { reason }), 401);
+    expectStatus(await w.post('/api/agents/retire', { reason }, 'wsk_unknown-key-000000000000000000000'), 401);
     expect422At(await w.post('/api/agents/retire', { reason: 'too short' }, retiree.key), ['body', 'reason']);
     expect422At(await w.post('/api/agents/retire', { reason: 'r'.repeat(2001) }, retiree.key), ['body', 'reason']);
     expect422At(await w.post('/api/agents/retire', {}, retiree.key), ['body', 'reason']);
@@ -170,10 +156,10 @@ describe('agents over HTTP: retirement and departures (core rule 25)', () => {
 
   it('afterwards refuses mutations with that key with 403 and changes nothing', async () => {
     const history = await historyCount(w);
-    expectDetail(await w.post('/api/organizations', { name: 'Second Try', kind: 'temple' }, retiree.key), 403);
-    expectDetail(await w.call('PATCH', `/api/organizations/${orgId}`, { key: retiree.key, body: { motto: 'Still here' } }), 403);
-    expectDetail(await w.post(`/api/organizations/${orgId}/dissolve`, undefined, retiree.key), 403);
-    expectDetail(await w.post('/api/agents/retire', { reason: 'retiring a second time, just in case' }, retiree.key), 403);
+    expectStatus(await w.post('/api/organizations', { name: 'Second Try', kind: 'temple' }, retiree.key), 403);
+    expectStatus(await w.call('PATCH', `/api/organizations/${orgId}`, { key: retiree.key, body: { motto: 'Still here' } }), 403);
+    expectStatus(await w.post(`/api/organizations/${orgId}/dissolve`, undefined, retiree.key), 403);
+    expectStatus(await w.post('/api/agents/retire', { reason: 'retiring a second time, just in case' }, retiree.key), 403);
     assert.equal(await historyCount(w), history);
     const org = await w.get(`/api/organizations/${orgId}`);
     assert.notEqual(org.body.motto, 'Still here');
@@ -217,10 +203,10 @@ describe('agents over HTTP: retirement and departures (core rule 25)', () => {
   });
 
   it('refuses GET /api/agent-departures without the admin key (401)', async () => {
-    expectDetail(await w.get('/api/agent-departures'), 401);
-    expectDetail(await w.call('GET', '/api/agent-departures', { admin: 'wrong-admin-key' }), 401);
-    expectDetail(await w.call('GET', '/api/agent-departures', { admin: 'test-spectator-key' }), 401);
-    expectDetail(await w.get('/api/agent-departures', retiree.key), 401);
+    expectStatus(await w.get('/api/agent-departures'), 401);
+    expectStatus(await w.call('GET', '/api/agent-departures', { admin: 'wrong-admin-key' }), 401);
+    expectStatus(await w.call('GET', '/api/agent-departures', { admin: 'test-spectator-key' }), 401);
+    expectStatus(await w.get('/api/agent-departures', retiree.key), 401);
   });
 });
 

@@ -3,12 +3,8 @@
 // out (core rules 1, 5 and 6; api-conventions: tick answers {day}).
 import assert from 'assert/strict';
 import fs from 'fs';
-import { startTestWorld, type Answer, type TestWorld } from '../support/world';
-
-function expectDetail(r: Answer, status: number) {
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  assert.equal(typeof r.body.detail, 'string', `a plain-words detail: ${r.text}`);
-}
+import { expectStatus } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
 
 const dayOf = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.day;
 
@@ -38,11 +34,11 @@ describe('clock over HTTP: POST /api/tick (core rule 1)', () => {
 
   it('answers 401 without the admin key, with a wrong one, or with another kind of key, and the day stays', async () => {
     const day = await dayOf(w);
-    expectDetail(await w.call('POST', '/api/tick'), 401);
-    expectDetail(await w.call('POST', '/api/tick', { admin: 'not-the-admin-key' }), 401);
-    expectDetail(await w.call('POST', '/api/tick', { admin: 'test-spectator-key' }), 401);
-    expectDetail(await w.call('POST', '/api/tick', { key: agent.key }), 401);
-    expectDetail(await w.call('POST', '/api/tick', { headers: { 'x-agent-key': 'test-admin-key' } }), 401);
+    expectStatus(await w.call('POST', '/api/tick'), 401);
+    expectStatus(await w.call('POST', '/api/tick', { admin: 'not-the-admin-key' }), 401);
+    expectStatus(await w.call('POST', '/api/tick', { admin: 'test-spectator-key' }), 401);
+    expectStatus(await w.call('POST', '/api/tick', { key: agent.key }), 401);
+    expectStatus(await w.call('POST', '/api/tick', { headers: { 'x-agent-key': 'test-admin-key' } }), 401);
     assert.equal(await dayOf(w), day);
   });
 
@@ -148,8 +144,8 @@ describe('clock over HTTP: bankruptcy (core rules 5 and 6)', () => {
 
   it('can no longer act: PATCH and dissolve answer 409 and change nothing', async () => {
     const before = await orgOf(w, org.id);
-    expectDetail(await w.call('PATCH', `/api/organizations/${org.id}`, { key: agent.key, body: { motto: 'We rise again.' } }), 409);
-    expectDetail(await w.post(`/api/organizations/${org.id}/dissolve`, undefined, agent.key), 409);
+    expectStatus(await w.call('PATCH', `/api/organizations/${org.id}`, { key: agent.key, body: { motto: 'We rise again.' } }), 409);
+    expectStatus(await w.post(`/api/organizations/${org.id}/dissolve`, undefined, agent.key), 409);
     const after = await orgOf(w, org.id);
     assert.equal(after.motto, before.motto);
     assert.equal(after.status, 'bankrupt');

@@ -3,15 +3,10 @@
 // (window_days) with their 404 and 422 refusals (spec part 6; api-conventions errors).
 import assert from 'assert/strict';
 import fs from 'fs';
-import { startTestWorld, type Answer, type TestWorld } from '../support/world';
+import { expect422At } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
 
 interface HistoryEvent { id: number; day: number; category: string; agent_id: number | null; organization_ids: number[]; summary: string }
-
-function expect422At(r: Answer, loc: Array<string | number>) {
-  assert.equal(r.status, 422, `expected 422, got ${r.status}: ${r.text}`);
-  assert.ok(Array.isArray(r.body.detail), r.text);
-  assert.ok(r.body.detail.some((d: any) => JSON.stringify(d.loc) === JSON.stringify(loc)), `a detail item at ${JSON.stringify(loc)}: ${r.text}`);
-}
 
 async function events(w: TestWorld, query = ''): Promise<HistoryEvent[]> {
   const r = await w.get(`/api/events${query}`);

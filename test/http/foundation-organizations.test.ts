@@ -3,19 +3,8 @@
 // refusals that change nothing (core rules 2, 3, 4, 7 and 26; api-conventions errors).
 import assert from 'assert/strict';
 import fs from 'fs';
-import { startTestWorld, type Answer, type TestWorld } from '../support/world';
-
-function expectDetail(r: Answer, status: number) {
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  assert.equal(typeof r.body.detail, 'string', `a plain-words detail: ${r.text}`);
-  assert.ok(r.body.detail.length > 0, r.text);
-}
-
-function expect422At(r: Answer, loc: Array<string | number>) {
-  assert.equal(r.status, 422, `expected 422, got ${r.status}: ${r.text}`);
-  assert.ok(Array.isArray(r.body.detail), r.text);
-  assert.ok(r.body.detail.some((d: any) => JSON.stringify(d.loc) === JSON.stringify(loc)), `a detail item at ${JSON.stringify(loc)}: ${r.text}`);
-}
+import { expect422At, expectStatus } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
 
 const ORGANIZATION_FIELDS = ['id', 'name', 'kind', 'location_id', 'description', 'goals', 'motto', 'treasury', 'reputation', 'status', 'agent_id', 'travel'];
 
@@ -39,8 +28,8 @@ describe('organizations over HTTP: founding (core rules 3 and 4)', () => {
   after(async () => { await w.close(); fs.rmSync(w.dataDir, { recursive: true, force: true }); });
 
   it('refuses founding without a key (401) or with an unknown key (401)', async () => {
-    expectDetail(await w.post('/api/organizations', { name: 'Keyless', kind: 'temple' }), 401);
-    expectDetail(await w.post('/api/organizations', { name: 'Keyless', kind: 'temple' }, 'wsk_nobody-000000000000000000000000'), 401);
+    expectStatus(await w.post('/api/organizations', { name: 'Keyless', kind: 'temple' }), 401);
+    expectStatus(await w.post('/api/organizations', { name: 'Keyless', kind: 'temple' }, 'wsk_nobody-000000000000000000000000'), 401);
   });
 
   it('refuses OrganizationCreate outside its bounds with 422 at the field', async () => {
@@ -55,7 +44,7 @@ describe('organizations over HTTP: founding (core rules 3 and 4)', () => {
 
   it('refuses an unknown location with 404 and creates nothing', async () => {
     const history = await historyCount(w);
-    expectDetail(await w.post('/api/organizations', { name: 'Lost Guild', kind: 'temple', location_id: 'atlantis' }, founder.key), 404);
+    expectStatus(await w.post('/api/organizations', { name: 'Lost Guild', kind: 'temple', location_id: 'atlantis' }, founder.key), 404);
     assert.deepEqual((await w.get(`/api/agents/${founder.id}`)).body.organizations, []);
     assert.equal(await historyCount(w), history);
   });
@@ -112,7 +101,7 @@ describe('organizations over HTTP: founding (core rules 3 and 4)', () => {
     const history = await historyCount(w);
     const before = await orgOf(w, org.id);
     const listed = (await w.get('/api/organizations')).body.length;
-    expectDetail(await w.post('/api/organizations', { name: 'Second Temple', kind: 'temple' }, founder.key), 409);
+    expectStatus(await w.post('/api/organizations', { name: 'Second Temple', kind: 'temple' }, founder.key), 409);
     assert.equal(await historyCount(w), history);
     assert.equal((await orgOf(w, org.id)).treasury, before.treasury);
     assert.equal((await w.get('/api/organizations')).body.length, listed);
@@ -178,7 +167,7 @@ describe('organizations over HTTP: revising and dissolving (core rules 2 and 7)'
 
   it('PATCH by another agent answers 403 and changes nothing', async () => {
     const history = await historyCount(w);
-    expectDetail(await w.call('PATCH', `/api/organizations/${orgId}`, { key: stranger.key, body: { motto: 'Hijacked.' } }), 403);
+    expectStatus(await w.call('PATCH', `/api/organizations/${orgId}`, { key: stranger.key, body: { motto: 'Hijacked.' } }), 403);
     assert.equal((await orgOf(w, orgId)).motto, 'Fairer weights.');
     assert.equal(await historyCount(w), history);
   });
@@ -186,13 +175,13 @@ describe('organizations over HTTP: revising and dissolving (core rules 2 and 7)'
   it('PATCH of a seeded organization answers 403', async () => {
     const seeded = (await w.get('/api/organizations')).body.find((o: any) => o.agent_id === null);
     assert.ok(seeded, 'a seeded organization exists');
-    expectDetail(await w.call('PATCH', `/api/organizations/${seeded.id}`, { key: owner.key, body: { motto: 'Mine now.' } }), 403);
+    expectStatus(await w.call('PATCH', `/api/organizations/${seeded.id}`, { key: owner.key, body: { motto: 'Mine now.' } }), 403);
     assert.notEqual((await orgOf(w, seeded.id)).motto, 'Mine now.');
   });
 
   it('PATCH answers 401 without a key, 404 for an unknown organization, 422 for bad input', async () => {
-    expectDetail(await w.call('PATCH', `/api/organizations/${orgId}`, { body: { motto: 'No key.' } }), 401);
-    expectDetail(await w.call('PATCH', '/api/organizations/999999', { key: owner.key, body: { motto: 'Nobody.' } }), 404);
+    expectStatus(await w.call('PATCH', `/api/organizations/${orgId}`, { body: { motto: 'No key.' } }), 401);
+    expectStatus(await w.call('PATCH', '/api/organizations/999999', { key: owner.key, body: { motto: 'Nobody.' } }), 404);
     expect422At(await w.call('PATCH', `/api/organizations/${orgId}`, { key: owner.key, body: { motto: 'm'.repeat(201) } }), ['body', 'motto']);
     expect422At(await w.call('PATCH', `/api/organizations/${orgId}`, { key: owner.key, body: { goals: 7 } }), ['body', 'goals']);
     expect422At(await w.call('PATCH', '/api/organizations/abc', { key: owner.key, body: { motto: 'x' } }), ['path', 'organization_id']);
@@ -200,13 +189,13 @@ describe('organizations over HTTP: revising and dissolving (core rules 2 and 7)'
   });
 
   it('dissolve by another agent answers 403 and changes nothing', async () => {
-    expectDetail(await w.post(`/api/organizations/${orgId}/dissolve`, undefined, stranger.key), 403);
+    expectStatus(await w.post(`/api/organizations/${orgId}/dissolve`, undefined, stranger.key), 403);
     assert.equal((await orgOf(w, orgId)).status, 'active');
   });
 
   it('dissolve answers 401 without a key and 404 for an unknown organization', async () => {
-    expectDetail(await w.post(`/api/organizations/${orgId}/dissolve`), 401);
-    expectDetail(await w.post('/api/organizations/999999/dissolve', undefined, owner.key), 404);
+    expectStatus(await w.post(`/api/organizations/${orgId}/dissolve`), 401);
+    expectStatus(await w.post('/api/organizations/999999/dissolve', undefined, owner.key), 404);
   });
 
   it('dissolve by the controller answers 200 and the organization is dissolved', async () => {
@@ -230,8 +219,8 @@ describe('organizations over HTTP: revising and dissolving (core rules 2 and 7)'
 
   it('an ended organization can act no more: dissolve and PATCH answer 409 and change nothing', async () => {
     const history = await historyCount(w);
-    expectDetail(await w.post(`/api/organizations/${orgId}/dissolve`, undefined, owner.key), 409);
-    expectDetail(await w.call('PATCH', `/api/organizations/${orgId}`, { key: owner.key, body: { motto: 'Back from the grave.' } }), 409);
+    expectStatus(await w.post(`/api/organizations/${orgId}/dissolve`, undefined, owner.key), 409);
+    expectStatus(await w.call('PATCH', `/api/organizations/${orgId}`, { key: owner.key, body: { motto: 'Back from the grave.' } }), 409);
     assert.equal((await orgOf(w, orgId)).motto, 'Fairer weights.');
     assert.equal(await historyCount(w), history);
   });
@@ -282,7 +271,7 @@ describe('organizations over HTTP: listing and detail', () => {
   });
 
   it('GET /api/organizations/{id} answers 404 for an unknown id and 422 for a non-integer id', async () => {
-    expectDetail(await w.get('/api/organizations/999999'), 404);
+    expectStatus(await w.get('/api/organizations/999999'), 404);
     expect422At(await w.get('/api/organizations/abc'), ['path', 'organization_id']);
     expect422At(await w.get('/api/organizations/2.5'), ['path', 'organization_id']);
   });

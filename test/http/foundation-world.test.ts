@@ -4,17 +4,8 @@
 import assert from 'assert/strict';
 import fs from 'fs';
 import { routes } from '../../http/routes';
-import { startTestWorld, type Answer, type TestWorld } from '../support/world';
-
-function expectDetail(r: Answer, status: number) {
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  assert.equal(typeof r.body.detail, 'string', `a plain-words detail: ${r.text}`);
-}
-
-function expect422At(r: Answer, loc: Array<string | number>) {
-  assert.equal(r.status, 422, `expected 422, got ${r.status}: ${r.text}`);
-  assert.ok(r.body.detail.some((d: any) => JSON.stringify(d.loc) === JSON.stringify(loc)), `a detail item at ${JSON.stringify(loc)}: ${r.text}`);
-}
+import { expect422At, expectStatus } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
 
 /** Every endpoint of part 4 of the specification. */
 const SPEC_ENDPOINTS: Array<[string, string]> = [
@@ -169,8 +160,8 @@ describe('world over HTTP: locations and adventurers', () => {
   });
 
   it('GET /api/locations/{id} answers 404 with a detail for an unknown place', async () => {
-    expectDetail(await w.get('/api/locations/atlantis'), 404);
-    expectDetail(await w.get('/api/locations/EMBERFALL'), 404);
+    expectStatus(await w.get('/api/locations/atlantis'), 404);
+    expectStatus(await w.get('/api/locations/EMBERFALL'), 404);
   });
 
   it('GET /api/adventurers lists the seeded pool with traits from the six trait words', async () => {
@@ -195,7 +186,7 @@ describe('world over HTTP: locations and adventurers', () => {
     assert.equal(r.body.id, first.id);
     assert.equal(r.body.name, first.name);
     assert.deepEqual(r.body.traits, first.traits);
-    expectDetail(await w.get('/api/adventurers/999999'), 404);
+    expectStatus(await w.get('/api/adventurers/999999'), 404);
     expect422At(await w.get('/api/adventurers/abc'), ['path', 'adventurer_id']);
   });
 

@@ -1,0 +1,43 @@
+// Small helpers the HTTP tests share: founding an organization, reading one back, and
+// asserting the status and body shape of api-conventions.md.
+import assert from 'assert/strict';
+import type { Answer, TestWorld } from './world';
+
+/** Registers an agent and founds an organization for it; returns both. */
+export async function foundOrg(w: TestWorld, name: string, kind = 'merchant company', locationId?: string) {
+  const agent = await w.register();
+  const r = await w.call('POST', '/api/organizations', { key: agent.key, body: { name, kind, ...(locationId ? { location_id: locationId } : {}) } });
+  assert.equal(r.status, 201, r.text);
+  return { key: agent.key, agentId: agent.id, org: r.body as { id: number; treasury: number; location_id: string } };
+}
+
+export async function orgOf(w: TestWorld, id: number) {
+  const r = await w.get(`/api/organizations/${id}`);
+  assert.equal(r.status, 200, r.text);
+  return r.body;
+}
+
+export const historyCount = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.counts.history_events;
+
+/** The status, and for refusals other than 422 a plain-words `detail`. */
+export function expectStatus(r: Answer, status: number) {
+  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
+  if (status !== 422) assert.ok(typeof r.body.detail === 'string' && r.body.detail.length > 0, `a plain-words detail: ${r.text}`);
+}
+
+/** A 422 whose detail names the body field. */
+export function expect422(r: Answer, field: string) {
+  expectStatus(r, 422);
+  assert.ok(Array.isArray(r.body.detail), r.text);
+  assert.ok(r.body.detail.some((d: any) => d.loc[0] === 'body' && d.loc[1] === field), `a detail item at body.${field}: ${r.text}`);
+}
+
+/** A 422 in the body shape of the specification, with an item at exactly `loc`. */
+export function expect422At(r: Answer, loc: Array<string | number>) {
+  assert.equal(r.status, 422, `expected 422, got ${r.status}: ${r.text}`);
+  assert.ok(Array.isArray(r.body.detail), r.text);
+  for (const d of r.body.detail) {
+    assert.ok(Array.isArray(d.loc) && typeof d.msg === 'string' && typeof d.type === 'string', `detail item shape: ${JSON.stringify(d)}`);
+  }
+  assert.ok(r.body.detail.some((d: any) => JSON.stringify(d.loc) === JSON.stringify(loc)), `a detail item at ${JSON.stringify(loc)}: ${r.text}`);
+}
