@@ -88,7 +88,8 @@ export function worldRoutes(allRoutes: () => Route[]) {
         if (!event) throw notFoundError(`event ${params.event_id} not found`);
         const from = Math.max(0, event.day - query.window_days);
         const to = event.day + query.window_days;
-        const around = s.read.historyBetweenDays(from, to, INVESTIGATION_LIMIT).filter((e) => e.id !== event.id);
+        // A busy window is cut to the INVESTIGATION_LIMIT events nearest the one investigated.
+        const around = s.read.historyBetweenDays(from, to, INVESTIGATION_LIMIT + 1, event.id).filter((e) => e.id !== event.id);
         const shares = (e: typeof event) => (event.agent_id !== null && e.agent_id === event.agent_id)
           || e.organization_ids.some((o) => event.organization_ids.includes(o));
         return {

@@ -74,7 +74,8 @@ export interface ReadModel {
   history(query: HistoryQuery): HistoryEvent[];
   historyCount(query: Omit<HistoryQuery, 'limit'>): number;
   historyEvent(id: number): HistoryEvent | undefined;
-  historyBetweenDays(fromDay: number, toDay: number, limit: number): HistoryEvent[];
+  /** Events of the days fromDay..toDay, at most `limit` of them: those nearest to event `nearId`, in id order. */
+  historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): HistoryEvent[];
   agentForKeyHash(keyHash: string): number | undefined;
 }
 

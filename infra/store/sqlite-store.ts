@@ -88,7 +88,7 @@ export class SqliteStore implements Store {
       snapshot: db.prepare('SELECT * FROM snapshots WHERE persistence_key = ?'),
       row: db.prepare('SELECT doc FROM entities WHERE kind = ? AND id = ?'),
       historyEvent: db.prepare('SELECT * FROM history WHERE id = ?'),
-      historyDays: db.prepare('SELECT * FROM history WHERE day BETWEEN ? AND ? ORDER BY id LIMIT ?'),
+      historyDays: db.prepare('SELECT * FROM (SELECT * FROM history WHERE day BETWEEN ? AND ? ORDER BY ABS(id - ?) LIMIT ?) ORDER BY id'),
       credential: db.prepare('SELECT agent_id FROM credentials WHERE key_hash = ?'),
       nextId: db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + ? RETURNING value'),
       setting: db.prepare('SELECT value FROM settings WHERE name = ?'),
@@ -250,8 +250,8 @@ export class SqliteStore implements Store {
     return r ? toHistoryEvent(r) : undefined;
   }
 
-  historyBetweenDays(fromDay: number, toDay: number, limit: number): HistoryEvent[] {
-    return (this.stmts.historyDays.all(fromDay, toDay, limit) as HistoryRow[]).map(toHistoryEvent);
+  historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): HistoryEvent[] {
+    return (this.stmts.historyDays.all(fromDay, toDay, nearId, limit) as HistoryRow[]).map(toHistoryEvent);
   }
 
   agentForKeyHash(keyHash: string): number | undefined {

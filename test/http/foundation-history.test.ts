@@ -185,3 +185,26 @@ describe('history over HTTP: GET /api/events/{id}/investigation', () => {
     expect422At(await w.get('/api/events/abc/investigation'), ['path', 'event_id']);
   });
 });
+
+describe('history over HTTP: an investigation of a busy day', () => {
+  let w: TestWorld;
+  before(async () => {
+    w = await startTestWorld();
+    for (let i = 0; i < 700; i++) await w.register(`Crowd ${i}`);
+  });
+  after(async () => { await w.close(); fs.rmSync(w.dataDir, { recursive: true, force: true }); });
+
+  it('keeps the 500 events nearest the one investigated, in order, when its window holds more', async () => {
+    const arrivals = ((await w.get('/api/events?category=agent&limit=100&before_id=400')).body as HistoryEvent[]);
+    const pivot = arrivals[50];
+    const r = await w.get(`/api/events/${pivot.id}/investigation?window_days=0`);
+    assert.equal(r.status, 200, r.text);
+    const around = r.body.surrounding as HistoryEvent[];
+    assert.equal(around.length, 500);
+    const ids = around.map((e) => e.id);
+    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'in id order');
+    assert.ok(!ids.includes(pivot.id), 'the event itself is not among those around it');
+    assert.ok(ids.includes(pivot.id - 1) && ids.includes(pivot.id + 1), 'its neighbours are kept');
+    assert.ok(Math.min(...ids) >= pivot.id - 251 && Math.max(...ids) <= pivot.id + 251, `centred on ${pivot.id}: ${Math.min(...ids)}..${Math.max(...ids)}`);
+  });
+});
