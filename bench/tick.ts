@@ -29,7 +29,7 @@ async function main() {
     if (!r.ok) throw new Error(r.refusal.detail);
   });
   const t1 = Date.now();
-  await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async (i) => {
+  await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async () => {
     const id = store.nextId('adventurer');
     const r = await region.ask('adventurer', id, { type: 'seed', adventurer: generateAdventurer('bench', id), day: 1 });
     if (!r.ok) throw new Error(r.refusal.detail);

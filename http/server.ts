@@ -121,7 +121,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
   (server.log as unknown as { level: string }).level = 'silent'; // restify 11 logs through pino
   server.use(restify.plugins.queryParser({ mapParams: false }));
 
-  server.on('restifyError', (req: restify.Request, res: restify.Response, err: any, cb: () => void) => {
+  server.on('restifyError', (req: restify.Request, _res: restify.Response, err: any, cb: () => void) => {
     const status = err.statusCode ?? 500;
     const detail = status === 404 ? `no endpoint ${req.method} ${req.path()}`
       : status === 405 ? `${req.method} is not allowed on ${req.path()}`
