@@ -54,14 +54,9 @@ export interface DaySettled { type: 'day-settled'; day: number; population: numb
 export interface RouteAdded { type: 'route-added'; day: number; route: Route }
 export interface ResourceIntroduced { type: 'resource-introduced'; day: number; entry: MarketEntry; world_event_id: number }
 export interface MonstersChanged { type: 'monsters-changed'; day: number; change: number; quest_id: number }
-export interface Traded {
+/** A trade as commanded, with what it cost or fetched and where it left the market. */
+export interface Traded extends Omit<TradeCommand, 'type'> {
   type: 'traded';
-  day: number;
-  agent_id: number;
-  organization_id: number;
-  resource: string;
-  side: 'buy' | 'sell';
-  quantity: number;
   total: number;
   supply_after: number;
   price_after: number;

@@ -4,21 +4,14 @@ import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organiza
 import {
   AllianceCreate, AlliancePath, ContractCreate, ContractPath, MessageCreate, MessagesQuery, OrganizationAction,
 } from '../../codecs/requests';
-import { controlledOrganization } from '../control';
+import { controlledOrganization, organizationRow, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import type { Services } from '../services';
 
-interface OrgRow { id: number; name: string; location_id: string; status: string; agent_id: number | null; trust: Record<string, number> }
 interface MessageRow { id: number | string; sent_day: number; deliver_day: number; recipient_id: number | null; sender_id: number | null }
 
-function org(s: Services, id: number): OrgRow {
-  const o = s.read.row<OrgRow>('organization', id);
-  if (!o) throw notFoundError(`organization ${id} not found`);
-  return o;
-}
-
-const summary = (o: OrgRow | undefined) => (o ? { id: o.id, name: o.name, status: o.status, location_id: o.location_id, agent_id: o.agent_id } : null);
+const summary = (o: OrganizationRow | undefined) => (o ? { id: o.id, name: o.name, status: o.status, location_id: o.location_id, agent_id: o.agent_id } : null);
 
 const newestFirst = <T extends MessageRow>(rows: T[]) => rows.sort((a, b) => b.sent_day - a.sent_day || String(b.id).localeCompare(String(a.id), undefined, { numeric: true }));
 
@@ -32,7 +25,7 @@ export function deliveryDelay(places: RouteGraphNode[], from: string, to: string
 
 /** Trust scores between organizations, one record per pair that has any. */
 export function relationships(s: Services) {
-  const orgs = s.read.rows<OrgRow>('organization');
+  const orgs = s.read.rows<OrganizationRow>('organization');
   const out: Array<Record<string, unknown>> = [];
   for (const o of orgs) {
     for (const [other, trust] of Object.entries(o.trust ?? {})) {
@@ -45,8 +38,8 @@ export function relationships(s: Services) {
 }
 
 const withParties = (s: Services, c: { proposer_id: number; counterparty_id: number }) => ({
-  proposer: summary(s.read.row<OrgRow>('organization', c.proposer_id)),
-  counterparty: summary(s.read.row<OrgRow>('organization', c.counterparty_id)),
+  proposer: summary(s.read.row<OrganizationRow>('organization', c.proposer_id)),
+  counterparty: summary(s.read.row<OrganizationRow>('organization', c.counterparty_id)),
 });
 
 export const diplomacyRoutes = [
@@ -55,7 +48,7 @@ export const diplomacyRoutes = [
     summary: 'Propose a contract. On fulfilment the counterparty pays the value to the proposer, who hands over the resource quantity.',
     async handle({ body, caller }, s) {
       controlledOrganization(s, body.proposer_id, caller);
-      org(s, body.counterparty_id);
+      organizationRow(s, body.counterparty_id);
       const id = s.store.nextId('contract');
       return unwrap(await s.region.ask('contract', id, { type: 'propose', contract: { id, ...body }, agent_id: caller!.id, day: s.day() }));
     },
@@ -86,7 +79,7 @@ export const diplomacyRoutes = [
     summary: 'Propose an alliance to another organization.',
     async handle({ body, caller }, s) {
       controlledOrganization(s, body.proposer_id, caller);
-      org(s, body.counterparty_id);
+      organizationRow(s, body.counterparty_id);
       const id = s.store.nextId('alliance');
       return unwrap(await s.region.ask('alliance', id, { type: 'propose', alliance: { id, ...body }, agent_id: caller!.id, day: s.day() }));
     },
@@ -113,7 +106,7 @@ export const diplomacyRoutes = [
     summary: 'Send a message: public (recipient_id null) 1 gold, private 2, rumor 3. Private mail between places arrives after the journey time.',
     async handle({ body, caller }, s) {
       const sender = controlledOrganization(s, body.sender_id, caller);
-      const recipient = body.recipient_id === null ? null : org(s, body.recipient_id);
+      const recipient = body.recipient_id === null ? null : organizationRow(s, body.recipient_id);
       const places = s.read.rows<RouteGraphNode>('location');
       const day = s.day();
       const delay = recipient ? deliveryDelay(places, sender.location_id, recipient.location_id) : 0;

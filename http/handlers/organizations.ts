@@ -2,6 +2,7 @@
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { OrganizationCreate, OrganizationPath, OrganizationUpdate } from '../../codecs/requests';
 import { followEnding } from '../../actors/organization/ending';
+import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import type { Services } from '../services';
@@ -20,10 +21,6 @@ export function organizationDetail(s: Services, id: number) {
     parties: s.read.rows('party', { organization_id: id }),
     establishments: s.read.rows('establishment', { organization_id: id }),
   };
-}
-
-function mustExist(s: Services, id: number): void {
-  if (!s.read.row('organization', id)) throw notFoundError(`organization ${id} not found`);
 }
 
 const ask = (s: Services, id: number, c: OrganizationCommand) => s.region.ask('organization', id, c).then(unwrap);
@@ -45,7 +42,7 @@ export const organizationRoutes = [
     method: 'PATCH', path: '/api/organizations/{organization_id}', auth: 'agent', params: OrganizationPath, body: OrganizationUpdate,
     summary: "Revise an organization's description, goals or motto (null clears one).",
     async handle({ params, body, caller }, s) {
-      mustExist(s, params.organization_id);
+      organizationRow(s, params.organization_id);
       return ask(s, params.organization_id, { type: 'update', agent_id: caller!.id, day: s.day(), changes: body });
     },
   }),
@@ -53,7 +50,7 @@ export const organizationRoutes = [
     method: 'POST', path: '/api/organizations/{organization_id}/dissolve', auth: 'agent', params: OrganizationPath,
     summary: 'Dissolve an organization you control (core rule 7).',
     async handle({ params, caller }, s) {
-      mustExist(s, params.organization_id);
+      organizationRow(s, params.organization_id);
       const day = s.day();
       const dissolved = await ask(s, params.organization_id, { type: 'dissolve', agent_id: caller!.id, day });
       await followEnding(s.region, s.read, params.organization_id, day, 'dissolution');

@@ -3,21 +3,9 @@
 // departures, and the rule that an agent's own key never enters public free text
 // (spec parts 2, 4, 5; core rules 25 and 26; api-conventions errors).
 import assert from 'assert/strict';
-import crypto from 'crypto';
 import fs from 'fs';
-import { expect422At, expectStatus } from '../support/http';
+import { expect422At, expectStatus, propertyNames, sha256 } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
-
-const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-
-/** Every property name anywhere in a JSON value. */
-function propertyNames(value: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => propertyNames(v, out));
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) { out.add(k); propertyNames(v, out); }
-  }
-  return out;
-}
 
 const historyCount = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.counts.history_events;
 

@@ -2,20 +2,10 @@
 // exactly once): after some activity, every GET endpoint of the route table is read with
 // every kind of credential, and no answer holds an agent key or a key hash.
 import assert from 'assert/strict';
-import crypto from 'crypto';
 import fs from 'fs';
 import { routes } from '../../http/routes';
+import { propertyNames, sha256 } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
-
-const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-
-function propertyNames(value: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => propertyNames(v, out));
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) { out.add(k); propertyNames(v, out); }
-  }
-  return out;
-}
 
 describe('no leak over HTTP: no GET ever shows an api_key or a key hash', () => {
   let w: TestWorld;

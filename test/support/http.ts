@@ -1,6 +1,7 @@
 // Small helpers the HTTP tests share: founding an organization, reading one back, and
 // asserting the status and body shape of api-conventions.md.
 import assert from 'assert/strict';
+import crypto from 'crypto';
 import type { Answer, TestWorld } from './world';
 
 /** Registers an agent and founds an organization for it; returns both. */
@@ -40,4 +41,15 @@ export function expect422At(r: Answer, loc: Array<string | number>) {
     assert.ok(Array.isArray(d.loc) && typeof d.msg === 'string' && typeof d.type === 'string', `detail item shape: ${JSON.stringify(d)}`);
   }
   assert.ok(r.body.detail.some((d: any) => JSON.stringify(d.loc) === JSON.stringify(loc)), `a detail item at ${JSON.stringify(loc)}: ${r.text}`);
+}
+
+export const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Every property name anywhere in a JSON value. */
+export function propertyNames(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => propertyNames(v, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) { out.add(k); propertyNames(v, out); }
+  }
+  return out;
 }
