@@ -34,7 +34,7 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
     // An organization arriving today works where it arrives.
-    type Row = { id: number; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
+    type Row = { id: number; agent_id: number | null; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
     const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
     const organizations = read.rows<Row>('organization', { status: 'active' });
     const bankrupt: number[] = [];
@@ -58,7 +58,10 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
     // The world's own initiative: seeded organizations post quests; new adventurers arrive.
     // (Not repeated when a restart settles the current day again.)
     const openQuests = read.rows<{ requester_id: number }>('quest', { status: 'open' });
-    const seeded = read.rows<{ id: number; agent_id: number | null; treasury: number }>('organization', { status: 'active' }).filter((o) => o.agent_id === null);
+    // The seeded organizations among those that began the day, read again for today's treasury and status.
+    const seeded = organizations.filter((o) => o.agent_id === null)
+      .map((o) => read.row<{ id: number; treasury: number; status: string }>('organization', o.id)!)
+      .filter((o) => o.status === 'active');
     await forEachLimited(seeded, TICK_CONCURRENCY, async (o) => {
       const spec = seededQuest(seed, day, o, openQuests.filter((q) => q.requester_id === o.id).length, places, () => nextId('quest'));
       if (!spec) return;
