@@ -6,6 +6,7 @@ export const RANK = {
   agent: 90,
   'world-event': 85,
   contract: 80,
+  relationship: 77,
   alliance: 75,
   quest: 70,
   location: 60,

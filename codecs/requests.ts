@@ -163,6 +163,7 @@ export const EventsQuery = object('EventsQuery', {
   limit: withDefault(boundedInt(1, 100, 'text'), 30),
   category: optional(text(2, 40)),
   agent_id: optional(boundedInt(1, undefined, 'text')),
+  organization_id: optional(boundedInt(1, undefined, 'text')),
   before_id: optional(boundedInt(1, undefined, 'text')),
 });
 

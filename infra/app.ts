@@ -10,6 +10,7 @@ import { organizationKind } from '../actors/organization/actor';
 import { questKind } from '../actors/quest/actor';
 import { contractKind } from '../actors/contract/actor';
 import { allianceKind } from '../actors/alliance/actor';
+import { relationshipKind } from '../actors/relationship/actor';
 import { suggestionKind } from '../actors/suggestion/actor';
 import { worldEventKind } from '../actors/world-event/actor';
 import { Region } from '../actors/region';
@@ -64,7 +65,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
 
   const bus = new EmbeddedBus();
   const region = new Region(store.engine, store, [
-    clockKind(bus), agentKind, worldEventKind, contractKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
+    clockKind(bus), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
   ], { log });
   bus.subscribe(TOPICS.days, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log));
 

@@ -14,7 +14,15 @@ export interface AdventurerSpec {
 /** An important moment kept on the profile (core rule 13). */
 export interface Moment { day: number; kind: 'joined' | 'employed' | 'released' | 'party' | 'quest' | 'injured' | 'recovered' | 'died' | 'level'; text: string }
 
-export interface PartyRecord { party_id: number; organization_id: number; quest_id: number | null; outcome: string | null; day: number }
+/**
+ * One quest of a party, or a party joined and not yet sent. `joined_day` is when the
+ * adventurer joined the party, `resolved_day` when the quest ended; `day` is the latest
+ * of the two (the day of the quest's outcome once there is one).
+ */
+export interface PartyRecord {
+  party_id: number; organization_id: number; quest_id: number | null; outcome: string | null; day: number;
+  joined_day?: number | null; resolved_day?: number | null;
+}
 
 export interface Adventurer extends AdventurerSpec {
   status: 'available' | 'employed' | 'dead';

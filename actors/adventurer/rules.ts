@@ -74,7 +74,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
     case 'joined-party':
       return {
         ...state, party_id: e.party_id,
-        party_history: [...state.party_history, { party_id: e.party_id, organization_id: e.organization_id, quest_id: null, outcome: null, day: e.day }],
+        party_history: [...state.party_history, { party_id: e.party_id, organization_id: e.organization_id, quest_id: null, outcome: null, day: e.day, joined_day: e.day, resolved_day: null }],
         moments: remember(state, { day: e.day, kind: 'party', text: `joined the party "${e.party_name}"` }),
       };
     case 'quest-endured': {
@@ -82,9 +82,13 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
       for (const [other, delta] of Object.entries(e.bonds)) bonds[other] = Math.max(-100, Math.min(100, (bonds[other] ?? 0) + delta));
       // Each quest of a party is kept: the first fills the party's entry, later ones add their own.
       const last = state.party_history[state.party_history.length - 1];
+      const joined = [...state.party_history].reverse().find((r) => r.party_id === state.party_id);
       const history = last && last.party_id === state.party_id && last.quest_id === null
-        ? [...state.party_history.slice(0, -1), { ...last, quest_id: e.quest_id, outcome: e.outcome }]
-        : [...state.party_history, { party_id: state.party_id ?? 0, organization_id: state.organization_id ?? 0, quest_id: e.quest_id, outcome: e.outcome, day: e.day }];
+        ? [...state.party_history.slice(0, -1), { ...last, quest_id: e.quest_id, outcome: e.outcome, day: e.day, joined_day: last.joined_day ?? last.day, resolved_day: e.day }]
+        : [...state.party_history, {
+          party_id: state.party_id ?? 0, organization_id: state.organization_id ?? 0, quest_id: e.quest_id, outcome: e.outcome, day: e.day,
+          joined_day: joined ? joined.joined_day ?? null : null, resolved_day: e.day,
+        }];
       let moments = remember(state, { day: e.day, kind: 'quest', text: `${e.outcome} on "${e.quest_title}"${e.experience ? `, +${e.experience} experience` : ''}` });
       if (e.levels_gained) moments = [...moments, { day: e.day, kind: 'level' as const, text: `reached level ${state.level + e.levels_gained}` }].slice(-MAX_MOMENTS);
       if (e.injury_days) moments = [...moments, { day: e.day, kind: 'injured' as const, text: `injured for ${e.injury_days} days` }].slice(-MAX_MOMENTS);

@@ -50,7 +50,8 @@ async function foundOrganization(state: AgentState, c: Extract<AgentCommand, { t
   }
   const decision = decideFoundOrganization(state, c.organization.id, currentIsActive, c.organization.day);
   if ('refusal' in decision) return decision;
-  const founded = await io.ask<OrganizationView>('organization', c.organization.id, { ...c.organization, type: 'found', agent_id: state!.id });
+  const grant = (decision.events[0] as { grant_share?: number }).grant_share ?? 1;
+  const founded = await io.ask<OrganizationView>('organization', c.organization.id, { ...c.organization, type: 'found', agent_id: state!.id, grant_share: grant });
   if (!founded.ok) return { refusal: founded.refusal };
   return { events: decision.events, reply: () => founded.value };
 }

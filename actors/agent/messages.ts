@@ -4,14 +4,15 @@ import type { FoundCommand } from '../organization/messages';
 export interface RegisterCommand { type: 'register'; id: number; name: string; model: string; key_hash: string; day: number }
 export interface RetireCommand { type: 'retire'; reason: string; day: number }
 /** Found an organization: the agent keeps the one-active-organization rule (core rule 3). */
-export interface FoundOrganizationCommand { type: 'found-organization'; organization: Omit<FoundCommand, 'type' | 'agent_id' | 'seeded_treasury'> }
+export interface FoundOrganizationCommand { type: 'found-organization'; organization: Omit<FoundCommand, 'type' | 'agent_id' | 'seeded_treasury' | 'grant_share'> }
 export interface ProfileCommand { type: 'profile' }
 
 export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand;
 
 export interface Registered { type: 'registered'; day: number; id: number; name: string; model: string; key_hash: string }
 export interface Retired { type: 'retired'; day: number; reason: string }
-export interface OrganizationFounded { type: 'organization-founded'; day: number; organization_id: number }
+/** grant_share: the share of the kind's starting treasury the world granted (absent in records older than the founding allowance). */
+export interface OrganizationFounded { type: 'organization-founded'; day: number; organization_id: number; grant_share?: number }
 
 export type AgentEvent = Registered | Retired | OrganizationFounded;
 
@@ -27,6 +28,8 @@ export interface Agent {
   retirement_reason: string | null;
   organization_ids: number[];
   current_organization_id: number | null;
+  /** The day it last founded an organization: the world's grant refills from then (see grantShare). */
+  last_founded_day?: number | null;
 }
 
 export type AgentState = Agent | null;

@@ -19,6 +19,19 @@ export function decideRetire(state: AgentState, reason: string, day: number): De
 }
 
 /**
+ * The founding allowance. The world grants an agent's first organization the whole
+ * starting treasury of its kind; after that the grant refills evenly over
+ * GRANT_REFILL_DAYS from the day the agent last founded one. Dissolving and founding again
+ * therefore cannot draw more than one kind's treasury per GRANT_REFILL_DAYS from the world.
+ */
+export const GRANT_REFILL_DAYS = 90;
+
+export function grantShare(lastFoundedDay: number | null | undefined, day: number): number {
+  if (lastFoundedDay === null || lastFoundedDay === undefined) return 1;
+  return Math.min(1, Math.max(0, day - lastFoundedDay) / GRANT_REFILL_DAYS);
+}
+
+/**
  * May this agent found an organization? `currentIsActive` says whether the organization
  * it founded last is still active (the organization itself knows; the agent asks it).
  */
@@ -28,14 +41,14 @@ export function decideFoundOrganization(state: AgentState, organizationId: numbe
   if (currentIsActive) {
     return conflict(`this agent already controls active organization ${state!.current_organization_id}; dissolve it (or let it end) before founding another`);
   }
-  return accept({ type: 'organization-founded', day, organization_id: organizationId });
+  return accept({ type: 'organization-founded', day, organization_id: organizationId, grant_share: grantShare(state!.last_founded_day, day) });
 }
 
 export function evolve(state: AgentState, e: AgentEvent): AgentState {
   if (e.type === 'registered') {
     return {
       id: e.id, name: e.name, model: e.model, status: 'active', key_hash: e.key_hash, created_day: e.day,
-      retired_day: null, retirement_reason: null, organization_ids: [], current_organization_id: null,
+      retired_day: null, retirement_reason: null, organization_ids: [], current_organization_id: null, last_founded_day: null,
     };
   }
   if (!state) return state;
@@ -43,6 +56,6 @@ export function evolve(state: AgentState, e: AgentEvent): AgentState {
     case 'retired':
       return { ...state, status: 'retired', retired_day: e.day, retirement_reason: e.reason };
     case 'organization-founded':
-      return { ...state, organization_ids: [...state.organization_ids, e.organization_id], current_organization_id: e.organization_id };
+      return { ...state, organization_ids: [...state.organization_ids, e.organization_id], current_organization_id: e.organization_id, last_founded_day: e.day };
   }
 }

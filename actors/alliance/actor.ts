@@ -1,4 +1,5 @@
-// The alliance actor. Acceptance raises trust on both sides; a member ending an active
+// The alliance actor. Proposals arrive through the pair's relationship actor, which keeps
+// one proposed or active alliance per pair. Acceptance raises trust on both sides; a member ending an active
 // alliance lowers it (core rule 14).
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
@@ -38,10 +39,9 @@ export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEv
     switch (c.type) {
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'alliance not found' } };
       case 'propose': {
+        // The pair's relationship, which asked for this proposal, has made sure no other alliance binds them.
         const { proposer_id: p, counterparty_id: q } = c.alliance;
-        const allied = io.read.rows<{ proposer_id: number; counterparty_id: number }>('alliance', { status: ['proposed', 'active'] })
-          .some((a) => (a.proposer_id === p && a.counterparty_id === q) || (a.proposer_id === q && a.counterparty_id === p));
-        const d = decidePropose(state, c.alliance, c.agent_id, c.day, allied);
+        const d = decidePropose(state, c.alliance, c.agent_id, c.day);
         if ('refusal' in d) return d;
         const mine = await io.ask('organization', p, { type: 'control', agent_id: c.agent_id });
         if (!mine.ok) return { refusal: mine.refusal };

@@ -6,10 +6,9 @@ import type { AllianceAction, AllianceEvent, AllianceSpec, AllianceState } from 
 export const TRUST_ON_ALLIANCE = 10;
 export const TRUST_ON_BREAK = -5;
 
-export function decidePropose(state: AllianceState, spec: AllianceSpec, agentId: number, day: number, alreadyAllied: boolean): Decision<AllianceEvent> {
+export function decidePropose(state: AllianceState, spec: AllianceSpec, agentId: number, day: number): Decision<AllianceEvent> {
   if (state) return conflict(`alliance ${spec.id} already exists`);
   if (spec.proposer_id === spec.counterparty_id) return conflict('an organization cannot ally with itself');
-  if (alreadyAllied) return conflict(`organizations ${spec.proposer_id} and ${spec.counterparty_id} already have a proposed or active alliance`);
   return accept({ type: 'proposed', day, agent_id: agentId, alliance: spec });
 }
 

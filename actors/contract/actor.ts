@@ -4,6 +4,7 @@
 // go back and nothing has changed; the contract stays accepted.
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
+import { ledger } from '../ledger';
 import { RANK } from '../order';
 import type { Refusal } from '../result';
 import type { Contract, ContractCommand, ContractEvent, ContractState } from './messages';
@@ -20,7 +21,14 @@ function chronicle(e: ContractEvent, after: ContractState): HistoryEntry[] {
     case 'proposed': return [{ ...base, category: 'contract', summary: `Organization ${after.proposer_id} proposed the contract ${describe(after)} to organization ${after.counterparty_id}` }];
     case 'accepted': return [{ ...base, category: 'contract', summary: `Organization ${after.counterparty_id} accepted the contract ${describe(after)}` }];
     case 'rejected': return [{ ...base, category: 'contract', summary: `Organization ${after.counterparty_id} rejected the contract ${describe(after)}` }];
-    case 'fulfilled': return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: organization ${after.counterparty_id} paid ${after.value} gold to organization ${after.proposer_id}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}` }];
+    case 'fulfilled': {
+      const goods = after.resource ? after.quantity : 0;
+      const lines = ledger(
+        { organization_id: after.counterparty_id, flow: 'contract', gold: -after.value, goods: after.resource ? { [after.resource]: goods } : {} },
+        { organization_id: after.proposer_id, flow: 'contract', gold: after.value, goods: after.resource ? { [after.resource]: -goods } : {} },
+      );
+      return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: organization ${after.counterparty_id} paid ${after.value} gold to organization ${after.proposer_id}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}`, data: { ...base.data, ledger: lines } }];
+    }
   }
 }
 
@@ -31,16 +39,21 @@ const project = (c: ContractState): ProjectionRow[] =>
 const control = (io: EntityIO, organizationId: number, agentId: number) =>
   io.ask('organization', organizationId, { type: 'control', agent_id: agentId });
 
-const transfer = (io: EntityIO, organizationId: number, day: number, reason: string, gold: number, holdings: Record<string, number>, trust: Record<string, number>, evenIfEnded = false) =>
-  io.ask('organization', organizationId, { type: 'transfer', day, reason, gold, holdings, trust, even_if_ended: evenIfEnded });
+const transfer = (io: EntityIO, organizationId: number, day: number, reason: string, gold: number, holdings: Record<string, number>, trust: Record<string, number>, evenIfEnded = false, inPerson?: { location_id: string | null }) =>
+  io.ask<{ location_id: string }>('organization', organizationId, { type: 'transfer', day, reason, gold, holdings, trust, even_if_ended: evenIfEnded, ...(inPerson ? { in_person: inPerson } : {}) });
 
+/**
+ * Goods change hands in person: a resource contract is fulfilled only while both parties
+ * stand at the same place, neither on the road. Gold travels by letter and needs neither.
+ */
 async function fulfil(io: EntityIO, c: Contract, day: number): Promise<{ refusal: Refusal } | null> {
   const reason = `contract ${c.id}`;
   const goods = c.resource ? { [c.resource]: c.quantity } : {};
   const back = c.resource ? { [c.resource]: -c.quantity } : {};
-  const setAside = await transfer(io, c.proposer_id, day, reason, 0, back, {});
+  const setAside = await transfer(io, c.proposer_id, day, reason, 0, back, {}, false, c.resource ? { location_id: null } : undefined);
   if (!setAside.ok) return { refusal: setAside.refusal };
-  const paid = await transfer(io, c.counterparty_id, day, reason, -c.value, goods, { [String(c.proposer_id)]: TRUST_ON_FULFIL });
+  const meetAt = c.resource ? { location_id: setAside.value.location_id } : undefined;
+  const paid = await transfer(io, c.counterparty_id, day, reason, -c.value, goods, { [String(c.proposer_id)]: TRUST_ON_FULFIL }, false, meetAt);
   if (!paid.ok) {
     await transfer(io, c.proposer_id, day, `${reason} (goods returned)`, 0, goods, {}, true);
     return { refusal: paid.refusal };

@@ -3,6 +3,7 @@
 // market is never changed by a trade the organization refused.
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityKind } from '../entity';
+import { ledger } from '../ledger';
 import { RANK } from '../order';
 import type { Location, LocationCommand, LocationEvent, LocationState, Traded } from './messages';
 import type { MarketEntry } from './market';
@@ -65,7 +66,10 @@ function chronicle(e: LocationEvent, after: LocationState, before: LocationState
       return [{
         day: e.day, category: 'trade', agent_id: e.agent_id, organization_ids: [e.organization_id],
         summary: `Organization ${e.organization_id} ${e.side === 'buy' ? 'bought' : 'sold'} ${e.quantity} ${e.resource} at ${after.name} for ${e.total} gold`,
-        data: { location_id: after.id, resource: e.resource, side: e.side, quantity: e.quantity, total: e.total, price_after: e.price_after },
+        data: {
+          location_id: after.id, resource: e.resource, side: e.side, quantity: e.quantity, total: e.total, price_after: e.price_after,
+          ledger: ledger({ organization_id: e.organization_id, flow: 'market', gold: e.side === 'buy' ? -e.total : e.total, goods: { [e.resource]: e.side === 'buy' ? e.quantity : -e.quantity } }),
+        },
       }];
   }
 }

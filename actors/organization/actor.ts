@@ -1,6 +1,7 @@
 // The organization actor: a thin shell around rules.ts.
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityKind } from '../entity';
+import { ledger } from '../ledger';
 import { RANK } from '../order';
 import type { MessageSpec, Organization, OrganizationCommand, OrganizationEvent, OrganizationState, Project } from './messages';
 import {
@@ -43,7 +44,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
   const projectTitle = (id: number) => after.projects.find((p) => p.id === id)?.title ?? `project ${id}`;
   switch (e.type) {
     case 'founded':
-      return [{ ...base, category: 'organization', summary: `${after.name}, a ${after.kind}, was founded at ${after.location_id} with ${e.treasury} gold`, data: { treasury: e.treasury } }];
+      return [{ ...base, category: 'organization', summary: `${after.name}, a ${after.kind}, was founded at ${after.location_id} with ${e.treasury} gold`, data: { treasury: e.treasury, ledger: ledger({ organization_id: after.id, flow: 'founding_grant', gold: e.treasury }) } }];
     case 'updated':
       return [{ ...base, category: 'organization', summary: `${after.name} revised its ${Object.keys(e.changes).join(', ') || 'nothing'}`, data: { changes: e.changes } }];
     case 'maintenance-paid':
@@ -52,7 +53,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
         summary: e.unpaid === 0
           ? `${after.name} paid ${e.paid} gold upkeep`
           : `${after.name} could pay only ${e.paid} of ${e.cost} gold upkeep and lost ${e.reputation_lost} reputation`,
-        data: { cost: e.cost, paid: e.paid, unpaid: e.unpaid, reputation_lost: e.reputation_lost, treasury: after.treasury },
+        data: { cost: e.cost, paid: e.paid, unpaid: e.unpaid, reputation_lost: e.reputation_lost, treasury: after.treasury, ledger: ledger({ organization_id: after.id, flow: 'upkeep', gold: -e.paid }) },
       }];
     case 'went-bankrupt':
       return [{ ...base, category: 'bankruptcy', summary: `${after.name} went bankrupt` }];
@@ -65,7 +66,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
     case 'trade-settled':
       return []; // the market's record of the trade is the history entry
     case 'workers-hired':
-      return [{ ...base, category: 'workers', summary: `${after.name} hired ${e.quantity} workers for ${e.cost} gold`, data: { quantity: e.quantity, cost: e.cost, workers: after.workers } }];
+      return [{ ...base, category: 'workers', summary: `${after.name} hired ${e.quantity} workers for ${e.cost} gold`, data: { quantity: e.quantity, cost: e.cost, workers: after.workers, ledger: ledger({ organization_id: after.id, flow: 'workers', gold: -e.cost }) } }];
     case 'workers-released':
       return [{ ...base, category: 'workers', summary: `${after.name} released ${e.quantity} workers`, data: { quantity: e.quantity, workers: after.workers } }];
     case 'workers-lost':
@@ -75,24 +76,36 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       return [{ ...base, category: 'project', summary: plan
         ? `${after.name} began a production plan "${e.project.title}": ${e.project.output_quantity} ${e.project.output_resource} a day with ${e.workers_required} workers`
         : `${after.name} began the project "${e.project.title}" at ${e.project.location_id} with a budget of ${e.project.budget} gold`,
-      data: { project_id: e.project.id, budget: e.project.budget, duration_days: e.project.duration_days } }];
+      data: { project_id: e.project.id, budget: e.project.budget, duration_days: e.project.duration_days, ledger: ledger({ organization_id: after.id, flow: 'project_budget', gold: -e.project.budget }) } }];
     }
     case 'project-cancelled':
-      return [{ ...base, category: 'project', summary: `"${projectTitle(e.project_id)}" of ${after.name} was cancelled (${e.reason})${e.refund ? `; ${e.refund} gold recovered` : ''}`, data: { project_id: e.project_id, refund: e.refund } }];
+      return [{ ...base, category: 'project', summary: `"${projectTitle(e.project_id)}" of ${after.name} was cancelled (${e.reason})${e.refund ? `; ${e.refund} gold recovered` : ''}`, data: { project_id: e.project_id, refund: e.refund, ledger: ledger({ organization_id: after.id, flow: 'project_refund', gold: e.refund }) } }];
     case 'projects-worked': {
       const made = e.work.filter((w) => w.produced > 0);
       const idle = e.work.filter((w) => !w.staffed);
       if (!made.length && !idle.length) return [];
-      const parts = made.map((w) => `${w.produced} ${after.projects.find((p) => p.id === w.project_id)?.output_resource}`);
-      return [{ ...base, category: 'production', summary: `${after.name} ${parts.length ? `produced ${parts.join(', ')}` : 'produced nothing'}${idle.length ? `; ${idle.length} plan(s) idle for want of workers` : ''}`, data: { work: e.work } }];
+      const resourceOf = (id: number) => after.projects.find((p) => p.id === id)?.output_resource ?? '';
+      const parts = made.map((w) => `${w.produced} ${resourceOf(w.project_id)}`);
+      const goods: Record<string, number> = {};
+      for (const w of made) goods[resourceOf(w.project_id)] = (goods[resourceOf(w.project_id)] ?? 0) + w.produced;
+      return [{ ...base, category: 'production', summary: `${after.name} ${parts.length ? `produced ${parts.join(', ')}` : 'produced nothing'}${idle.length ? `; ${idle.length} plan(s) idle for want of workers` : ''}`, data: { work: e.work, ledger: ledger({ organization_id: after.id, flow: 'production', goods }) } }];
     }
     case 'message-sent': {
       const m = e.message;
       const what = m.kind === 'rumor' ? 'spread a rumor' : m.recipient_id === null ? 'made a public announcement' : `sent a private message to organization ${m.recipient_id}`;
-      return [{ ...base, organization_ids: m.recipient_id === null ? [after.id] : [after.id, m.recipient_id], category: 'message', summary: `${after.name} ${what} (${e.cost} gold)`, data: { message_id: m.id, kind: m.kind, public: m.recipient_id === null } }];
+      return [{ ...base, organization_ids: m.recipient_id === null ? [after.id] : [after.id, m.recipient_id], category: 'message', summary: `${after.name} ${what} (${e.cost} gold)`, data: { message_id: m.id, kind: m.kind, public: m.recipient_id === null, ledger: ledger({ organization_id: after.id, flow: 'message', gold: -e.cost }) } }];
     }
     case 'transferred':
       return []; // the contract or alliance records it
+    case 'estate-forfeited': {
+      const goods = Object.entries(e.holdings).map(([r, q]) => `${q} ${r}`);
+      const what = [...(e.gold ? [`${e.gold} gold`] : []), ...goods];
+      return [{
+        ...base, category: 'organization',
+        summary: `${what.length ? `The estate of ${after.name} (${what.join(', ')}) passed to the world` : `Nothing was left of ${after.name}`}${e.workers ? `; its ${e.workers} workers went home` : ''} (${e.reason})`,
+        data: { gold: e.gold, holdings: e.holdings, workers: e.workers, ledger: ledger({ organization_id: after.id, flow: 'estate_forfeited', gold: -e.gold, goods: Object.fromEntries(Object.entries(e.holdings).map(([r, q]) => [r, -q])) }) },
+      }];
+    }
     case 'adventurer-employed':
     case 'adventurer-left':
     case 'party-member-added':
@@ -106,7 +119,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       return [{ ...base, category: 'party', summary: `${after.name} dispatched the party "${party?.name}" on quest ${e.quest_id}`, data: { party_id: e.party_id, quest_id: e.quest_id, members: party?.members ?? [] } }];
     }
     case 'project-completed':
-      return [{ ...base, category: 'project', summary: `${after.name} completed "${projectTitle(e.project_id)}"${e.establishment ? `, opening the ${e.establishment.kind} "${e.establishment.name}" at ${e.establishment.location_id}` : ''}${e.output ? `, yielding ${e.output.quantity} ${e.output.resource}` : ''}`, data: { project_id: e.project_id, output: e.output, establishment: e.establishment } }];
+      return [{ ...base, category: 'project', summary: `${after.name} completed "${projectTitle(e.project_id)}"${e.establishment ? `, opening the ${e.establishment.kind} "${e.establishment.name}" at ${e.establishment.location_id}` : ''}${e.output ? `, yielding ${e.output.quantity} ${e.output.resource}` : ''}`, data: { project_id: e.project_id, output: e.output, establishment: e.establishment, ledger: ledger(e.output && { organization_id: after.id, flow: 'production', goods: { [e.output.resource]: e.output.quantity } }) } }];
   }
 }
 
@@ -161,7 +174,7 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
       case 'hire-workers':
       case 'release-workers': return decideWorkers(state, c);
       case 'start-project': {
-        const d = decideStartProject(state, c.agent_id, c.day, c.project);
+        const d = decideStartProject(state, c.agent_id, c.day, c.project, c.unit_price);
         return 'refusal' in d ? d : { events: d.events, reply: (s: OrganizationState) => projectView(s!.projects.find((p) => p.id === c.project.id)!) };
       }
       case 'cancel-project': {

@@ -12,6 +12,8 @@ export interface FoundCommand {
   day: number;
   /** Only the world generator sets this, for seeded organizations; agents never can. */
   seeded_treasury?: number;
+  /** The share of the kind's starting treasury the world grants (the founder's allowance, 0..1); 1 when absent. */
+  grant_share?: number;
 }
 
 export interface UpdateCommand {
@@ -47,7 +49,11 @@ export interface ProjectSpec {
   output_quantity: number;
   establishment_kind: string | null;
 }
-export interface StartProjectCommand { type: 'start-project'; agent_id: number; day: number; project: ProjectSpec }
+/**
+ * unit_price: the base price of the output resource where the project works (or the dearest
+ * base price of any market where nobody trades there); null when no market trades it.
+ */
+export interface StartProjectCommand { type: 'start-project'; agent_id: number; day: number; project: ProjectSpec; unit_price: number | null }
 export interface CancelProjectCommand { type: 'cancel-project'; agent_id: number; day: number; project_id: number }
 
 export interface EmployCommand { type: 'employ' | 'unemploy'; agent_id: number; day: number; adventurer_id: number }
@@ -94,6 +100,8 @@ export interface TransferCommand {
   holdings: Record<string, number>;
   trust: Record<string, number>;
   even_if_ended?: boolean;
+  /** Goods change hands in person: the organization must stand still (not on the road), at this place when one is named. */
+  in_person?: { location_id: string | null };
 }
 
 /** Does this agent control this active organization? (asked before acting in its name elsewhere) */
@@ -167,10 +175,12 @@ export interface GoldReserved { type: 'gold-reserved'; day: number; agent_id: nu
 export interface QuestSettled extends Omit<QuestSettledCommand, 'type'> { type: 'quest-settled' }
 
 export interface MessageSent { type: 'message-sent'; day: number; agent_id: number; message: MessageSpec; cost: number }
-export interface Transferred extends Omit<TransferCommand, 'type' | 'even_if_ended'> { type: 'transferred' }
+export interface Transferred extends Omit<TransferCommand, 'type' | 'even_if_ended' | 'in_person'> { type: 'transferred' }
+/** An ended organization's gold and goods pass to the world; so does anything that reaches it later. Its workers go home. */
+export interface EstateForfeited { type: 'estate-forfeited'; day: number; gold: number; holdings: Record<string, number>; workers: number; reason: string }
 
 export type OrganizationEvent =
-  | MessageSent | Transferred
+  | MessageSent | Transferred | EstateForfeited
   | AdventurerEmployed | AdventurerLeft | PartyFormed | PartyMemberAdded | PartyDispatched | GoldReserved | QuestSettled
   | Founded | Updated | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
   | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;

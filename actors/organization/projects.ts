@@ -19,6 +19,36 @@ export const isProductionPlan = (p: Pick<ProjectSpec, 'kind' | 'output_resource'
 
 export const workersRequired = (outputPerDay: number) => Math.max(1, Math.ceil(outputPerDay / WORKER_OUTPUT));
 
+/**
+ * What a unit of output costs the budget, as a share of the resource's base price where it
+ * is made: a project buys all of its materials; a production plan's workers supply the
+ * labour, so its budget pays for half. Output is never free, and selling it cannot earn
+ * much more than its cost once the market's price falls with the supply brought to it.
+ */
+export const PROJECT_OUTPUT_COST_SHARE = 1;
+export const PLAN_OUTPUT_COST_SHARE = 0.5;
+
+/** The least budget that pays for a project's output (0 for a project without one). */
+export function minimumBudget(spec: Pick<ProjectSpec, 'kind' | 'output_resource' | 'output_quantity' | 'duration_days'>, unitPrice: number): number {
+  if (spec.output_resource === null || spec.output_quantity <= 0) return 0;
+  const units = isProductionPlan(spec) ? spec.output_quantity * spec.duration_days : spec.output_quantity;
+  const share = isProductionPlan(spec) ? PLAN_OUTPUT_COST_SHARE : PROJECT_OUTPUT_COST_SHARE;
+  // Rounded to the cent before rounding up, so float noise never adds a gold.
+  return Math.ceil(Math.round(units * unitPrice * share * 100) / 100);
+}
+
+/** Why a project's budget does not pay for its output, or null when it does. */
+export function checkOutputPaidFor(spec: Pick<ProjectSpec, 'kind' | 'output_resource' | 'output_quantity' | 'duration_days' | 'budget'>, unitPrice: number | null): string | null {
+  if (spec.output_resource === null || spec.output_quantity <= 0) return null;
+  if (unitPrice === null) return `no market trades ${spec.output_resource}, so nothing can produce it`;
+  const least = minimumBudget(spec, unitPrice);
+  if (spec.budget >= least) return null;
+  const plan = isProductionPlan(spec);
+  const units = plan ? `${spec.output_quantity} ${spec.output_resource} a day for ${spec.duration_days} days` : `${spec.output_quantity} ${spec.output_resource}`;
+  const share = plan ? PLAN_OUTPUT_COST_SHARE : PROJECT_OUTPUT_COST_SHARE;
+  return `a budget of ${spec.budget} gold cannot pay for ${units}: each unit costs ${share === 1 ? '' : `${share * 100}% of `}its base price of ${unitPrice} gold, so the budget must be at least ${least}`;
+}
+
 /** Gold spent by the end of `days` days: the budget spread evenly, the rest on the last day. */
 export const spentAfter = (budget: number, duration: number, days: number) =>
   days >= duration ? budget : Math.floor((budget * days) / duration);

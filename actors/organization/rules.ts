@@ -7,7 +7,7 @@ import type {
   DayBeganCommand, SendMessageCommand, TransferCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
   TravelCommand, UpdateCommand, WorkersCommand,
 } from './messages';
-import { cancelRefund, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
+import { cancelRefund, checkOutputPaidFor, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
 
 export const MAINTENANCE_BASE = 5;
 export const MAINTENANCE_PER_ADVENTURER = 2;
@@ -35,13 +35,19 @@ export function decideSendMessage(state: OrganizationState, c: SendMessageComman
 export function decideTransfer(state: OrganizationState, c: TransferCommand): Decision<OrganizationEvent> {
   if (!state) return notFound('organization not found');
   if (isEnded(state) && !c.even_if_ended) return conflict(`${state.name} is ${state.status} and can take part in nothing more`);
+  if (c.in_person) {
+    if (state.travel) return conflict(`${state.name} is on the road to ${state.travel.destination_id} until day ${state.travel.arrives_day}; goods change hands only where both parties stand`);
+    if (c.in_person.location_id !== null && state.location_id !== c.in_person.location_id) {
+      return conflict(`${state.name} stands at ${state.location_id}, not at ${c.in_person.location_id}; goods change hands only where both parties stand`);
+    }
+  }
   if (state.treasury + c.gold < 0) return conflict(`${state.name} has ${state.treasury} gold, short of the ${-c.gold} needed`);
   for (const [resource, delta] of Object.entries(c.holdings)) {
     const held = state.holdings[resource] ?? 0;
     if (held + delta < 0) return conflict(`${state.name} holds ${held} ${resource}, short of the ${-delta} needed`);
   }
-  const { type: _t, even_if_ended: _e, ...rest } = c;
-  return accept({ type: 'transferred', ...rest });
+  const { type: _t, even_if_ended: _e, in_person: _p, ...rest } = c;
+  return withEstateSettled(state, [{ type: 'transferred', ...rest }], c.day, 'it reached the organization after its end');
 }
 export const TREASURY_BOUNDS = { min: 300, max: 1000 } as const;
 
@@ -65,6 +71,9 @@ export function startingTreasury(kind: string): number {
   const amount = family ? family.treasury : DEFAULT_TREASURY;
   return Math.min(TREASURY_BOUNDS.max, Math.max(TREASURY_BOUNDS.min, amount));
 }
+
+/** The gold the world grants a new organization: the kind's starting treasury times the founder's allowance (0..1). */
+export const grantedTreasury = (kind: string, share: number) => Math.floor(startingTreasury(kind) * Math.min(1, Math.max(0, share)));
 
 export const kindFamilies = () => [...KIND_FAMILIES.map((f) => ({ ...f })), { words: ['(anything else)'], treasury: DEFAULT_TREASURY }];
 
@@ -90,7 +99,7 @@ export function decideFound(state: OrganizationState, c: FoundCommand): Decision
   return accept({
     type: 'founded', day: c.day, id: c.id, agent_id: c.agent_id, name: c.name, kind: c.kind,
     location_id: c.location_id, description: c.description, goals: c.goals, motto: c.motto,
-    treasury: c.agent_id === null && c.seeded_treasury !== undefined ? c.seeded_treasury : startingTreasury(c.kind),
+    treasury: c.agent_id === null && c.seeded_treasury !== undefined ? c.seeded_treasury : grantedTreasury(c.kind, c.grant_share ?? 1),
     reputation: STARTING_REPUTATION,
   });
 }
@@ -151,11 +160,13 @@ export function decideWorkers(state: OrganizationState, c: WorkersCommand): Deci
   return accept({ type: 'workers-released', day: c.day, agent_id: c.agent_id, quantity: c.quantity });
 }
 
-export function decideStartProject(state: OrganizationState, agentId: number, day: number, spec: ProjectSpec): Decision<OrganizationEvent> {
+export function decideStartProject(state: OrganizationState, agentId: number, day: number, spec: ProjectSpec, unitPrice: number | null): Decision<OrganizationEvent> {
   const refused = checkControl(state, agentId) ?? checkStanding(state!);
   if (refused) return refused;
   const org = state!;
   if (org.location_id !== spec.location_id) return conflict(`${org.name} stands at ${org.location_id}; it can start projects only where it stands, not at ${spec.location_id}`);
+  const unpaid = checkOutputPaidFor(spec, unitPrice);
+  if (unpaid) return conflict(unpaid);
   if (org.treasury < spec.budget) return conflict(`the budget of ${spec.budget} gold is reserved at once, but ${org.name} has ${org.treasury}`);
   return accept({ type: 'project-started', day, agent_id: agentId, project: spec, workers_required: isProductionPlan(spec) ? workersRequired(spec.output_quantity) : null });
 }
@@ -226,7 +237,20 @@ export function decideReserveGold(state: OrganizationState, c: ReserveGoldComman
 export function decideQuestSettled(state: OrganizationState, c: QuestSettledCommand): Decision<OrganizationEvent> {
   if (!state) return notFound('organization not found');
   const { type: _t, ...rest } = c;
-  return accept({ type: 'quest-settled', ...rest });
+  return withEstateSettled(state, [{ type: 'quest-settled', ...rest }], c.day, 'it reached the organization after its end');
+}
+
+/**
+ * An ended organization keeps nothing: after its end, and after anything that reaches it
+ * later (a refund, a payment), its gold and goods pass to the world and its workers go
+ * home. The events are followed by that forfeiture when there is anything to forfeit.
+ */
+export function withEstateSettled(state: Organization, events: OrganizationEvent[], day: number, reason: string): Decision<OrganizationEvent> {
+  const after = events.reduce<OrganizationState>((s, e) => evolve(s, e), state);
+  if (!after || !isEnded(after)) return { events };
+  const goods = Object.fromEntries(Object.entries(after.holdings).filter(([, q]) => q > 0));
+  if (after.treasury <= 0 && Object.keys(goods).length === 0 && after.workers <= 0) return { events };
+  return { events: [...events, { type: 'estate-forfeited', day, gold: Math.max(0, after.treasury), holdings: goods, workers: Math.max(0, after.workers), reason }] };
 }
 
 /** Workers lost in wilderness and dungeons: each one independently, by the place's danger. */
@@ -275,13 +299,13 @@ export function decideDay(state: OrganizationState, c: Pick<DayBeganCommand, 'da
   push({ type: 'maintenance-paid', day, cost, paid, unpaid, reputation_lost: Math.min(org.reputation, unpaid) });
   push({ type: 'went-bankrupt', day });
   for (const e of cancelAll(org, day, 'its owner went bankrupt')) push(e);
-  return { events };
+  return withEstateSettled(state, events, day, 'it went bankrupt');
 }
 
 export function decideDissolve(state: OrganizationState, agentId: number, day: number): Decision<OrganizationEvent> {
   const refused = checkControl(state, agentId);
   if (refused) return refused;
-  return accept({ type: 'dissolved', day, agent_id: agentId }, ...cancelAll(state!, day, 'its owner was dissolved'));
+  return withEstateSettled(state!, [{ type: 'dissolved', day, agent_id: agentId }, ...cancelAll(state!, day, 'its owner was dissolved')], day, 'it was dissolved');
 }
 
 const addHolding = (h: Record<string, number>, resource: string, quantity: number) => {
@@ -346,6 +370,11 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
     }
     case 'gold-reserved':
       return { ...state, treasury: state.treasury - e.amount };
+    case 'estate-forfeited': {
+      let holdings = state.holdings;
+      for (const [resource, quantity] of Object.entries(e.holdings)) holdings = addHolding(holdings, resource, -quantity);
+      return { ...state, treasury: state.treasury - e.gold, holdings, workers: Math.max(0, state.workers - e.workers) };
+    }
     case 'quest-settled': {
       const trust = { ...state.trust };
       for (const [other, delta] of Object.entries(e.trust)) trust[other] = Math.max(-100, Math.min(100, (trust[other] ?? 0) + delta));

@@ -5,13 +5,14 @@
 import { rng } from '../../infra/random';
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
+import { involved as involvedIn, ledger, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
 import { conflict, forbidden } from '../result';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution } from './messages';
 import {
   MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decidePost, effectiveDanger, evolve,
-  experienceFor, fateOf, outcomeFor, partyStrength, refunds, rewardPaid, totalReward, type Member, type Place,
+  experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
 export const questView = (q: Quest) => ({
@@ -29,12 +30,15 @@ export const questView = (q: Quest) => ({
 function chronicle(e: QuestEvent, after: QuestState, before: QuestState): HistoryEntry[] {
   if (!after) return [];
   const data = { quest_id: after.id };
-  const involved = [after.requester_id, ...(after.accepted_organization_id ? [after.accepted_organization_id] : [])];
+  const parties = [after.requester_id, after.accepted_organization_id];
+  const involved = involvedIn(parties);
   switch (e.type) {
-    case 'posted':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `Organization ${after.requester_id} posted "${after.title}" at ${after.location_id} for ${after.reward} gold`, data: { ...data, reward: after.reward } }];
+    case 'posted': {
+      const lines = ledger(!e.world_funded && { organization_id: after.requester_id, flow: 'quest_escrow', gold: -after.reward });
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `Organization ${after.requester_id} posted "${after.title}" at ${after.location_id} for ${after.reward} gold${e.world_funded ? ' paid by the world' : ''}`, data: { ...data, reward: after.reward, ledger: lines } }];
+    }
     case 'sponsored':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `Organization ${e.organization_id} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `Organization ${e.organization_id} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount, ledger: ledger({ organization_id: e.organization_id, flow: 'quest_escrow', gold: -e.amount }) } }];
     case 'accepted':
       return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `Organization ${e.organization_id} accepted "${after.title}"`, data }];
     case 'dispatched':
@@ -42,12 +46,15 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
     case 'resolved': {
       const r = e.resolution;
       const words = { full: 'a full success', partial: 'a partial success', failure: 'a failure' }[r.outcome];
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `"${after.title}" ended in ${words} (strength ${r.party_strength} against danger ${r.effective_danger}): ${r.reward_paid} gold paid${r.casualties.length ? `, ${r.casualties.length} dead` : ''}${r.reason !== 'completed' ? ` (${r.reason})` : ''}`, data: { ...data, ...r } }];
+      const lines = e.payments ?? [];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involvedIn(parties, lines), summary: `"${after.title}" ended in ${words} (strength ${r.party_strength} against danger ${r.effective_danger}): ${r.reward_paid} gold paid${r.casualties.length ? `, ${r.casualties.length} dead` : ''}${r.reason !== 'completed' ? ` (${r.reason})` : ''}`, data: { ...data, ...r, ledger: lines } }];
     }
-    case 'withdrawn':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `"${after.title}" was withdrawn (${e.reason}); ${totalReward(after)} gold returned to its funders`, data }];
+    case 'withdrawn': {
+      const lines = e.payments ?? [];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involvedIn(parties, lines), summary: `"${after.title}" was withdrawn (${e.reason}); ${totalReward(after)} gold returned to its funders`, data: { ...data, ledger: lines } }];
+    }
     case 'sponsorship-refunded':
-      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
+      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount, ledger: ledger({ organization_id: e.organization_id, flow: 'quest_escrow', gold: e.amount }) } }];
     case 'reopened':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
   }
@@ -96,11 +103,19 @@ function part(parts: Map<number, any>, organizationId: number) {
 }
 
 /** Everything the funders get back when a quest ends without paying out, and the party home. */
-async function unwind(io: EntityIO, q: Quest, day: number, reason: string): Promise<void> {
+async function unwind(io: EntityIO, q: Quest, day: number, reason: string): Promise<LedgerLine[]> {
   const parts = new Map();
-  for (const f of refunds(q.funds, totalReward(q))) part(parts, f.organization_id).gold += f.amount;
+  const payments = payoutLedger(q.funds, 0, null);
+  for (const l of payments) part(parts, l.organization_id).gold += l.gold ?? 0;
   if (q.accepted_organization_id !== null && q.party_id !== null) part(parts, q.accepted_organization_id).party_id = q.party_id;
   await settle(io, q, day, parts, reason);
+  return payments;
+}
+
+/** The quest is withdrawn: its funders are paid back and its party comes home. */
+async function withdraw(io: EntityIO, q: Quest, day: number, agentId: number | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
+  const payments = await unwind(io, q, day, reason);
+  return { events: [{ type: 'withdrawn', day, agent_id: agentId, reason, payments }] };
 }
 
 async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentId: number | null, forced: QuestOutcome | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
@@ -135,20 +150,20 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
   const paid = rewardPaid(outcome, reward);
   const acceptor = q.accepted_organization_id!;
   const parts = new Map();
+  const payments = payoutLedger(q.funds, paid, acceptor);
+  for (const l of payments) part(parts, l.organization_id).gold += l.gold ?? 0;
   const mine = part(parts, acceptor);
-  mine.gold += paid;
   mine.reputation += REPUTATION[outcome];
   mine.trust[String(q.requester_id)] = TRUST[outcome];
   mine.party_id = q.party_id;
   mine.dead = casualties;
   if (q.requester_id !== acceptor) part(parts, q.requester_id).trust[String(acceptor)] = TRUST[outcome];
-  for (const f of refunds(q.funds, reward - paid)) part(parts, f.organization_id).gold += f.amount;
   await settle(io, q, day, parts, `quest ${outcome}`);
   const resolution: Resolution = {
     outcome, reason, party_strength: strength, effective_danger: danger, reward_paid: paid, refunded: reward - paid,
     experience: sent && members[0] ? experienceFor(outcome, members[0], place) : 0, casualties, injured, monsters_change: monstersChange,
   };
-  return { events: [{ type: 'resolved', day, agent_id: agentId, resolution }] };
+  return { events: [{ type: 'resolved', day, agent_id: agentId, resolution, payments }] };
 }
 
 export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
@@ -241,16 +256,14 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
         const q = state!;
         const facts = await standing(io, q.requester_id, c.agent_id, q.requester_id);
         if (!facts.ok) return { refusal: facts.refusal };
-        await unwind(io, q, c.day, 'withdrawn by the requester');
-        return { events: [{ type: 'withdrawn', day: c.day, agent_id: c.agent_id, reason: 'withdrawn by the requester' }] };
+        return withdraw(io, q, c.day, c.agent_id, 'withdrawn by the requester');
       }
 
       case 'organization-ended': {
         if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
         const q = state;
         if (q.requester_id === c.organization_id) {
-          await unwind(io, q, c.day, 'its requester ended');
-          return { events: [{ type: 'withdrawn', day: c.day, agent_id: null, reason: 'its requester ended' }] };
+          return withdraw(io, q, c.day, null, 'its requester ended');
         }
         if (q.accepted_organization_id === c.organization_id) {
           return { events: [{ type: 'reopened', day: c.day, reason: 'the organization that accepted it ended' }] };
@@ -270,8 +283,7 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
       case 'day-began': {
         if (!state || state.deadline_day === null || c.day <= state.deadline_day) return { events: [] };
         if (state.status === 'open') {
-          await unwind(io, state, c.day, 'its deadline passed');
-          return { events: [{ type: 'withdrawn', day: c.day, agent_id: null, reason: 'its deadline passed' }] };
+          return withdraw(io, state, c.day, null, 'its deadline passed');
         }
         if (state.status === 'accepted') return resolve(io, state, c.day, '', null, 'failure', 'its deadline passed');
         return { events: [] };

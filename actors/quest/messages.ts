@@ -1,3 +1,5 @@
+import type { LedgerLine } from '../ledger';
+
 // What a quest actor is told, and what it records.
 export interface QuestSpec {
   id: number;
@@ -71,8 +73,9 @@ export interface Posted { type: 'posted'; day: number; quest: QuestSpec; agent_i
 export interface Sponsored { type: 'sponsored'; day: number; organization_id: number; amount: number; agent_id: number }
 export interface Accepted { type: 'accepted'; day: number; organization_id: number; agent_id: number }
 export interface Dispatched { type: 'dispatched'; day: number; party_id: number; members: number[]; agent_id: number }
-export interface Resolved { type: 'resolved'; day: number; agent_id: number | null; resolution: Resolution }
-export interface Withdrawn { type: 'withdrawn'; day: number; agent_id: number | null; reason: string }
+/** payments: where the quest's gold went (absent in records from before the ledger). */
+export interface Resolved { type: 'resolved'; day: number; agent_id: number | null; resolution: Resolution; payments?: LedgerLine[] }
+export interface Withdrawn { type: 'withdrawn'; day: number; agent_id: number | null; reason: string; payments?: LedgerLine[] }
 export interface Reopened { type: 'reopened'; day: number; reason: string }
 export interface SponsorshipRefunded { type: 'sponsorship-refunded'; day: number; organization_id: number; amount: number }
 

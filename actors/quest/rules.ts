@@ -1,6 +1,7 @@
 // The quest's rules: requirements (core rule 9), outcomes by strength against danger
 // (core rule 8), traits (core rule 12), experience (core rule 11), bonds (core rule 13),
 // and where the reserved gold goes. All pure: randomness comes in as a draw function.
+import { ledger, type LedgerLine } from '../ledger';
 import { accept, conflict, type Decision } from '../result';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Fund, type Quest, type QuestEvent, type QuestOutcome, type QuestSpec, type QuestState } from './messages';
@@ -97,6 +98,24 @@ export function refunds(funds: Fund[], amount: number): Fund[] {
 }
 
 export const totalReward = (q: Pick<Quest, 'funds'>) => q.funds.reduce((n, f) => n + f.amount, 0);
+
+const organizationsGold = (funds: Fund[]) => funds.filter((f) => f.organization_id !== WORLD_FUND).reduce((n, f) => n + f.amount, 0);
+
+/**
+ * Where a quest's gold goes when it leaves the quest's trust: `paid` to the acceptor, the
+ * rest back to the funders in proportion. The ledger names the world's share of what the
+ * acceptor gets as world_reward (gold the world adds); the rest was organizations' gold
+ * held in trust (quest_escrow). The world's own refund simply is not spent.
+ */
+export function payoutLedger(funds: Fund[], paid: number, acceptor: number | null): LedgerLine[] {
+  const back = refunds(funds, totalReward({ funds }) - paid).filter((f) => f.organization_id !== WORLD_FUND);
+  const worldShare = paid + back.reduce((n, f) => n + f.amount, 0) - organizationsGold(funds);
+  return ledger(
+    acceptor !== null && { organization_id: acceptor, flow: 'quest_escrow', gold: paid - worldShare },
+    acceptor !== null && { organization_id: acceptor, flow: 'world_reward', gold: worldShare },
+    ...back.map((f): LedgerLine => ({ organization_id: f.organization_id, flow: 'quest_escrow', gold: f.amount })),
+  );
+}
 
 /** Requirements (core rule 9): strength, reputation and trust with the requester. */
 export function checkRequirements(q: Quest, facts: { strength: number; reputation: number; trust: number }): string | null {

@@ -4,6 +4,7 @@ import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organiza
 import {
   AllianceCreate, AlliancePath, ContractCreate, ContractPath, MessageCreate, MessagesQuery, OrganizationAction,
 } from '../../codecs/requests';
+import { pairKey } from '../../actors/relationship/rules';
 import { controlledOrganization, organizationRow, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
@@ -81,7 +82,8 @@ export const diplomacyRoutes = [
       controlledOrganization(s, body.proposer_id, caller);
       organizationRow(s, body.counterparty_id);
       const id = s.store.nextId('alliance');
-      return unwrap(await s.region.ask('alliance', id, { type: 'propose', alliance: { id, ...body }, agent_id: caller!.id, day: s.day() }));
+      // The pair's relationship keeps one proposed or active alliance per pair, also under concurrent proposals.
+      return unwrap(await s.region.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance: { id, ...body }, agent_id: caller!.id, day: s.day() }));
     },
   }),
   ...(['accept', 'end'] as const).map((verb) => route({
@@ -125,14 +127,15 @@ export const diplomacyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/messages/inbox', auth: 'agent-read', query: MessagesQuery,
-    summary: "Correspondence of the organizations you control: delivered messages to them, and what they sent.",
+    summary: 'Correspondence of the organizations you control: private messages delivered to them, and everything they sent (private, public and rumors).',
     handle({ query, caller }, s) {
       const day = s.day();
       const mine = s.read.ids('organization', { agent_id: caller!.id }).map(Number);
       const rows: MessageRow[] = [];
       for (const id of mine) {
         rows.push(...s.read.rows<MessageRow>('message', { status: 'private', agent_id: id }).filter((m) => m.deliver_day <= day));
-        rows.push(...s.read.rows<MessageRow>('message', { organization_id: id }).filter((m) => m.recipient_id !== null));
+        // Everything it sent: private letters, public broadcasts and rumors alike.
+        rows.push(...s.read.rows<MessageRow>('message', { organization_id: id }));
       }
       const unique = [...new Map(rows.map((m) => [String(m.id), m])).values()];
       return newestFirst(unique).slice(0, query.limit);

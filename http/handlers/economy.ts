@@ -41,6 +41,18 @@ function board(s: Services, locationId: string): MarketRow[] {
   return s.read.rows<MarketRow>('market', { location_id: locationId });
 }
 
+/**
+ * What a unit of a resource is worth where it is made, for the cost of a project's output:
+ * the base price of the local market, or, where nobody trades it, the dearest base price
+ * of any market; null when no market trades it at all.
+ */
+export function unitPrice(s: Services, locationId: string, resource: string): number | null {
+  const local = s.read.row<MarketRow>('market', `${locationId}/${resource}`);
+  if (local) return local.base_price;
+  const elsewhere = s.read.rows<MarketRow>('market').filter((m) => m.resource === resource).map((m) => m.base_price);
+  return elsewhere.length ? Math.max(...elsewhere) : null;
+}
+
 const askOrg = (s: Services, id: number, c: OrganizationCommand) => s.region.ask('organization', id, c).then(unwrap);
 
 export const SERVICES = ['inn', 'smithy', 'healer', 'warehouse', 'watchtower'];
@@ -127,7 +139,10 @@ export const economyRoutes = [
       location(s, body.location_id);
       const { owner_id: ownerId, ...spec } = body;
       const id = s.store.nextId('project');
-      return askOrg(s, ownerId, { type: 'start-project', agent_id: caller!.id, day: s.day(), project: { id, ...spec } });
+      return askOrg(s, ownerId, {
+        type: 'start-project', agent_id: caller!.id, day: s.day(), project: { id, ...spec },
+        unit_price: spec.output_resource === null ? null : unitPrice(s, spec.location_id, spec.output_resource),
+      });
     },
   }),
   route({

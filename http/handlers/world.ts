@@ -77,7 +77,7 @@ export function worldRoutes(allRoutes: () => Route[]) {
     }),
     route({
       method: 'GET', path: '/api/events', auth: 'none', query: EventsQuery,
-      summary: 'History, newest first; before_id pages backward.',
+      summary: 'History, newest first; filter by category, agent_id or organization_id (events naming it); before_id pages backward. Events that move gold or goods carry data.ledger.',
       handle: ({ query }, s) => s.read.history(query),
     }),
     route({

@@ -50,6 +50,8 @@ export interface HistoryQuery {
   limit: number;
   category?: string;
   agent_id?: number;
+  /** Only events that name this organization among their organization_ids. */
+  organization_id?: number;
   before_id?: number;
 }
 

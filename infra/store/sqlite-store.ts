@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS history (
 CREATE INDEX IF NOT EXISTS history_category ON history (category, id);
 CREATE INDEX IF NOT EXISTS history_agent ON history (agent_id, id);
 CREATE INDEX IF NOT EXISTS history_day ON history (day, id);
+CREATE TABLE IF NOT EXISTS history_organizations (
+  organization_id INTEGER NOT NULL, history_id INTEGER NOT NULL, PRIMARY KEY (organization_id, history_id)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
@@ -82,6 +84,10 @@ export class SqliteStore implements Store {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    // History written before history_organizations existed is indexed once.
+    this.db.exec(`INSERT OR IGNORE INTO history_organizations (organization_id, history_id)
+      SELECT j.value, h.id FROM history h, json_each(h.organization_ids) j
+      WHERE h.id > (SELECT COALESCE(MAX(history_id), 0) FROM history_organizations)`);
     const db = this.db;
     this.stmts = {
       events: db.prepare('SELECT * FROM journal WHERE persistence_key = ? AND sequence_nr > ? ORDER BY sequence_nr LIMIT ?'),
@@ -220,28 +226,34 @@ export class SqliteStore implements Store {
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE ${sql}`).get(...params) as { n: number }).n;
   }
 
-  private historyWhere(q: Omit<HistoryQuery, 'limit'>): { where: string; params: unknown[] } {
+  /** The history rows matching a query: one organization's through its index, else the whole history. */
+  private historyWhere(q: Omit<HistoryQuery, 'limit'>): { from: string; where: string; params: unknown[] } {
     const clauses: string[] = [];
     const params: unknown[] = [];
+    let from = 'history';
+    if (q.organization_id !== undefined) {
+      from = 'history_organizations o JOIN history ON history.id = o.history_id';
+      clauses.push('o.organization_id = ?'); params.push(q.organization_id);
+      if (q.before_id !== undefined) { clauses.push('o.history_id < ?'); params.push(q.before_id); }
+    } else if (q.before_id !== undefined) { clauses.push('id < ?'); params.push(q.before_id); }
     if (q.category !== undefined) { clauses.push('category = ?'); params.push(q.category); }
     if (q.agent_id !== undefined) { clauses.push('agent_id = ?'); params.push(q.agent_id); }
-    if (q.before_id !== undefined) { clauses.push('id < ?'); params.push(q.before_id); }
-    return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+    return { from, where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
   }
 
   historyCount(q: Omit<HistoryQuery, 'limit'>): number {
     // History is never deleted, so the whole of it counts as far as its last id goes.
-    if (q.category === undefined && q.agent_id === undefined && q.before_id === undefined) {
+    if (q.category === undefined && q.agent_id === undefined && q.before_id === undefined && q.organization_id === undefined) {
       return (this.db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM history').get() as { n: number }).n;
     }
-    const { where, params } = this.historyWhere(q);
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM history ${where}`).get(...params) as { n: number }).n;
+    const { from, where, params } = this.historyWhere(q);
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${from} ${where}`).get(...params) as { n: number }).n;
   }
 
   history(q: HistoryQuery): HistoryEvent[] {
-    const { where, params } = this.historyWhere(q);
+    const { from, where, params } = this.historyWhere(q);
     params.push(q.limit);
-    const rows = this.db.prepare(`SELECT * FROM history ${where} ORDER BY id DESC LIMIT ?`).all(...params) as HistoryRow[];
+    const rows = this.db.prepare(`SELECT history.* FROM ${from} ${where} ORDER BY history.id DESC LIMIT ?`).all(...params) as HistoryRow[];
     return rows.map(toHistoryEvent);
   }
 

@@ -36,6 +36,7 @@ function open(file: string) {
     putSnapshot: db.prepare('INSERT INTO snapshots (persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?) ON CONFLICT (persistence_key) DO UPDATE SET sequence_nr = excluded.sequence_nr, created_at = excluded.created_at, data = excluded.data WHERE excluded.sequence_nr >= snapshots.sequence_nr'),
     upsertRow: db.prepare('INSERT INTO entities (kind, id, status, location_id, organization_id, agent_id, due_day, doc) VALUES (@kind, @id, @status, @location_id, @organization_id, @agent_id, @due_day, @doc) ON CONFLICT (kind, id) DO UPDATE SET status = excluded.status, location_id = excluded.location_id, organization_id = excluded.organization_id, agent_id = excluded.agent_id, due_day = excluded.due_day, doc = excluded.doc'),
     insertHistory: db.prepare('INSERT INTO history (day, category, agent_id, organization_ids, summary, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    linkHistory: db.prepare('INSERT OR IGNORE INTO history_organizations (organization_id, history_id) VALUES (?, ?)'),
     putCredential: db.prepare('INSERT OR REPLACE INTO credentials (key_hash, agent_id) VALUES (?, ?)'),
     deleteRow: db.prepare('DELETE FROM entities WHERE kind = ? AND id = ?'),
   };
@@ -54,7 +55,8 @@ function open(file: string) {
     }
     for (const c of item.credentials) stmts.putCredential.run(c.key_hash, c.agent_id);
     for (const h of item.history) {
-      stmts.insertHistory.run(h.day, h.category, h.agent_id, JSON.stringify(h.organization_ids), h.summary, JSON.stringify(h.data ?? {}), now);
+      const id = stmts.insertHistory.run(h.day, h.category, h.agent_id, JSON.stringify(h.organization_ids), h.summary, JSON.stringify(h.data ?? {}), now).lastInsertRowid;
+      for (const o of h.organization_ids) stmts.linkHistory.run(o, id);
     }
   };
   const writeAll = db.transaction((items: WriteItem[], now: string) => { for (const item of items) writeOne(item, now); });

@@ -14,11 +14,12 @@ describe('query codecs', () => {
     place: 'query',
     minimal: {},
     defaults: { limit: 30 },
-    staysAbsent: ['category', 'agent_id', 'before_id'],
+    staysAbsent: ['category', 'agent_id', 'organization_id', 'before_id'],
     rules: [
       int('limit', 1, 100, 'text'),
       text('category', 2, 40),
       int('agent_id', 1, undefined, 'text'),
+      int('organization_id', 1, undefined, 'text'),
       int('before_id', 1, undefined, 'text'),
     ],
   });

@@ -232,7 +232,7 @@ describe('economy over HTTP: projects and establishments (core rule 17)', () => 
   });
 
   it("adds a non-production project's output to holdings on completion", async () => {
-    const r = await start(project(orgId, { title: 'Clear the east wood', kind: 'clearing', budget: 20, duration_days: 2, output_resource: 'timber', output_quantity: 30 }));
+    const r = await start(project(orgId, { title: 'Clear the east wood', kind: 'clearing', budget: 120, duration_days: 2, output_resource: 'timber', output_quantity: 30 }));
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.production_plan, false);
     const before = (await orgOf(w, orgId)).holdings.timber ?? 0;
@@ -260,7 +260,7 @@ describe('economy over HTTP: production plans (core rule 16)', () => {
 
   it('a production plan declares its workforce: one worker per 5 a day, rounded up', async () => {
     const r = await w.call('POST', '/api/projects', {
-      key, body: project(orgId, { title: 'Timber yard', kind: 'production', budget: 60, duration_days: 30, output_resource: 'timber', output_quantity: 10 }),
+      key, body: project(orgId, { title: 'Timber yard', kind: 'production', budget: 200, duration_days: 10, output_resource: 'timber', output_quantity: 10 }),
     });
     assert.equal(r.status, 201, r.text);
     planId = r.body.id;
@@ -313,7 +313,7 @@ describe('economy over HTTP: production plans (core rule 16)', () => {
   it('rounds the workforce up: 11 a day needs 3 workers', async () => {
     const b = await foundOrg(w, 'Ore Diggers', 'merchant company');
     const r = await w.call('POST', '/api/projects', {
-      key: b.key, body: project(b.org.id, { title: 'Ore pit', kind: 'production', budget: 30, duration_days: 10, output_resource: 'ore', output_quantity: 11 }),
+      key: b.key, body: project(b.org.id, { title: 'Ore pit', kind: 'production', budget: 330, duration_days: 10, output_resource: 'ore', output_quantity: 11 }),
     });
     assert.equal(r.status, 201, r.text);
     assert.equal((await planOf(w, r.body.id)).workers_required, 3);

@@ -244,7 +244,7 @@ describe('gaps: parties of a dissolved organization (part 3)', function () {
   });
 });
 
-describe('gaps: a bankrupt sponsor gets its pledges back (core rule 6)', function () {
+describe('gaps: a bankrupt sponsor gets its pledges back (core rule 6), and its estate passes to the world', function () {
   this.timeout(60_000);
   let w: TestWorld;
   before(async () => { w = await startTestWorld(); });
@@ -269,7 +269,13 @@ describe('gaps: a bankrupt sponsor gets its pledges back (core rule 6)', functio
     const day = await w.tick();
     const bAfter = await orgOf(w, b.org);
     assert.equal(bAfter.status, 'bankrupt');
-    assert.equal(bAfter.treasury, bBefore.treasury + pledge, 'the pledge came back to the bankrupt sponsor, exactly');
+    // The pledge came back to the bankrupt sponsor, exactly, and with the rest of its estate passed to the world.
+    assert.equal(bAfter.treasury, 0, 'an ended organization keeps no gold');
+    const bLedger = ((await w.get<HistoryEvent[]>(`/api/events?organization_id=${b.org}&limit=100`)).body)
+      .filter((e) => e.day === day).flatMap((e) => (e.data.ledger as Array<{ organization_id: number; flow: string; gold?: number }>) ?? [])
+      .filter((l) => l.organization_id === b.org);
+    assert.deepEqual(bLedger.filter((l) => l.flow === 'quest_escrow').map((l) => l.gold), [pledge], 'the pledge came back to it');
+    assert.equal(bLedger.filter((l) => l.flow === 'estate_forfeited').reduce((n, l) => n + (l.gold ?? 0), 0), -pledge, 'and passed to the world');
     const after = await questOf(w, q.id);
     assert.equal(after.status, 'open', "A's quest stays open");
     assert.equal(after.reward, 100, 'the reward shrinks by the pledge');

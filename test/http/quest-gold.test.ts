@@ -3,7 +3,8 @@
 // complete, and now and then dissolving an organization and founding a new one) run
 // without ticks. After every action the world's gold — every organization's treasury
 // (ended ones too) plus the reward held by every open or accepted quest — must equal what
-// it was, plus the starting treasuries of organizations founded since. A refused action
+// it was, plus the starting treasuries of organizations founded since, less the estates
+// of ended organizations (which pass to the world; the history's ledger says how much). A refused action
 // must change nothing at all (api-conventions: "A refused action changes nothing").
 import assert from 'assert/strict';
 import fc from 'fast-check';
@@ -183,11 +184,16 @@ describe('quest gold is conserved (property over a real world, no ticks)', funct
       case 'dissolve': {
         const r = await w.post(`/api/organizations/${me.org}/dissolve`, undefined, me.key);
         if (r.status !== 200) return { r, founded: 0 };
+        // What the ended organization held, and the refunds that reached it after, passed to the world.
+        const forfeited = (await ok<Array<{ data: { ledger?: Array<{ organization_id: number; flow: string; gold?: number }> } }>>(
+          w.get(`/api/events?organization_id=${me.org}&category=organization&limit=100`), 200, 'events of the ended organization'))
+          .flatMap((e) => e.data.ledger ?? []).filter((l) => l.flow === 'estate_forfeited' && l.organization_id === me.org)
+          .reduce((n, l) => n + (l.gold ?? 0), 0);
         // Rule 3: once the old one has ended, the agent founds a new organization; its starting treasury is new gold.
         const next = await foundFor({ key: me.key, location: me.location, generation: me.generation + 1 });
         agents[a.actor] = next;
         const treasury = (await ok<OrgRow>(w.get(`/api/organizations/${next.org}`), 200, 'refounded organization')).treasury;
-        return { r, founded: treasury };
+        return { r, founded: treasury + forfeited };
       }
     }
   }

@@ -3,6 +3,7 @@
 // One real world on a temporary folder; the clock is off, days pass only by tick().
 import assert from 'assert/strict';
 import { startTestWorld, type Answer, type TestWorld } from '../support/world';
+import { forfeitedGold } from '../support/http';
 
 interface Org {
   id: number; name: string; treasury: number; reputation: number; status: string; location_id: string;
@@ -767,7 +768,8 @@ describe('quests, parties and adventurers over HTTP', function () {
       const withdrawn = await quest(own.id);
       assert.equal(withdrawn.status, 'withdrawn');
       assert.equal(await treasury(c.org), cBefore - 8, 'sponsor refunded exactly (its other pledge stands)');
-      assert.equal(ended.treasury, start, 'the reward and its own pledge returned to the ended organization');
+      assert.equal(ended.treasury, 0, 'an ended organization keeps no gold');
+      assert.equal(await forfeitedGold(w, d.org), start, 'the reward and its own pledge returned to the ended organization, and its whole estate passed to the world');
       const stillOpen = await quest(pledged.id);
       assert.equal(stillOpen.status, 'open');
       assert.equal(stillOpen.reward, 28, 'the reward shrinks by the returned pledge');
@@ -796,7 +798,8 @@ describe('quests, parties and adventurers over HTTP', function () {
       assert.equal((await adventurer(free.id)).status, 'available');
       assert.equal((await quest(own.id)).status, 'withdrawn');
       assert.equal(await treasury(c.org), cBefore.treasury + 12 - cBefore.daily_maintenance, 'the sponsor got its pledge back');
-      assert.equal(ended.treasury, start - 6, 'the reserved reward came back to the bankrupt requester; only the last 6 went to upkeep');
+      assert.equal(ended.treasury, 0, 'an ended organization keeps no gold');
+      assert.equal(await forfeitedGold(w, e.org), start - 6, 'the reserved reward came back to the bankrupt requester and passed to the world; only the last 6 went to upkeep');
     });
   });
 });

@@ -284,7 +284,7 @@ describe('world events and suggestions over HTTP', function () {
         key: a.key,
         body: {
           owner_id: a.org.id, title: 'Wheat fields', kind: 'production', description: 'Ten sacks of grain a day.', location_id: 'emberfall',
-          budget: 30, duration_days: 30, output_resource: 'food', output_quantity: 10, establishment_kind: null,
+          budget: 100, duration_days: 10, output_resource: 'food', output_quantity: 10, establishment_kind: null,
         },
       });
       expectStatus(plan, 201);

@@ -6,6 +6,7 @@ import type { AllianceAction, AllianceEvent, AllianceSpec, AllianceState, Allian
 import * as alliance from '../../actors/alliance/rules';
 import type { Contract, ContractAction, ContractEvent, ContractSpec, ContractState, ContractStatus } from '../../actors/contract/messages';
 import * as contract from '../../actors/contract/rules';
+import * as relationship from '../../actors/relationship/rules';
 import type { FoundCommand, MessageSpec, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
 import { MESSAGE_COST, decideFound, decideSendMessage, decideTransfer, evolve as evolveOrg, messageCost } from '../../actors/organization/rules';
 import { generateWorld } from '../../actors/world/generate';
@@ -171,7 +172,7 @@ describe('diplomacy rules', () => {
     const spec = (over: Partial<AllianceSpec> = {}): AllianceSpec => ({ id: 3, proposer_id: PROPOSER, counterparty_id: COUNTERPARTY, terms: 'Mutual defence of the eastern roads.', ...over });
     const applyAlliance = (s: AllianceState, d: Refusable<AllianceEvent>): Alliance => eventsOf(d).reduce(alliance.evolve, s) as Alliance;
     const aAct = (type: AllianceAction['type'], organization_id: number, day = 4): AllianceAction => ({ type, organization_id, agent_id: 2, day });
-    const proposed = () => applyAlliance(null, alliance.decidePropose(null, spec(), 1, 2, false));
+    const proposed = () => applyAlliance(null, alliance.decidePropose(null, spec(), 1, 2));
     const active = () => applyAlliance(proposed(), alliance.decideAction(proposed(), aAct('accept', COUNTERPARTY)));
     const ended = () => applyAlliance(active(), alliance.decideAction(active(), aAct('end', PROPOSER, 6)));
 
@@ -181,10 +182,22 @@ describe('diplomacy rules', () => {
       });
     });
 
-    it('refuses a proposal that exists, with oneself, or between organizations already allied or courting', () => {
-      assert.equal(refusalOf(alliance.decidePropose(proposed(), spec(), 1, 2, false)), 409);
-      assert.equal(refusalOf(alliance.decidePropose(null, spec({ counterparty_id: PROPOSER }), 1, 2, false)), 409);
-      assert.equal(refusalOf(alliance.decidePropose(null, spec(), 1, 2, true)), 409);
+    it('refuses a proposal that exists, or with oneself', () => {
+      assert.equal(refusalOf(alliance.decidePropose(proposed(), spec(), 1, 2)), 409);
+      assert.equal(refusalOf(alliance.decidePropose(null, spec({ counterparty_id: PROPOSER }), 1, 2)), 409);
+    });
+
+    it('lets a pair propose a new alliance only while its latest one is neither proposed nor active (the relationship decides)', () => {
+      const pair = relationship.evolve(null, { type: 'alliance-opened', day: 2, organization_ids: [PROPOSER, COUNTERPARTY].sort((a, b) => a - b) as [number, number], alliance_id: 3 });
+      for (const status of ['proposed', 'active']) {
+        assert.equal(refusalOf(relationship.decideProposeAlliance(pair, spec({ id: 4 }), { id: 3, status }, 5)), 409, status);
+        assert.equal(refusalOf(relationship.decideProposeAlliance(pair, spec({ id: 4, proposer_id: COUNTERPARTY, counterparty_id: PROPOSER }), { id: 3, status }, 5)), 409, `${status}, the other way round`);
+      }
+      const opened = eventsOf(relationship.decideProposeAlliance(pair, spec({ id: 4 }), { id: 3, status: 'ended' }, 5));
+      assert.deepEqual(opened, [{ type: 'alliance-opened', day: 5, organization_ids: [Math.min(PROPOSER, COUNTERPARTY), Math.max(PROPOSER, COUNTERPARTY)], alliance_id: 4 }]);
+      assert.equal(relationship.evolve(pair, opened[0])!.alliance_id, 4);
+      assert.equal(eventsOf(relationship.decideProposeAlliance(null, spec(), null, 2)).length, 1, 'a pair with no alliance yet may propose');
+      assert.equal(relationship.pairKey(7, 3), relationship.pairKey(3, 7));
     });
 
     it('moves proposed -> active when the counterparty accepts', () => {
@@ -332,7 +345,15 @@ describe('diplomacy rules', () => {
 
     it('refuses an ended organization unless told to settle anyway, and an unknown one', () => {
       assert.equal(refusalOf(transfer(org({ status: 'dissolved' }), 5, {})), 409);
-      assert.equal(eventsOf(transfer(org({ status: 'dissolved' }), 5, {}, {}, true)).length, 1);
+      // Settled anyway, what reaches an ended organization passes to the world at once.
+      const ended = org({ status: 'dissolved', treasury: 0, holdings: {} });
+      const events = eventsOf<OrganizationEvent>(transfer(ended, 5, { ore: 2 }, {}, true));
+      assert.deepEqual(events.map((e) => e.type), ['transferred', 'estate-forfeited']);
+      assert.deepEqual(events[1], { type: 'estate-forfeited', day: (events[1] as { day: number }).day, gold: 5, holdings: { ore: 2 }, workers: 0, reason: 'it reached the organization after its end' });
+      const after = events.reduce(evolveOrg, ended as OrganizationState) as Organization;
+      assert.equal(after.treasury, 0);
+      assert.deepEqual(after.holdings, {});
+      assert.deepEqual(eventsOf<OrganizationEvent>(transfer(ended, 0, {}, { 6: -5 }, true)).map((e) => e.type), ['transferred'], 'trust alone forfeits nothing');
       assert.equal(refusalOf(transfer(null, 5, {})), 404);
     });
 

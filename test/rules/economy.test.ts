@@ -20,6 +20,9 @@ const founded = (over: Partial<Organization> = {}): Organization => {
   return { ...apply(null, decideFound(null, c)), ...over };
 };
 
+/** The base price of the output resource where the tests' projects work. */
+const PRICE = 1;
+
 const spec = (over: Partial<ProjectSpec> = {}): ProjectSpec => ({
   id: 40, title: 'Sawmill', kind: 'construction', description: 'a mill by the river', location_id: 'emberfall',
   budget: 100, duration_days: 4, output_resource: null, output_quantity: 0, establishment_kind: null, ...over,
@@ -115,18 +118,18 @@ describe('economy rules of an organization', () => {
 
   describe('projects (core rule 17)', () => {
     it('reserve their whole budget at once', () => {
-      const s = apply(founded(), decideStartProject(founded(), 1, 1, spec()));
+      const s = apply(founded(), decideStartProject(founded(), 1, 1, spec(), PRICE));
       assert.equal(s.treasury, 700);
       assert.equal(s.projects[0].status, 'active');
     });
 
     it('are refused beyond the treasury or away from where the organization stands', () => {
-      assert.equal(refusal(decideStartProject(founded({ treasury: 99 }), 1, 1, spec())), 409);
-      assert.equal(refusal(decideStartProject(founded(), 1, 1, spec({ location_id: 'ironcrag' }))), 409);
+      assert.equal(refusal(decideStartProject(founded({ treasury: 99 }), 1, 1, spec(), PRICE)), 409);
+      assert.equal(refusal(decideStartProject(founded(), 1, 1, spec({ location_id: 'ironcrag' }), PRICE)), 409);
     });
 
     it('progress once a day and complete with their output and establishment', () => {
-      let s = apply(founded(), decideStartProject(founded(), 1, 1, spec({ output_resource: 'timber', output_quantity: 30, establishment_kind: 'sawmill' })));
+      let s = apply(founded(), decideStartProject(founded(), 1, 1, spec({ output_resource: 'timber', output_quantity: 30, establishment_kind: 'sawmill' }), PRICE));
       for (let d = 2; d <= 4; d++) {
         s = day(s, d);
         assert.equal(s.projects[0].progress_days, d - 1);
@@ -140,7 +143,7 @@ describe('economy rules of an organization', () => {
     });
 
     it('return half of the unused budget when cancelled by the owner', () => {
-      let s = apply(founded(), decideStartProject(founded(), 1, 1, spec()));
+      let s = apply(founded(), decideStartProject(founded(), 1, 1, spec(), PRICE));
       s = day(s, 2);
       assert.equal(s.projects[0].spent, spentAfter(100, 4, 1));
       const before = s.treasury;
@@ -153,9 +156,9 @@ describe('economy rules of an organization', () => {
     });
 
     it('are cancelled without refund when the organization is dissolved or goes bankrupt', () => {
-      const s = apply(founded(), decideStartProject(founded(), 1, 1, spec()));
+      const s = apply(founded(), decideStartProject(founded(), 1, 1, spec(), PRICE));
       assert.equal(apply(s, decideDissolve(s, 1, 2)).projects[0].status, 'cancelled');
-      const poor = apply(founded({ treasury: 103 }), decideStartProject(founded({ treasury: 103 }), 1, 1, spec()));
+      const poor = apply(founded({ treasury: 103 }), decideStartProject(founded({ treasury: 103 }), 1, 1, spec(), PRICE));
       const broke = day(poor, 2);
       assert.equal(broke.status, 'bankrupt');
       assert.equal(broke.projects[0].status, 'cancelled');
@@ -164,16 +167,16 @@ describe('economy rules of an organization', () => {
   });
 
   describe('production plans (core rule 16)', () => {
-    const plan = spec({ id: 41, kind: 'production', output_resource: 'ore', output_quantity: 12, duration_days: 30 });
+    const plan = spec({ id: 41, kind: 'production', output_resource: 'ore', output_quantity: 12, duration_days: 30, budget: 180 });
 
     it('declare one worker per WORKER_OUTPUT units a day', () => {
       assert.equal(workersRequired(12), Math.ceil(12 / WORKER_OUTPUT));
-      const s = apply(founded(), decideStartProject(founded(), 1, 1, plan));
+      const s = apply(founded(), decideStartProject(founded(), 1, 1, plan, PRICE));
       assert.equal(s.projects[0].production!.workers_required, 3);
     });
 
     it('produce nothing while understaffed, and stay active', () => {
-      let s = apply(founded({ workers: 2 }), decideStartProject(founded({ workers: 2 }), 1, 1, plan));
+      let s = apply(founded({ workers: 2 }), decideStartProject(founded({ workers: 2 }), 1, 1, plan, PRICE));
       s = day(s, 2);
       assert.equal(s.holdings.ore, undefined);
       assert.equal(s.projects[0].status, 'active');
@@ -181,7 +184,7 @@ describe('economy rules of an organization', () => {
     });
 
     it('produce their output each day with the workforce present', () => {
-      let s = apply(founded({ workers: 3 }), decideStartProject(founded({ workers: 3 }), 1, 1, plan));
+      let s = apply(founded({ workers: 3 }), decideStartProject(founded({ workers: 3 }), 1, 1, plan, PRICE));
       s = day(day(s, 2), 3);
       assert.equal(s.holdings.ore, 24);
       assert.equal(s.projects[0].production!.produced_total, 24);
@@ -189,8 +192,8 @@ describe('economy rules of an organization', () => {
 
     it('share the workforce in the order the plans began', () => {
       let s = founded({ workers: 3 });
-      s = apply(s, decideStartProject(s, 1, 1, plan));
-      s = apply(s, decideStartProject(s, 1, 1, { ...plan, id: 42, output_resource: 'food', output_quantity: 5 }));
+      s = apply(s, decideStartProject(s, 1, 1, plan, PRICE));
+      s = apply(s, decideStartProject(s, 1, 1, { ...plan, id: 42, output_resource: 'food', output_quantity: 5 }, PRICE));
       s = day(s, 2);
       assert.equal(s.holdings.ore, 12);
       assert.equal(s.holdings.food, undefined);

@@ -53,3 +53,29 @@ export function propertyNames(value: unknown, out = new Set<string>()): Set<stri
   }
   return out;
 }
+
+export interface LedgerLine { organization_id: number; flow: string; gold?: number; goods?: Record<string, number> }
+export interface LedgerEvent { id: number; day: number; category: string; organization_ids: number[]; data: { ledger?: LedgerLine[] } & Record<string, unknown> }
+
+/** Every history event naming an organization, oldest first (paged back through GET /api/events?organization_id=). */
+export async function eventsOf(w: TestWorld, organizationId: number): Promise<LedgerEvent[]> {
+  const out: LedgerEvent[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const r = await w.get<LedgerEvent[]>(`/api/events?organization_id=${organizationId}&limit=100${before ? `&before_id=${before}` : ''}`);
+    assert.equal(r.status, 200, r.text);
+    out.push(...r.body);
+    if (r.body.length < 100) return out.reverse();
+    before = r.body[r.body.length - 1].id;
+  }
+}
+
+/** An organization's ledger lines in its history, optionally of one flow. */
+export async function ledgerOf(w: TestWorld, organizationId: number, flow?: string): Promise<LedgerLine[]> {
+  return (await eventsOf(w, organizationId)).flatMap((e) => e.data.ledger ?? [])
+    .filter((l) => l.organization_id === organizationId && (flow === undefined || l.flow === flow));
+}
+
+/** The gold of an ended organization's estate that passed to the world (a positive number). */
+export const forfeitedGold = async (w: TestWorld, organizationId: number) =>
+  -(await ledgerOf(w, organizationId, 'estate_forfeited')).reduce((n, l) => n + (l.gold ?? 0), 0);
