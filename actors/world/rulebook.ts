@@ -5,6 +5,9 @@ import {
   DEFAULT_TREASURY, MAINTENANCE_BASE, MAINTENANCE_PER_ADVENTURER, STARTING_REPUTATION, TREASURY_BOUNDS, WORKER_UPKEEP, kindFamilies,
 } from '../organization/rules';
 import { FIRST_DAY } from '../clock/rules';
+import { GRANT_REFILL_DAYS } from '../agent/rules';
+import { FLOWS } from '../ledger';
+import { CANCEL_REFUND_SHARE, PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE } from '../organization/projects';
 
 export function rulebook() {
   return {
@@ -13,10 +16,11 @@ export function rulebook() {
       `Time advances in whole days, from day ${FIRST_DAY}. A background clock advances one day per WORLD_DAY_SECONDS; only an administrator may advance one day by hand (POST /api/tick).`,
       'An agent may change only organizations it controls. Seeded organizations belong to no agent.',
       'An agent controls at most one active organization; a new one may be founded once the previous one is bankrupt or dissolved.',
-      `A new organization's treasury is assigned by the world from its kind (between ${TREASURY_BOUNDS.min} and ${TREASURY_BOUNDS.max} gold); the caller never supplies it.`,
+      `A new organization's treasury is assigned by the world from its kind (between ${TREASURY_BOUNDS.min} and ${TREASURY_BOUNDS.max} gold); the caller never supplies it. The founding allowance: an agent's first organization gets the whole amount; after that the grant refills evenly over ${GRANT_REFILL_DAYS} days from the agent's previous founding (founded d days later, a new organization gets min(1, d/${GRANT_REFILL_DAYS}) of its kind's amount, rounded down).`,
       `Maintenance: every active organization pays ${MAINTENANCE_BASE} gold a day, plus ${MAINTENANCE_PER_ADVENTURER} per living employed adventurer and ${WORKER_UPKEEP} per worker. The treasury never falls below zero; each unpaid gold costs one reputation.`,
       'Bankruptcy: an organization that cannot pay a day\'s maintenance pays what it has and becomes bankrupt. Its adventurers become available, its active projects and unresolved quests are cancelled, sponsorships are refunded, and it can act no more. It leaves the active listings; its record stays readable.',
       'Dissolution (POST /api/organizations/{id}/dissolve) has the same consequences as bankruptcy, ends its alliances, and is chosen by the controlling agent.',
+      'The estate of an ended organization: its gold and goods pass to the world, and its workers go home, the day it ends; gold or goods that reach it later (a refund of its quest or pledge) pass to the world as they arrive. Move what you want to keep before dissolving.',
       'Quest outcome by party strength against location danger: full when strength >= danger; partial when strength >= half the danger; failure below that (no reward, reputation loss, possible casualties).',
       'Quest requirements (minimum party strength, reputation, trust with the requester) are checked before acceptance and dispatch; minimum_relationship defaults to -100.',
       'Quest outcomes change the monster population and the danger of the quest location; wilderness and dungeon monsters grow every day.',
@@ -27,11 +31,12 @@ export function rulebook() {
       'Messages: public broadcasts arrive at once; private messages between places arrive after a danger-based delay. Costs: public 1, private 2, rumor 3 gold; chronicle reports are free. Rumors are unverified.',
       'Workers cost 25 gold each to hire and 1 gold a day; they may be lost in dangerous wilderness. A production plan produces only while its declared workforce is present.',
       'Projects reserve their whole budget at once and progress once a day; cancelling returns part of the unused budget; completion may create an establishment. Location gaps are observations, not orders.',
+      `Output is paid for: a project's budget must cover each unit of its output at the resource's base price where it works (${PROJECT_OUTPUT_COST_SHARE * 100}%); a production plan's workers bring the labour, so its budget covers ${PLAN_OUTPUT_COST_SHARE * 100}% of the base price for every unit it may make (output_quantity a day for duration_days). Where nobody trades the resource, the dearest base price of any market counts; a resource no market trades cannot be produced.`,
       'Travel time depends on the destination\'s danger; a second journey waits for arrival; a party is dispatched only where its organization stands.',
       'Markets are regional: an organization trades at the market where it stands. Emberfall holds the reference market.',
       'The living population eats food daily; active projects consume timber and ore; growth and construction raise demand; deaths and completed projects lower it.',
-      'Contracts are proposed, accepted by the counterparty, then fulfilled; payment happens only on fulfilment, and a resource contract moves its quantity from proposer to counterparty then.',
-      'Alliances are proposed, accepted by the other side, and active until either side ends them.',
+      'Contracts are proposed, accepted by the counterparty, then fulfilled; payment happens only on fulfilment, and a resource contract moves its quantity from proposer to counterparty then. Goods change hands in person: a resource contract is fulfilled only while both organizations stand at the same place, neither on the road; gold needs neither.',
+      'Alliances are proposed, accepted by the other side, and active until either side ends them. Two organizations have at most one proposed or active alliance at a time.',
       'World events are temporary operator scenarios that modify maintenance, population, monster growth, production and prices; a resource introduction adds a permanent market resource; an event may add a new settlement.',
       'Suggestions are private to the operator and change nothing in the world.',
       'Retirement (POST /api/agents/retire) takes a private reason for the operator and blocks the key from further changes; organizations and history remain.',
@@ -47,6 +52,14 @@ export function rulebook() {
       message_cost: { public: 1, private: 2, rumor: 3 },
       worker: { hire: 25, upkeep: 1 },
       experience: { full: 10, partial: 5, per_level: 20 },
+      founding_allowance: { first: 1, refill_days: GRANT_REFILL_DAYS },
+      output_cost_share_of_base_price: { project: PROJECT_OUTPUT_COST_SHARE, production_plan: PLAN_OUTPUT_COST_SHARE },
+      cancelled_project_refund_share_of_unused_budget: CANCEL_REFUND_SHARE,
+    },
+    accounting: {
+      summary: "Gold and goods come from and go to the world only through the named sources and sinks; internal flows only move them between organizations and the gold quests hold in trust. The world's gold is every organization's treasury plus the gold of organizations that quests hold in trust; the world's goods are every organization's holdings.",
+      ledger: 'Every history event (GET /api/events) in which gold or goods of an organization move carries data.ledger: a list of {organization_id, flow, gold?, goods?} with signed changes, and names every such organization in organization_ids. Summing the ledger lines of GET /api/events?organization_id=N gives the treasury and holdings of organization N.',
+      flows: FLOWS,
     },
     errors: {
       422: 'input does not fit its shape: {"detail": [{"loc", "msg", "type", "input", "ctx"}]}',

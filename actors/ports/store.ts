@@ -1,0 +1,180 @@
+// The store port, owned by the domain. Actors persist their events through nact's
+// PersistenceEngine; the same write carries the read-model rows, history entries and
+// credentials the events produce, so the journal, the projections and the public history
+// never disagree. Reads go through named queries: each is one access path that the
+// handlers and actors really use, and each maps to one table or index of every adapter
+// (an SQLite index; a Cassandra table or storage-attached index). Every method is
+// asynchronous, so a store across the network fits the same port as the embedded one.
+import type { PersistenceEngine } from 'nact';
+
+/** One row of the read model: the public view of an entity, plus the columns reads filter on. */
+export interface ProjectionRow {
+  kind: string;
+  id: string | number;
+  status?: string | null;
+  location_id?: string | null;
+  organization_id?: number | null;
+  agent_id?: number | null;
+  /** The row leaves the read model (a party of an ended organization). */
+  deleted?: boolean;
+  /** The next day the entity has work of its own to do (a wound heals, a deadline passes); the daily fan-out finds it by this. */
+  due_day?: number | null;
+  doc: Record<string, unknown>;
+}
+
+/** One entry of the public world history, before the store gives it its id. */
+export interface HistoryEntry {
+  day: number;
+  category: string;
+  agent_id: number | null;
+  organization_ids: number[];
+  summary: string;
+  data?: Record<string, unknown>;
+}
+
+export interface HistoryEvent extends HistoryEntry {
+  id: number;
+  created_at: string;
+}
+
+/** A key hash and the agent it authenticates. The hash never enters a ProjectionRow. */
+export interface Credential {
+  key_hash: string;
+  agent_id: number;
+}
+
+/** What an actor's persisted event also writes, in the same durable step. */
+export interface Writes {
+  rows?: ProjectionRow[];
+  history?: HistoryEntry[];
+  credentials?: Credential[];
+}
+
+/**
+ * A named query: rows of one kind, optionally those whose `by` column equals the
+ * argument, optionally only those in the listed statuses. Rows come in id order
+ * (integer ids numerically, string ids by name). `due` queries take a day and return
+ * the rows whose due_day is at most that day.
+ */
+export interface QuerySpec {
+  kind: string;
+  by?: 'location_id' | 'organization_id' | 'agent_id' | 'due_by';
+  status?: readonly string[];
+}
+
+/** Every access path of the read model. Adding one means adding its index to every adapter. */
+export const QUERIES = {
+  agents: { kind: 'agent' },
+  activeAgents: { kind: 'agent', status: ['active'] },
+  departures: { kind: 'departure' },
+
+  organizations: { kind: 'organization' },
+  activeOrganizations: { kind: 'organization', status: ['active'] },
+  bankruptOrganizations: { kind: 'organization', status: ['bankrupt'] },
+  dissolvedOrganizations: { kind: 'organization', status: ['dissolved'] },
+  organizationsOfAgent: { kind: 'organization', by: 'agent_id' },
+  activeOrganizationsAt: { kind: 'organization', by: 'location_id', status: ['active'] },
+
+  adventurersListed: { kind: 'adventurer', status: ['available', 'employed'] },
+  adventurersAvailable: { kind: 'adventurer', status: ['available'] },
+  adventurersEmployed: { kind: 'adventurer', status: ['employed'] },
+  adventurersDead: { kind: 'adventurer', status: ['dead'] },
+  membersOf: { kind: 'adventurer', by: 'organization_id' },
+  employeesOf: { kind: 'adventurer', by: 'organization_id', status: ['employed'] },
+  adventurersDue: { kind: 'adventurer', by: 'due_by' },
+
+  projects: { kind: 'project' },
+  activeProjects: { kind: 'project', status: ['active'] },
+  projectsOf: { kind: 'project', by: 'organization_id' },
+  projectsAt: { kind: 'project', by: 'location_id' },
+  productionPlans: { kind: 'production' },
+
+  contracts: { kind: 'contract' },
+  /** A contract row keeps its proposer in organization_id and its counterparty in agent_id. */
+  contractsProposedBy: { kind: 'contract', by: 'organization_id' },
+  contractsOfferedTo: { kind: 'contract', by: 'agent_id' },
+
+  alliances: { kind: 'alliance' },
+  liveAlliances: { kind: 'alliance', status: ['proposed', 'active'] },
+  /** An alliance row keeps its proposer in organization_id and its counterparty in agent_id. */
+  alliancesProposedBy: { kind: 'alliance', by: 'organization_id' },
+  alliancesOfferedTo: { kind: 'alliance', by: 'agent_id' },
+  liveAlliancesProposedBy: { kind: 'alliance', by: 'organization_id', status: ['proposed', 'active'] },
+
+  parties: { kind: 'party' },
+  partiesOf: { kind: 'party', by: 'organization_id' },
+
+  establishments: { kind: 'establishment' },
+  establishmentsOf: { kind: 'establishment', by: 'organization_id' },
+  establishmentsAt: { kind: 'establishment', by: 'location_id' },
+
+  questsListed: { kind: 'quest', status: ['open', 'accepted', 'resolved'] },
+  liveQuests: { kind: 'quest', status: ['open', 'accepted'] },
+  openQuests: { kind: 'quest', status: ['open'] },
+  questsAt: { kind: 'quest', by: 'location_id' },
+  questsDue: { kind: 'quest', by: 'due_by' },
+
+  messages: { kind: 'message' },
+  publicMessages: { kind: 'message', status: ['public', 'chronicle'] },
+  /** A message row keeps its sender in organization_id and its recipient in agent_id. */
+  messagesFrom: { kind: 'message', by: 'organization_id' },
+  privateMessagesTo: { kind: 'message', by: 'agent_id', status: ['private'] },
+
+  locations: { kind: 'location' },
+  markets: { kind: 'market' },
+  marketsAt: { kind: 'market', by: 'location_id' },
+
+  worldEvents: { kind: 'world_event' },
+  activeWorldEvents: { kind: 'world_event', status: ['active'] },
+  expiredWorldEvents: { kind: 'world_event', status: ['expired'] },
+
+  suggestions: { kind: 'suggestion' },
+} as const satisfies Record<string, QuerySpec>;
+
+export type QueryName = keyof typeof QUERIES;
+
+export interface HistoryQuery {
+  limit: number;
+  category?: string;
+  agent_id?: number;
+  /** Only events that name this organization among their organization_ids. */
+  organization_id?: number;
+  before_id?: number;
+}
+
+/** Reads over the projections: what every read endpoint answers from. */
+export interface ReadModel {
+  /** One row by kind and id (any kind). */
+  row<T = Record<string, unknown>>(kind: string, id: string | number): Promise<T | undefined>;
+  /** The rows of a named query, in id order; `arg` is the value of its `by` column (a day for due queries). */
+  list<T = Record<string, unknown>>(query: QueryName, arg?: string | number): Promise<T[]>;
+  /** The ids of a named query's rows, as stored (text), in id order. */
+  ids(query: QueryName, arg?: string | number): Promise<string[]>;
+  count(query: QueryName, arg?: string | number): Promise<number>;
+
+  /** History, newest first, by the filters of GET /api/events. */
+  history(query: HistoryQuery): Promise<HistoryEvent[]>;
+  /** How many events an agent caused. */
+  historyCountOfAgent(agentId: number): Promise<number>;
+  /** The id of the newest history event (0 before any): history is never deleted, so this counts it. */
+  lastHistoryId(): Promise<number>;
+  historyEvent(id: number): Promise<HistoryEvent | undefined>;
+  /** Events of the days fromDay..toDay, at most `limit` of them: those nearest to event `nearId`, in id order. */
+  historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): Promise<HistoryEvent[]>;
+
+  agentForKeyHash(keyHash: string): Promise<number | undefined>;
+}
+
+/** Everything the service needs from a persistence backend. */
+export interface Store extends ReadModel {
+  /** The nact engine; its persist(event, writes) applies `writes` together with the event, all or nothing. */
+  engine: PersistenceEngine;
+  /** A new identifier of the given sequence (organization, agent, ...); never reused. */
+  nextId(sequence: string): Promise<number>;
+  /** Makes sure the sequence will not hand out ids up to `value` (the seeded world takes fixed ids). */
+  reserveIdsUpTo(sequence: string, value: number): Promise<void>;
+  /** Small durable settings (key hashes of generated operator keys, the world seed). */
+  setting(name: string): Promise<string | undefined>;
+  setSetting(name: string, value: string): Promise<void>;
+  close(): Promise<void>;
+}
