@@ -155,6 +155,10 @@ export class Region {
   }
 
   stop(): void {
+    // nact's system stop does not reach grandchildren (it looks them up as references), so
+    // every entity is stopped by its reference: its idle timer would keep the process alive.
+    for (const ref of [...this.refs.values()]) stop(ref);
+    for (const ref of this.parents.values()) stop(ref);
     stop(this.system);
   }
 }

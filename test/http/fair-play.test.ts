@@ -1,0 +1,318 @@
+// Fair play over HTTP (docs/accounting.md, docs/decisions.md): no gold or goods from
+// nothing, an ended organization keeps nothing, the history names every organization
+// whose gold moves, goods change hands in person, and every uniqueness or balance rule
+// holds under concurrent requests.
+import assert from 'assert/strict';
+import { eventsOf, expectStatus, forfeitedGold, foundOrg, ledgerOf, orgOf } from '../support/http';
+import { startTestWorld, type Answer, type TestWorld } from '../support/world';
+
+const today = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.day;
+const countAnswers = (rs: Answer[]) => rs.reduce<Record<number, number>>((m, r) => ({ ...m, [r.status]: (m[r.status] ?? 0) + 1 }), {});
+
+const projectBody = (owner: number, over: Record<string, unknown> = {}) => ({
+  owner_id: owner, title: 'Deep works', kind: 'construction', description: 'Digging for what the earth gives.', location_id: 'emberfall',
+  budget: 100, duration_days: 1, output_resource: null, output_quantity: 0, establishment_kind: null, ...over,
+});
+
+const questBody = (requester: number, over: Record<string, unknown> = {}) => ({
+  title: 'Trouble in town', description: 'Something must be done about it.', requester_id: requester, location_id: 'emberfall', reward: 50, ...over,
+});
+
+/** The whole ledger of an organization replays to its treasury and holdings. */
+async function assertReplays(w: TestWorld, id: number) {
+  const lines = await ledgerOf(w, id);
+  const o = await orgOf(w, id);
+  assert.equal(lines.reduce((n, l) => n + (l.gold ?? 0), 0), o.treasury, `organization ${id}: its history's ledger gives its treasury`);
+  const goods: Record<string, number> = {};
+  for (const l of lines) for (const [r, q] of Object.entries(l.goods ?? {})) goods[r] = (goods[r] ?? 0) + q;
+  assert.deepEqual(Object.fromEntries(Object.entries(goods).filter(([, q]) => q !== 0)), o.holdings, `organization ${id}: its history's ledger gives its holdings`);
+}
+
+describe('fair play over HTTP', function () {
+  this.timeout(120_000);
+  let w: TestWorld;
+  beforeEach(async () => { w = await startTestWorld(); });
+  afterEach(async () => { await w?.close(); });
+
+  describe('output is paid for', () => {
+    it('refuses a 1-gold project that would yield 10,000 ore, and changes nothing', async () => {
+      const a = await foundOrg(w, 'Greedy Diggers', 'mining company');
+      const events = (await w.get('/api/world')).body.counts.history_events;
+      const r = await w.post('/api/projects', projectBody(a.org.id, { budget: 1, output_resource: 'ore', output_quantity: 10000 }), a.key);
+      expectStatus(r, 409);
+      // Ore's base price at emberfall is 6: 10,000 of it costs 60,000.
+      assert.match(r.body.detail, /at least 60000/);
+      const plan = await w.post('/api/projects', projectBody(a.org.id, { kind: 'production', budget: 1, duration_days: 30, output_resource: 'ore', output_quantity: 100 }), a.key);
+      expectStatus(plan, 409);
+      assert.match(plan.body.detail, /at least 9000/, 'a plan pays half the base price for each unit it may make');
+      assert.equal((await orgOf(w, a.org.id)).treasury, a.org.treasury);
+      assert.equal((await w.get('/api/world')).body.counts.history_events, events, 'no history');
+    });
+
+    it('accepts a project whose budget pays for its output, which then yields exactly that', async () => {
+      const a = await foundOrg(w, 'Honest Diggers', 'mining company');
+      const r = await w.post('/api/projects', projectBody(a.org.id, { budget: 60, output_resource: 'ore', output_quantity: 10 }), a.key);
+      expectStatus(r, 201);
+      await w.tick();
+      await w.tick();
+      assert.equal((await orgOf(w, a.org.id)).holdings.ore, 10);
+      await assertReplays(w, a.org.id);
+    });
+
+    it('prices output where nobody trades at the dearest base price of any market, and refuses a resource no market trades', async () => {
+      const a = await foundOrg(w, 'Forest Cutters', 'lumber company', 'whisperwood');
+      // Timber's base price is 4 at emberfall, 2 at greenhollow and 8 at ironcrag (scarce there).
+      const cheap = await w.post('/api/projects', projectBody(a.org.id, { location_id: 'whisperwood', budget: 79, output_resource: 'timber', output_quantity: 10 }), a.key);
+      expectStatus(cheap, 409);
+      assert.match(cheap.body.detail, /at least 80/);
+      expectStatus(await w.post('/api/projects', projectBody(a.org.id, { location_id: 'whisperwood', budget: 80, output_resource: 'timber', output_quantity: 10 }), a.key), 201);
+      const unknown = await w.post('/api/projects', projectBody(a.org.id, { location_id: 'whisperwood', budget: 500, output_resource: 'mithril', output_quantity: 1 }), a.key);
+      expectStatus(unknown, 409);
+      assert.match(unknown.body.detail, /no market trades mithril/);
+    });
+  });
+
+  describe('dissolving and founding again mints nothing', () => {
+    it('moves gold out, dissolves and founds again: the new organization gets only what the allowance has refilled', async () => {
+      const a = await foundOrg(w, 'Pump House', 'merchant company');
+      const b = await foundOrg(w, 'Receiving House', 'merchant company');
+      assert.equal(a.org.treasury, 800);
+      // A pays B through a contract B proposes (the counterparty pays the proposer).
+      const c = await w.post('/api/contracts', { proposer_id: b.org.id, counterparty_id: a.org.id, title: 'Consulting', terms: 'Advice on every matter.', value: 790 }, b.key);
+      expectStatus(c, 201);
+      expectStatus(await w.post(`/api/contracts/${c.body.id}/accept`, { organization_id: a.org.id }, a.key), 200);
+      expectStatus(await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: a.org.id }, a.key), 200);
+      expectStatus(await w.post(`/api/organizations/${a.org.id}/dissolve`, undefined, a.key), 200);
+      assert.equal(await forfeitedGold(w, a.org.id), 10, 'what it kept passed to the world');
+      const again = await w.post('/api/organizations', { name: 'Pump House Again', kind: 'merchant company' }, a.key);
+      expectStatus(again, 201);
+      assert.equal(again.body.treasury, 0, 'founded the same day: the allowance has not refilled at all');
+      // Half of the refill period later, half of the kind's amount.
+      for (let i = 0; i < 45; i++) await w.tick();
+      const ended = await orgOf(w, again.body.id);
+      assert.equal(ended.status, 'bankrupt', 'with nothing to pay its upkeep it went bankrupt');
+      const third = await w.post('/api/organizations', { name: 'Pump House Third', kind: 'merchant company' }, a.key);
+      expectStatus(third, 201);
+      assert.equal(third.body.treasury, 400);
+      const grants = (await w.get(`/api/agents/${a.agentId}`)).body;
+      assert.deepEqual(grants.organization_ids, [a.org.id, again.body.id, third.body.id]);
+      const rules = (await w.get('/api/rules')).body;
+      assert.deepEqual(rules.numbers.founding_allowance, { first: 1, refill_days: 90 });
+    });
+  });
+
+  describe('the estate of an ended organization', () => {
+    it('passes its gold and goods to the world and sends its workers home; the history says so, organization by organization', async () => {
+      const a = await foundOrg(w, 'Closing Merchants', 'merchant company');
+      expectStatus(await w.post('/api/trade', { organization_id: a.org.id, resource: 'ore', side: 'buy', quantity: 10 }, a.key), 200);
+      expectStatus(await w.post('/api/workers/hire', { organization_id: a.org.id, quantity: 2 }, a.key), 200);
+      const before = await orgOf(w, a.org.id);
+      const r = await w.post(`/api/organizations/${a.org.id}/dissolve`, undefined, a.key);
+      expectStatus(r, 200);
+      const after = await orgOf(w, a.org.id);
+      assert.equal(after.status, 'dissolved');
+      assert.equal(after.treasury, 0);
+      assert.deepEqual(after.holdings, {});
+      assert.equal(after.workers, 0);
+      const estate = (await eventsOf(w, a.org.id)).find((e) => (e.data.ledger ?? []).some((l) => l.flow === 'estate_forfeited'));
+      assert.ok(estate, 'the estate is in the history');
+      assert.deepEqual(estate.data.ledger, [{ organization_id: a.org.id, flow: 'estate_forfeited', gold: -before.treasury, goods: { ore: -10 } }]);
+      assert.equal(estate.data.workers, 2);
+      await assertReplays(w, a.org.id);
+    });
+
+    it("a refund that reaches a bankrupt requester passes to the world; the withdrawal names every funder it paid back", async () => {
+      const r = await foundOrg(w, 'Doomed Scholars', 'scholars');
+      const s = await foundOrg(w, 'Generous Patrons', 'merchant company');
+      const q = await w.post('/api/quests', questBody(r.org.id, { reward: 20 }), r.key);
+      expectStatus(q, 201);
+      expectStatus(await w.post(`/api/quests/${q.body.id}/sponsors`, { organization_id: s.org.id, amount: 15 }, s.key), 201);
+      // Spend the rest on workers so that tomorrow's upkeep cannot be paid.
+      const left = (await orgOf(w, r.org.id)).treasury;
+      expectStatus(await w.post('/api/workers/hire', { organization_id: r.org.id, quantity: Math.floor(left / 25) }, r.key), 200);
+      await w.tick();
+      assert.equal((await orgOf(w, r.org.id)).status, 'bankrupt');
+      const withdrawal = (await eventsOf(w, s.org.id)).find((e) => e.category === 'quest' && e.data.quest_id === q.body.id && /withdrawn/.test(String((e as { summary?: string }).summary)));
+      assert.ok(withdrawal, "the withdrawal is among the sponsor's events");
+      assert.ok(withdrawal.organization_ids.includes(s.org.id) && withdrawal.organization_ids.includes(r.org.id), JSON.stringify(withdrawal));
+      assert.deepEqual(withdrawal.data.ledger, [
+        { organization_id: r.org.id, flow: 'quest_escrow', gold: 20 },
+        { organization_id: s.org.id, flow: 'quest_escrow', gold: 15 },
+      ]);
+      assert.equal((await orgOf(w, r.org.id)).treasury, 0, 'the refund passed to the world');
+      await assertReplays(w, r.org.id);
+      await assertReplays(w, s.org.id);
+    });
+  });
+
+  describe('smaller things', () => {
+    it("a party's history gives the day the quest was resolved, and the day its member joined", async () => {
+      const a = await foundOrg(w, 'Quest Takers', 'adventurers band');
+      const b = await foundOrg(w, 'Quest Givers', 'merchant company');
+      const free = (await w.get('/api/adventurers')).body.find((x: { status: string }) => x.status === 'available');
+      expectStatus(await w.post('/api/adventurers/hire', { organization_id: a.org.id, adventurer_id: free.id }, a.key), 200);
+      const party = await w.post('/api/parties', { organization_id: a.org.id, name: 'The Early Birds' }, a.key);
+      expectStatus(await w.post(`/api/parties/${party.body.id}/members`, { adventurer_id: free.id }, a.key), 200);
+      const joined = await today(w);
+      await w.tick();
+      await w.tick();
+      const q = await w.post('/api/quests', questBody(b.org.id, { reward: 10 }), b.key);
+      expectStatus(await w.post(`/api/parties/${party.body.id}/dispatch`, { quest_id: q.body.id }, a.key), 200);
+      expectStatus(await w.post(`/api/quests/${q.body.id}/complete`, undefined, a.key), 200);
+      const resolved = await today(w);
+      assert.equal(resolved, joined + 2);
+      const entry = (await w.get(`/api/adventurers/${free.id}`)).body.party_history.find((h: { quest_id: number }) => h.quest_id === q.body.id);
+      assert.equal(entry.day, resolved);
+      assert.equal(entry.resolved_day, resolved);
+      assert.equal(entry.joined_day, joined);
+    });
+
+    it("the inbox shows the public broadcasts an organization sent", async () => {
+      const a = await foundOrg(w, 'Town Criers', 'merchant company');
+      const m = await w.post('/api/messages', { sender_id: a.org.id, recipient_id: null, body: 'Hear ye, hear ye!' }, a.key);
+      expectStatus(m, 201);
+      const inbox = (await w.get('/api/messages/inbox', a.key)).body;
+      assert.ok(inbox.some((x: { id: number }) => x.id === m.body.id), JSON.stringify(inbox));
+    });
+
+    it('a private letter reaches its recipient on its day, even after the recipient has moved on', async () => {
+      const a = await foundOrg(w, 'Letter Writers', 'merchant company');
+      const b = await foundOrg(w, 'Restless Readers', 'merchant company', 'greenhollow');
+      const m = await w.post('/api/messages', { sender_id: a.org.id, recipient_id: b.org.id, body: 'Meet me at the ford.' }, a.key);
+      expectStatus(m, 201);
+      assert.equal(m.body.recipient_location_id, 'greenhollow', 'addressed to where the recipient stood');
+      assert.ok(m.body.deliver_day > await today(w));
+      expectStatus(await w.post('/api/travel', { organization_id: b.org.id, destination_id: 'ironcrag' }, b.key), 200);
+      while (await today(w) < m.body.deliver_day - 1) await w.tick();
+      assert.ok(!(await w.get('/api/messages/inbox', b.key)).body.some((x: { id: number }) => x.id === m.body.id), 'not before its day');
+      await w.tick();
+      assert.equal((await orgOf(w, b.org.id)).travel?.destination_id, 'ironcrag', 'the recipient has left for ironcrag by now');
+      assert.ok((await w.get('/api/messages/inbox', b.key)).body.some((x: { id: number }) => x.id === m.body.id), 'delivered on its day, wherever the recipient is');
+    });
+
+    it('goods change hands in person: a resource contract waits until both parties stand at the same place; gold needs neither', async () => {
+      const seller = await foundOrg(w, 'Ore Sellers', 'merchant company');
+      const buyer = await foundOrg(w, 'Ore Buyers', 'merchant company');
+      expectStatus(await w.post('/api/trade', { organization_id: seller.org.id, resource: 'ore', side: 'buy', quantity: 5 }, seller.key), 200);
+      const c = await w.post('/api/contracts', { proposer_id: seller.org.id, counterparty_id: buyer.org.id, title: 'Ore delivery', terms: 'Five ore for thirty gold.', value: 30, resource: 'ore', quantity: 5 }, seller.key);
+      expectStatus(await w.post(`/api/contracts/${c.body.id}/accept`, { organization_id: buyer.org.id }, buyer.key), 200);
+      expectStatus(await w.post('/api/travel', { organization_id: buyer.org.id, destination_id: 'greenhollow' }, buyer.key), 200);
+      const before = [await orgOf(w, seller.org.id), await orgOf(w, buyer.org.id)].map((o) => [o.treasury, o.holdings]);
+      const onRoad = await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: seller.org.id }, seller.key);
+      expectStatus(onRoad, 409);
+      assert.match(onRoad.body.detail, /on the road/);
+      assert.deepEqual([await orgOf(w, seller.org.id), await orgOf(w, buyer.org.id)].map((o) => [o.treasury, o.holdings]), before, 'nothing moved');
+      while ((await orgOf(w, buyer.org.id)).travel) await w.tick();
+      const apart = await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: buyer.org.id }, buyer.key);
+      expectStatus(apart, 409);
+      assert.match(apart.body.detail, /not at emberfall/);
+      expectStatus(await w.post('/api/travel', { organization_id: seller.org.id, destination_id: 'greenhollow' }, seller.key), 200);
+      while ((await orgOf(w, seller.org.id)).travel) await w.tick();
+      expectStatus(await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: seller.org.id }, seller.key), 200);
+      assert.equal((await orgOf(w, buyer.org.id)).holdings.ore, 5);
+      // Gold alone travels by letter.
+      const far = await foundOrg(w, 'Distant Bank', 'bank');
+      const g = await w.post('/api/contracts', { proposer_id: far.org.id, counterparty_id: buyer.org.id, title: 'A loan fee', terms: 'Paid wherever you stand.', value: 10 }, far.key);
+      expectStatus(await w.post(`/api/contracts/${g.body.id}/accept`, { organization_id: buyer.org.id }, buyer.key), 200);
+      expectStatus(await w.post(`/api/contracts/${g.body.id}/fulfill`, { organization_id: buyer.org.id }, buyer.key), 200);
+      for (const id of [seller.org.id, buyer.org.id, far.org.id]) await assertReplays(w, id);
+    });
+
+    it('the rulebook names every flow of gold and goods, and the rules that close the holes', async () => {
+      const rules = (await w.get('/api/rules')).body;
+      assert.deepEqual(Object.keys(rules.accounting.flows).sort(), [
+        'contract', 'estate_forfeited', 'founding_grant', 'market', 'message', 'production', 'project_budget', 'project_refund', 'quest_escrow', 'upkeep', 'workers', 'world_reward',
+      ]);
+      const text = rules.core_rules.join('\n');
+      for (const words of [/estate of an ended organization/, /founding allowance/, /Output is paid for/, /Goods change hands in person/, /at most one proposed or active alliance/]) {
+        assert.match(text, words);
+      }
+      assert.deepEqual(rules.numbers.output_cost_share_of_base_price, { project: 1, production_plan: 0.5 });
+    });
+  });
+
+  describe('uniqueness and balance rules hold under concurrent requests', () => {
+    it('four concurrent proposals of alliance between one pair: exactly one is made', async () => {
+      const a = await foundOrg(w, 'Eager Allies', 'merchant company');
+      const b = await foundOrg(w, 'Other Allies', 'merchant company');
+      const body = (p: typeof a, q: typeof a) => ({ proposer_id: p.org.id, counterparty_id: q.org.id, terms: 'Together against the dark.' });
+      const rs = await Promise.all([
+        w.post('/api/alliances', body(a, b), a.key), w.post('/api/alliances', body(b, a), b.key),
+        w.post('/api/alliances', body(a, b), a.key), w.post('/api/alliances', body(b, a), b.key),
+      ]);
+      assert.deepEqual(countAnswers(rs), { 201: 1, 409: 3 }, rs.map((r) => r.text).join('\n'));
+      const live = (await w.get('/api/alliances')).body.filter((x: { status: string }) => x.status !== 'ended');
+      assert.equal(live.length, 1);
+      // Once it ends, the pair may ally again.
+      const made = rs.find((r) => r.status === 201)!.body;
+      const accepter = made.counterparty_id === a.org.id ? a : b;
+      expectStatus(await w.post(`/api/alliances/${made.id}/accept`, { organization_id: accepter.org.id }, accepter.key), 200);
+      expectStatus(await w.post(`/api/alliances/${made.id}/end`, { organization_id: a.org.id }, a.key), 200);
+      expectStatus(await w.post('/api/alliances', body(a, b), a.key), 201);
+    });
+
+    it('four concurrent foundings by one agent: exactly one organization', async () => {
+      const agent = await w.register();
+      const rs = await Promise.all([1, 2, 3, 4].map((i) => w.post('/api/organizations', { name: `Hasty House ${i}`, kind: 'merchant company' }, agent.key)));
+      assert.deepEqual(countAnswers(rs), { 201: 1, 409: 3 }, rs.map((r) => r.text).join('\n'));
+      assert.equal((await w.get(`/api/agents/${agent.id}`)).body.organization_ids.length, 1);
+    });
+
+    it('concurrent spending never takes a treasury below zero: exactly what it can afford succeeds', async () => {
+      const a = await foundOrg(w, 'Busy Spenders', 'merchant company');
+      // 800 gold; each request hires 4 workers for 100.
+      const rs = await Promise.all(Array.from({ length: 10 }, () => w.post('/api/workers/hire', { organization_id: a.org.id, quantity: 4 }, a.key)));
+      assert.deepEqual(countAnswers(rs), { 200: 8, 409: 2 });
+      const o = await orgOf(w, a.org.id);
+      assert.equal(o.treasury, 0);
+      assert.equal(o.workers, 32);
+      const b = await foundOrg(w, 'Busy Sponsors', 'merchant company');
+      const q = await w.post('/api/quests', questBody(a.org.id, { reward: 1 }), a.key);
+      // a has nothing left to post with; b sponsors someone else's quest instead.
+      const c = await foundOrg(w, 'Quest Owners', 'merchant company');
+      const q2 = await w.post('/api/quests', questBody(c.org.id, { reward: 10 }), c.key);
+      assert.equal(q.status, 409);
+      const ss = await Promise.all(Array.from({ length: 5 }, () => w.post(`/api/quests/${q2.body.id}/sponsors`, { organization_id: b.org.id, amount: 300 }, b.key)));
+      assert.deepEqual(countAnswers(ss), { 201: 2, 409: 3 });
+      assert.equal((await orgOf(w, b.org.id)).treasury, 200);
+      assert.equal((await w.get(`/api/quests/${q2.body.id}`)).body.reward, 610);
+    });
+
+    it('one adventurer, one quest, one party, one contract: each is taken once by concurrent requests', async () => {
+      const orgs = [await foundOrg(w, 'Rival One', 'adventurers band'), await foundOrg(w, 'Rival Two', 'adventurers band'), await foundOrg(w, 'Rival Three', 'adventurers band')];
+      const free = (await w.get('/api/adventurers')).body.filter((x: { status: string }) => x.status === 'available');
+      const hires = await Promise.all(orgs.map((o) => w.post('/api/adventurers/hire', { organization_id: o.org.id, adventurer_id: free[0].id }, o.key)));
+      assert.deepEqual(countAnswers(hires), { 200: 1, 409: 2 });
+
+      const giver = await foundOrg(w, 'Quest Board', 'merchant company');
+      const q = await w.post('/api/quests', questBody(giver.org.id), giver.key);
+      const accepts = await Promise.all(orgs.map((o) => w.post(`/api/quests/${q.body.id}/accept`, { organization_id: o.org.id }, o.key)));
+      assert.deepEqual(countAnswers(accepts), { 200: 1, 409: 2 });
+
+      // One adventurer into two parties at once; one party onto two quests at once.
+      const me = orgs[0];
+      expectStatus(await w.post('/api/adventurers/hire', { organization_id: me.org.id, adventurer_id: free[1].id }, me.key), 200);
+      const p1 = (await w.post('/api/parties', { organization_id: me.org.id, name: 'First Band' }, me.key)).body;
+      const p2 = (await w.post('/api/parties', { organization_id: me.org.id, name: 'Second Band' }, me.key)).body;
+      const joins = await Promise.all([p1, p2].map((p) => w.post(`/api/parties/${p.id}/members`, { adventurer_id: free[1].id }, me.key)));
+      assert.deepEqual(countAnswers(joins), { 200: 1, 409: 1 });
+      const withMember = joins[0].status === 200 ? p1 : p2;
+      const qa = (await w.post('/api/quests', questBody(giver.org.id, { reward: 5 }), giver.key)).body;
+      const qb = (await w.post('/api/quests', questBody(giver.org.id, { reward: 6 }), giver.key)).body;
+      const sends = await Promise.all([qa, qb].map((x) => w.post(`/api/parties/${withMember.id}/dispatch`, { quest_id: x.id }, me.key)));
+      assert.deepEqual(countAnswers(sends), { 200: 1, 409: 1 }, sends.map((r) => r.text).join('\n'));
+
+      // One contract fulfilled twice at once: paid once.
+      const c = await w.post('/api/contracts', { proposer_id: giver.org.id, counterparty_id: me.org.id, title: 'Fee', terms: 'Paid once, not twice.', value: 40 }, giver.key);
+      expectStatus(await w.post(`/api/contracts/${c.body.id}/accept`, { organization_id: me.org.id }, me.key), 200);
+      const before = (await orgOf(w, me.org.id)).treasury;
+      const fulfils = await Promise.all([
+        w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: me.org.id }, me.key),
+        w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: giver.org.id }, giver.key),
+      ]);
+      assert.deepEqual(countAnswers(fulfils), { 200: 1, 409: 1 });
+      assert.equal((await orgOf(w, me.org.id)).treasury, before - 40);
+      for (const o of [...orgs, giver]) await assertReplays(w, o.org.id);
+    });
+  });
+});
