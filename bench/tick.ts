@@ -7,7 +7,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { CLOCK_ID } from '../actors/clock/actor';
-import { forEachLimited } from '../infra/concurrency';
+import { forEachLimited } from '../actors/concurrency';
 import { startWorld } from '../infra/app';
 import { generateAdventurer } from '../actors/world/generate';
 

@@ -20,7 +20,7 @@ import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
 import { currentDay, type Keys, type Services } from '../http/services';
 import { EmbeddedBus } from './bus/embedded-bus';
-import { TOPICS } from './bus/ports';
+import { TOPICS } from '../actors/ports/bus';
 import { IntervalTicker } from './clock/interval-ticker';
 import type { Config } from './config';
 import { SqliteStore } from './store/sqlite-store';

@@ -2,7 +2,7 @@
 // entities that have work to do from the read model (never by asking every actor) and
 // asks each of them to settle the day, with bounded concurrency. Each entity remembers
 // the last day it settled, so a repeated day (after a restart) changes nothing.
-import { forEachLimited } from '../../infra/concurrency';
+import { forEachLimited } from '../concurrency';
 import type { ReadModel } from '../../infra/store/ports';
 import { followEnding } from '../organization/ending';
 import { recruit, seededQuest } from '../world/quest-board';

@@ -2,7 +2,7 @@
 // one that pays it out. It asks lower ranks only: the location (monsters), the adventurers
 // (their fate), and the organizations (gold, reputation, trust, parties). Every refusal
 // comes before the quest records anything, so a refused action changes nothing.
-import { rng } from '../../infra/random';
+import { rng } from '../random';
 import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { involved as involvedIn, ledger, type LedgerLine } from '../ledger';

@@ -1,7 +1,7 @@
 // The world keeps itself busy: seeded organizations post quests suited to the dangers of
 // the wild places, and new adventurers arrive while the pool of available ones is thin.
 // Both are pure decisions on seeded draws; the daily fan-out carries them out.
-import { intBetween, pick, rng } from '../../infra/random';
+import { intBetween, pick, rng } from '../random';
 import type { AdventurerSpec } from '../adventurer/messages';
 import type { QuestSpec } from '../quest/messages';
 import { generateAdventurer } from './generate';

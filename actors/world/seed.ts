@@ -1,7 +1,7 @@
 // Brings the generated world into being through the actors, once. Every step is
 // idempotent (an entity that exists ignores its seed), so a start interrupted halfway
 // simply seeds the rest on the next start.
-import { forEachLimited } from '../../infra/concurrency';
+import { forEachLimited } from '../concurrency';
 import type { Store } from '../../infra/store/ports';
 import { CLOCK_ID } from '../clock/actor';
 import { FIRST_DAY } from '../clock/rules';
