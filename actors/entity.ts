@@ -2,7 +2,7 @@
 // project, chronicle) and a `handle` that turns a command into events, asking actors of
 // lower rank when it must (see docs/architecture.md for the order). The shell persists
 // the events together with the rows and history they produce, then replies.
-import type { HistoryEntry, ProjectionRow, ReadModel, Credential } from '../infra/store/ports';
+import type { HistoryEntry, ProjectionRow, ReadModel, Credential } from './ports/store';
 import type { Refusal, Result } from './result';
 
 export interface EntityIO {

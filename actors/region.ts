@@ -3,7 +3,7 @@
 // The region is the only place that knows how a (kind, id) pair becomes an actor.
 import { dispatch, query, spawn, spawnPersistent, start, stop, configurePersistence, type Ref } from 'nact';
 import type { PersistenceEngine } from 'nact';
-import type { ReadModel, Writes } from '../infra/store/ports';
+import type { ReadModel, StoreEngine, Writes } from './ports/store';
 import type { EntityIO, EntityKind, Envelope, PersistedRecord } from './entity';
 import type { Result } from './result';
 
@@ -26,8 +26,9 @@ export class Region {
   private readonly snapshotEvery: number;
   private readonly log: (line: string) => void;
 
-  constructor(engine: PersistenceEngine, readonly read: ReadModel, kinds: EntityKind<any, any, any>[], opts: RegionOptions = {}) {
-    this.system = start(configurePersistence(engine));
+  constructor(engine: StoreEngine, readonly read: ReadModel, kinds: EntityKind<any, any, any>[], opts: RegionOptions = {}) {
+    // The store's engine is nact's PersistenceEngine, with persist taking the writes along.
+    this.system = start(configurePersistence(engine as unknown as PersistenceEngine));
     this.askTimeoutMs = opts.askTimeoutMs ?? 30_000;
     this.idleMs = opts.idleMs ?? 10 * 60_000;
     this.snapshotEvery = opts.snapshotEvery ?? 50;

@@ -19,7 +19,7 @@ async function main() {
   const t0 = Date.now();
   const orgIds: number[] = [];
   await forEachLimited(Array.from({ length: orgs }, (_, i) => i), 256, async (i) => {
-    const id = store.nextId('organization');
+    const id = await store.nextId('organization');
     orgIds.push(id);
     const r = await region.ask('organization', id, {
       // Owned by agents (ids far above any real one), as agents' organizations are: seeded ones post quests daily.
@@ -30,7 +30,7 @@ async function main() {
   });
   const t1 = Date.now();
   await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async () => {
-    const id = store.nextId('adventurer');
+    const id = await store.nextId('adventurer');
     const r = await region.ask('adventurer', id, { type: 'seed', adventurer: generateAdventurer('bench', id), day: 1 });
     if (!r.ok) throw new Error(r.refusal.detail);
   });

@@ -23,6 +23,7 @@ import { EmbeddedBus } from './bus/embedded-bus';
 import { TOPICS } from '../actors/ports/bus';
 import { IntervalTicker } from './clock/interval-ticker';
 import type { Config } from './config';
+import type { Store } from '../actors/ports/store';
 import { SqliteStore } from './store/sqlite-store';
 
 export interface World {
@@ -34,19 +35,19 @@ export interface World {
 }
 
 /** The operator keys: from the environment, or generated once and kept in the store. */
-function operatorKeys(store: SqliteStore, config: Config): { keys: Keys; generated: string[] } {
+async function operatorKeys(store: Store, config: Config): Promise<{ keys: Keys; generated: string[] }> {
   const generated: string[] = [];
-  const keyFor = (configured: string | null, setting: string) => {
+  const keyFor = async (configured: string | null, setting: string) => {
     if (configured) return configured;
-    let key = store.setting(setting);
+    let key = await store.setting(setting);
     if (!key) {
       key = newOperatorKey();
-      store.setSetting(setting, key);
+      await store.setSetting(setting, key);
       generated.push(setting);
     }
     return key;
   };
-  return { keys: { admin: keyFor(config.adminKey, 'admin_key'), spectator: keyFor(config.spectatorKey, 'spectator_key') }, generated };
+  return { keys: { admin: await keyFor(config.adminKey, 'admin_key'), spectator: await keyFor(config.spectatorKey, 'spectator_key') }, generated };
 }
 
 export async function startWorld(config: Config, log: (line: string) => void = (l) => console.log(l)): Promise<World> {
@@ -58,10 +59,10 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   const port = (server.address() as AddressInfo).port;
 
   const store = new SqliteStore(config.dataDir);
-  const { keys } = operatorKeys(store, config);
+  const { keys } = await operatorKeys(store, config);
   // The world's seed is fixed when it is first created; a restart keeps it.
-  const seed = store.setting('world_seed') ?? config.seed;
-  store.setSetting('world_seed', seed);
+  const seed = await store.setting('world_seed') ?? config.seed;
+  await store.setSetting('world_seed', seed);
 
   const bus = new EmbeddedBus();
   const region = new Region(store.engine, store, [

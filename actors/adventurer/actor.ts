@@ -1,7 +1,7 @@
 // The adventurer actor. Hiring, release and joining a party change the organization too:
 // the adventurer asks it (the organization is lower in the ask order) and records its own
 // side only once the organization has agreed.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState } from './messages';

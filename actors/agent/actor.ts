@@ -1,6 +1,6 @@
 // The agent actor. Founding an organization asks the organization actors (lower in the
 // ask order): first whether the current one is still active, then to found the new one.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { OrganizationView } from '../organization/actor';

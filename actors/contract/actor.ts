@@ -2,7 +2,7 @@
 // the ask order): the proposer's goods are set aside first, then the counterparty pays
 // and receives them, then the proposer is paid. If the counterparty cannot pay, the goods
 // go back and nothing has changed; the contract stays accepted.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { ledger } from '../ledger';
 import { RANK } from '../order';
@@ -78,7 +78,7 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
       if ('refusal' in d) return d;
       const mine = await control(io, c.contract.proposer_id, c.agent_id);
       if (!mine.ok) return { refusal: mine.refusal };
-      const other = io.read.row<{ status: string }>('organization', c.contract.counterparty_id);
+      const other = await io.read.row<{ status: string }>('organization', c.contract.counterparty_id);
       if (!other) return { refusal: { status: 404, detail: `organization ${c.contract.counterparty_id} not found` } };
       if (other.status !== 'active') return { refusal: { status: 409, detail: `organization ${c.contract.counterparty_id} is ${other.status}` } };
       return d;

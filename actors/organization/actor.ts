@@ -1,5 +1,5 @@
 // The organization actor: a thin shell around rules.ts.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind } from '../entity';
 import { ledger } from '../ledger';
 import { RANK } from '../order';

@@ -1,6 +1,6 @@
 // Suggestions (core rule 24): private notes from agents to the operator. They change
 // nothing in the world; the public history only says that one was sent or reviewed.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind } from '../entity';
 import { RANK } from '../order';
 import { accept, conflict, notFound, type Decision } from '../result';

@@ -2,7 +2,7 @@
 // idempotent (an entity that exists ignores its seed), so a start interrupted halfway
 // simply seeds the rest on the next start.
 import { forEachLimited } from '../concurrency';
-import type { Store } from '../../infra/store/ports';
+import type { Store } from '../ports/store';
 import { CLOCK_ID } from '../clock/actor';
 import { FIRST_DAY } from '../clock/rules';
 import type { Region } from '../region';
@@ -11,7 +11,7 @@ import { generateWorld } from './generate';
 const SEEDED = 'world_seeded';
 
 export async function seedWorld(region: Region, store: Store, seed: string): Promise<void> {
-  if (store.setting(SEEDED)) return;
+  if (await store.setting(SEEDED)) return;
   const world = generateWorld(seed);
   const must = async (what: string, p: Promise<{ ok: boolean; refusal?: { detail: string } }>) => {
     const r = await p;
@@ -21,15 +21,15 @@ export async function seedWorld(region: Region, store: Store, seed: string): Pro
   for (const { profile, ...location } of world.locations) {
     await must(`location ${location.id}`, region.ask('location', location.id, { type: 'seed', location, profile, day: FIRST_DAY }));
   }
-  store.reserveIdsUpTo('organization', world.organizations.length);
+  await store.reserveIdsUpTo('organization', world.organizations.length);
   for (const o of world.organizations) {
     await must(`organization ${o.id}`, region.ask('organization', o.id, {
       type: 'found', id: o.id, agent_id: null, name: o.name, kind: o.kind, location_id: o.location_id,
       description: o.description, goals: o.goals, motto: o.motto, day: FIRST_DAY, seeded_treasury: o.treasury,
     }));
   }
-  store.reserveIdsUpTo('adventurer', world.adventurers.length);
+  await store.reserveIdsUpTo('adventurer', world.adventurers.length);
   await forEachLimited(world.adventurers, 64, (adventurer) =>
     must(`adventurer ${adventurer.id}`, region.ask('adventurer', adventurer.id, { type: 'seed', adventurer, day: FIRST_DAY })));
-  store.setSetting(SEEDED, seed);
+  await store.setSetting(SEEDED, seed);
 }
