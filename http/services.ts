@@ -1,6 +1,6 @@
-// What request handlers may use: the region (to send commands to actors), the read model
+// What request handlers may use: the entities (to send commands to actors), the read model
 // (to answer reads), and the service's configuration.
-import type { Region } from '../actors/region';
+import type { Entities } from '../actors/ports/entities';
 import type { ReadModel, Store } from '../actors/ports/store';
 
 export interface Keys {
@@ -9,7 +9,7 @@ export interface Keys {
 }
 
 export interface Services {
-  region: Region;
+  entities: Entities;
   read: ReadModel;
   store: Store;
   keys: Keys;

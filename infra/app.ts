@@ -31,6 +31,8 @@ export interface World {
   port: number;
   keys: Keys;
   services: Services;
+  /** The in-process region behind services.entities (the benchmark reports the actors awake). */
+  region: Region;
   close(): Promise<void>;
 }
 
@@ -74,7 +76,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   // Settle the current day again in case the last run stopped halfway through it.
   await region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000);
 
-  const services: Services = { region, read: store, store, keys, seed, day: () => currentDay(store) };
+  const services: Services = { entities: region, read: store, store, keys, seed, day: () => currentDay(store) };
   const ticker = new IntervalTicker();
   ticker.start(config.daySeconds * 1000, () => region.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
   setReady(services);
@@ -84,6 +86,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     port,
     keys,
     services,
+    region,
     async close() {
       ticker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -30,6 +30,7 @@ async function trustBoth(io: EntityIO, a: Alliance, day: number, delta: number):
 export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEvent> = {
   kind: 'alliance',
   rank: RANK.alliance,
+  commands: { propose: true, accept: true, end: true, 'member-ended': true, status: true },
   initialState: null,
   evolve,
   project,

@@ -18,6 +18,7 @@ export function clockKind(bus: Bus): EntityKind<ClockState, ClockCommand, ClockE
   return {
     kind: 'clock',
     rank: RANK.clock,
+    commands: { begin: true, advance: true, resume: true, now: true },
     initialState: null,
     evolve,
     project: (s) => (s ? [{ kind: 'world', id: CLOCK_ID, doc: { day: s.day, seed: s.seed } }] : []),

@@ -3,20 +3,20 @@
 // asks each of them to settle the day, with bounded concurrency. Each entity remembers
 // the last day it settled, so a repeated day (after a restart) changes nothing.
 import { forEachLimited } from '../concurrency';
+import type { Entities, Protocols } from '../ports/entities';
 import type { ReadModel } from '../ports/store';
 import { followEnding } from '../organization/ending';
 import { generateAdventurer } from '../world/generate';
 import { recruits, seededQuest } from '../world/quest-board';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
-import type { Region } from '../region';
 import type { DayBegan } from './messages';
 
 export const TICK_CONCURRENCY = 256;
 
-export function dailyTick(region: Region, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
+export function dailyTick(entities: Entities, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
   return async ({ day, resumed }: DayBegan): Promise<void> => {
-    const settle = async (kind: string, id: string, command: object) => {
-      const r = await region.ask(kind, id, { ...command, type: 'day-began', day }, 120_000);
+    const settle = async <K extends 'location' | 'quest' | 'adventurer' | 'world-event'>(kind: K, id: string, command: Protocols[K]) => {
+      const r = await entities.ask(kind, id, command, 120_000);
       if (!r.ok) log(`day ${day}: ${kind} ${id} could not settle: ${r.refusal.detail}`);
     };
 
@@ -30,7 +30,7 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
       if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
     }
     const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
-    await forEachLimited(places, TICK_CONCURRENCY, (l) => settle('location', l.id, { construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
+    await forEachLimited(places, TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
 
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
@@ -40,20 +40,20 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
     const organizations = await read.list<Row>('activeOrganizations');
     const bankrupt: number[] = [];
     await forEachLimited(organizations, TICK_CONCURRENCY, async (o) => {
-      const r = await region.ask<{ status: string }>('organization', o.id, {
+      const r = await entities.ask<{ status: string }, 'organization'>('organization', o.id, {
         type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
       }, 120_000);
       if (!r.ok) log(`day ${day}: organization ${o.id} could not settle: ${r.refusal.detail}`);
       else if (r.value?.status === 'bankrupt') bankrupt.push(o.id);
     });
-    for (const id of bankrupt) await followEnding(region, read, id, day, 'bankruptcy');
+    for (const id of bankrupt) await followEnding(entities, read, id, day, 'bankruptcy');
 
     // Quests whose deadline has passed; adventurers whose wounds have healed.
-    await forEachLimited(await read.ids('questsDue', day), TICK_CONCURRENCY, (id) => settle('quest', id, {}));
-    await forEachLimited(await read.ids('adventurersDue', day), TICK_CONCURRENCY, (id) => settle('adventurer', id, {}));
+    await forEachLimited(await read.ids('questsDue', day), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));
+    await forEachLimited(await read.ids('adventurersDue', day), TICK_CONCURRENCY, (id) => settle('adventurer', id, { type: 'day-began', day }));
 
     // World events that have run their course end after shaping their last day.
-    await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), {}));
+    await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), { type: 'day-began', day }));
     if (resumed) return;
 
     // The world's own initiative: seeded organizations post quests; new adventurers arrive.
@@ -70,12 +70,12 @@ export function dailyTick(region: Region, read: ReadModel, seed: string, nextId:
       const posting = seededQuest(seed, day, o, openQuests.filter((q) => q.requester_id === o.id).length, places);
       if (!posting) return;
       const spec = { id: await nextId('quest'), ...posting };
-      const r = await region.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
+      const r = await entities.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
       if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
     });
     if (recruits(seed, day, await read.count('adventurersAvailable'))) {
       const newcomer = generateAdventurer(seed, await nextId('adventurer'));
-      await region.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
+      await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
     }
   };
 }

@@ -40,7 +40,7 @@ const control = (io: EntityIO, organizationId: number, agentId: number) =>
   io.ask('organization', organizationId, { type: 'control', agent_id: agentId });
 
 const transfer = (io: EntityIO, organizationId: number, day: number, reason: string, gold: number, holdings: Record<string, number>, trust: Record<string, number>, evenIfEnded = false, inPerson?: { location_id: string | null }) =>
-  io.ask<{ location_id: string }>('organization', organizationId, { type: 'transfer', day, reason, gold, holdings, trust, even_if_ended: evenIfEnded, ...(inPerson ? { in_person: inPerson } : {}) });
+  io.ask<{ location_id: string }, 'organization'>('organization', organizationId, { type: 'transfer', day, reason, gold, holdings, trust, even_if_ended: evenIfEnded, ...(inPerson ? { in_person: inPerson } : {}) });
 
 /**
  * Goods change hands in person: a resource contract is fulfilled only while both parties
@@ -66,6 +66,7 @@ async function fulfil(io: EntityIO, c: Contract, day: number): Promise<{ refusal
 export const contractKind: EntityKind<ContractState, ContractCommand, ContractEvent> = {
   kind: 'contract',
   rank: RANK.contract,
+  commands: { propose: true, accept: true, reject: true, fulfill: true, status: true },
   initialState: null,
   evolve,
   project,

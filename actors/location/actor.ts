@@ -83,6 +83,7 @@ export interface TradeReceipt {
 export const locationKind: EntityKind<LocationState, LocationCommand, LocationEvent> = {
   kind: 'location',
   rank: RANK.location,
+  commands: { seed: true, status: true, 'day-began': true, trade: true, 'monsters-changed': true, 'add-route': true, 'introduce-resource': true },
   initialState: null,
   evolve,
   project,

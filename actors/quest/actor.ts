@@ -72,7 +72,7 @@ type Facts = { reputation: number; trust: number; location_id: string };
 
 /** The organization's standing for a quest, after checking that the agent controls it. */
 const standing = (io: EntityIO, organizationId: number, agentId: number, requesterId: number) =>
-  io.ask<Facts>('organization', organizationId, { type: 'quest-standing', agent_id: agentId, requester_id: requesterId });
+  io.ask<Facts, 'organization'>('organization', organizationId, { type: 'quest-standing', agent_id: agentId, requester_id: requesterId });
 
 interface AdventurerRow { id: number; strength: number; traits: Trait[]; status: string; organization_id: number | null; injured_until: number | null }
 
@@ -174,6 +174,10 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
 export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   kind: 'quest',
   rank: RANK.quest,
+  commands: {
+    post: true, sponsor: true, accept: true, dispatch: true, complete: true, cancel: true,
+    'organization-ended': true, 'sponsor-ended': true, 'day-began': true, status: true
+  },
   initialState: null,
   evolve,
   project,

@@ -11,7 +11,7 @@ import { decideProposeAlliance, evolve } from './rules';
 /** The pair's latest alliance. A pair whose alliances predate relationships is found in the read model once. */
 async function latestAlliance(state: RelationshipState, io: EntityIO, a: number, b: number): Promise<{ id: number; status: string } | null> {
   if (state?.alliance_id != null) {
-    const r = await io.ask<Alliance>('alliance', state.alliance_id, { type: 'status' });
+    const r = await io.ask<Alliance, 'alliance'>('alliance', state.alliance_id, { type: 'status' });
     return r.ok && r.value ? { id: r.value.id, status: r.value.status } : null;
   }
   if (state) return null;
@@ -23,6 +23,7 @@ async function latestAlliance(state: RelationshipState, io: EntityIO, a: number,
 export const relationshipKind: EntityKind<RelationshipState, RelationshipCommand, RelationshipEvent> = {
   kind: 'relationship',
   rank: RANK.relationship,
+  commands: { 'propose-alliance': true },
   initialState: null,
   evolve,
   project: () => [],

@@ -49,6 +49,7 @@ const project = (s: SuggestionState): ProjectionRow[] => (s ? [{ kind: 'suggesti
 export const suggestionKind: EntityKind<SuggestionState, SuggestionCommand, SuggestionEvent> = {
   kind: 'suggestion',
   rank: RANK.suggestion,
+  commands: { create: true, review: true },
   initialState: null,
   evolve,
   project,

@@ -115,6 +115,7 @@ function announcement(e: WorldEventEvent, after: WorldEventState): ProjectionRow
 export const worldEventKind: EntityKind<WorldEventState, WorldEventCommand, WorldEventEvent> = {
   kind: 'world-event',
   rank: RANK['world-event'],
+  commands: { begin: true, end: true, 'day-began': true, status: true },
   initialState: null,
   evolve,
   project,

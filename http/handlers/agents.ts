@@ -30,7 +30,7 @@ export async function agentProfile(s: Services, id: number) {
   };
 }
 
-const ask = (s: Services, id: number, c: AgentCommand) => s.region.ask('agent', id, c).then(unwrap);
+const ask = (s: Services, id: number, c: AgentCommand) => s.entities.ask('agent', id, c).then(unwrap);
 
 export const agentRoutes = [
   route({

@@ -51,7 +51,7 @@ export const diplomacyRoutes = [
       await controlledOrganization(s, body.proposer_id, caller);
       await organizationRow(s, body.counterparty_id);
       const id = await s.store.nextId('contract');
-      return unwrap(await s.region.ask('contract', id, { type: 'propose', contract: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('contract', id, { type: 'propose', contract: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
     },
   }),
   ...(['accept', 'reject', 'fulfill'] as const).map((verb) => route({
@@ -60,7 +60,7 @@ export const diplomacyRoutes = [
     async handle({ params, body, caller }, s) {
       if (!await s.read.row('contract', params.contract_id)) throw notFoundError(`contract ${params.contract_id} not found`);
       await controlledOrganization(s, body.organization_id, caller);
-      return unwrap(await s.region.ask('contract', params.contract_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('contract', params.contract_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
     },
   })),
   route({
@@ -83,7 +83,7 @@ export const diplomacyRoutes = [
       await organizationRow(s, body.counterparty_id);
       const id = await s.store.nextId('alliance');
       // The pair's relationship keeps one proposed or active alliance per pair, also under concurrent proposals.
-      return unwrap(await s.region.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
     },
   }),
   ...(['accept', 'end'] as const).map((verb) => route({
@@ -92,7 +92,7 @@ export const diplomacyRoutes = [
     async handle({ params, body, caller }, s) {
       if (!await s.read.row('alliance', params.alliance_id)) throw notFoundError(`alliance ${params.alliance_id} not found`);
       await controlledOrganization(s, body.organization_id, caller);
-      return unwrap(await s.region.ask('alliance', params.alliance_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('alliance', params.alliance_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
     },
   })),
   route({
@@ -117,7 +117,7 @@ export const diplomacyRoutes = [
         type: 'send-message', agent_id: caller!.id, day,
         message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null },
       };
-      unwrap(await s.region.ask('organization', body.sender_id, command));
+      unwrap(await s.entities.ask('organization', body.sender_id, command));
       return s.read.row('message', id);
     },
   }),

@@ -53,7 +53,7 @@ export async function unitPrice(s: Services, locationId: string, resource: strin
   return elsewhere.length ? Math.max(...elsewhere) : null;
 }
 
-const askOrg = (s: Services, id: number, c: OrganizationCommand) => s.region.ask('organization', id, c).then(unwrap);
+const askOrg = (s: Services, id: number, c: OrganizationCommand) => s.entities.ask('organization', id, c).then(unwrap);
 
 export const SERVICES = ['inn', 'smithy', 'healer', 'warehouse', 'watchtower'];
 export const SCARCE_SUPPLY_RATIO = 0.5;
@@ -104,7 +104,7 @@ export const economyRoutes = [
     summary: 'Buy or sell at the market where your organization stands; holdings, treasury, supply and price change at once.',
     async handle({ body, caller }, s) {
       const org = await controlledOrganization(s, body.organization_id, caller);
-      return unwrap(await s.region.ask<TradeReceipt>('location', org.location_id, {
+      return unwrap(await s.entities.ask<TradeReceipt, 'location'>('location', org.location_id, {
         type: 'trade', day: await s.day(), agent_id: caller!.id, organization_id: body.organization_id,
         resource: body.resource, side: body.side, quantity: body.quantity,
       }));

@@ -37,7 +37,7 @@ export const operatorRoutes = [
         quest: body.quest ? { id: await s.store.nextId('quest'), ...body.quest } : null,
         location: body.location,
       };
-      return unwrap(await s.region.ask('world-event', id, { type: 'begin', event: spec, day: await s.day() }));
+      return unwrap(await s.entities.ask('world-event', id, { type: 'begin', event: spec, day: await s.day() }));
     },
   }),
   route({
@@ -45,7 +45,7 @@ export const operatorRoutes = [
     summary: 'End an active world event early (operator): it expires now and shapes no further day (the day already shaped stays as it is).',
     async handle({ params }, s) {
       if (!await s.read.row('world_event', params.event_id)) throw notFoundError(`world event ${params.event_id} not found`);
-      return unwrap(await s.region.ask('world-event', params.event_id, { type: 'end', day: await s.day() }));
+      return unwrap(await s.entities.ask('world-event', params.event_id, { type: 'end', day: await s.day() }));
     },
   }),
   route({
@@ -57,7 +57,7 @@ export const operatorRoutes = [
     summary: 'Send the operator a private suggestion. It changes nothing in the world.',
     async handle({ body, caller }, s) {
       const id = await s.store.nextId('suggestion');
-      return unwrap(await s.region.ask('suggestion', id, { type: 'create', id, agent_id: caller!.id, title: body.title, body: body.body, category: body.category, day: await s.day() }));
+      return unwrap(await s.entities.ask('suggestion', id, { type: 'create', id, agent_id: caller!.id, title: body.title, body: body.body, category: body.category, day: await s.day() }));
     },
   }),
   route({
@@ -69,7 +69,7 @@ export const operatorRoutes = [
     summary: 'Review a suggestion (operator): reviewed, accepted or declined, with an optional note.',
     async handle({ params, body }, s) {
       if (!await s.read.row('suggestion', params.suggestion_id)) throw notFoundError(`suggestion ${params.suggestion_id} not found`);
-      return unwrap(await s.region.ask('suggestion', params.suggestion_id, { type: 'review', status: body.status, admin_note: body.admin_note, day: await s.day() }));
+      return unwrap(await s.entities.ask('suggestion', params.suggestion_id, { type: 'review', status: body.status, admin_note: body.admin_note, day: await s.day() }));
     },
   }),
 ];

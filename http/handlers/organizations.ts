@@ -23,7 +23,7 @@ export async function organizationDetail(s: Services, id: number) {
   };
 }
 
-const ask = (s: Services, id: number, c: OrganizationCommand) => s.region.ask('organization', id, c).then(unwrap);
+const ask = (s: Services, id: number, c: OrganizationCommand) => s.entities.ask('organization', id, c).then(unwrap);
 
 export const organizationRoutes = [
   route({
@@ -32,7 +32,7 @@ export const organizationRoutes = [
     async handle({ body, caller }, s) {
       if (!await s.read.row('location', body.location_id)) throw notFoundError(`location ${body.location_id} not found`);
       const id = await s.store.nextId('organization');
-      return unwrap(await s.region.ask('agent', caller!.id, {
+      return unwrap(await s.entities.ask('agent', caller!.id, {
         type: 'found-organization',
         organization: { id, name: body.name, kind: body.kind, location_id: body.location_id, description: body.description, goals: body.goals, motto: body.motto, day: await s.day() },
       }));
@@ -53,7 +53,7 @@ export const organizationRoutes = [
       await organizationRow(s, params.organization_id);
       const day = await s.day();
       const dissolved = await ask(s, params.organization_id, { type: 'dissolve', agent_id: caller!.id, day });
-      await followEnding(s.region, s.read, params.organization_id, day, 'dissolution');
+      await followEnding(s.entities, s.read, params.organization_id, day, 'dissolution');
       return { ...(dissolved as object), ...await organizationDetail(s, params.organization_id) };
     },
   }),

@@ -12,7 +12,7 @@ async function mustExist(s: Services, kind: string, id: number | string, what = 
   if (!await s.read.row(kind, id)) throw notFoundError(`${what} ${id} not found`);
 }
 
-const askQuest = (s: Services, id: number, c: QuestCommand) => s.region.ask('quest', id, c).then(unwrap);
+const askQuest = (s: Services, id: number, c: QuestCommand) => s.entities.ask('quest', id, c).then(unwrap);
 
 export const questRoutes = [
   ...(['hire', 'release'] as const).map((verb) => route({
@@ -21,7 +21,7 @@ export const questRoutes = [
     async handle({ body, caller }, s) {
       await controlledOrganization(s, body.organization_id, caller);
       await mustExist(s, 'adventurer', body.adventurer_id);
-      return unwrap(await s.region.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
     },
   })),
   route({
@@ -30,7 +30,7 @@ export const questRoutes = [
     async handle({ body, caller }, s) {
       await controlledOrganization(s, body.organization_id, caller);
       const id = await s.store.nextId('party');
-      unwrap(await s.region.ask('organization', body.organization_id, { type: 'form-party', agent_id: caller!.id, day: await s.day(), party_id: id, name: body.name }));
+      unwrap(await s.entities.ask('organization', body.organization_id, { type: 'form-party', agent_id: caller!.id, day: await s.day(), party_id: id, name: body.name }));
       return s.read.row('party', id);
     },
   }),
@@ -42,7 +42,7 @@ export const questRoutes = [
       if (!party) throw notFoundError(`party ${params.party_id} not found`);
       await controlledOrganization(s, party.organization_id, caller);
       await mustExist(s, 'adventurer', body.adventurer_id);
-      unwrap(await s.region.ask('adventurer', body.adventurer_id, {
+      unwrap(await s.entities.ask('adventurer', body.adventurer_id, {
         type: 'join-party', party_id: params.party_id, party_name: party.name, organization_id: party.organization_id, agent_id: caller!.id, day: await s.day(),
       }));
       return s.read.row('party', params.party_id);

@@ -73,7 +73,7 @@ export function worldRoutes(allRoutes: () => Route[]) {
     route({
       method: 'POST', path: '/api/tick', auth: 'admin', summary: 'Advance exactly one day (operator only); answers once the day is settled.',
       async handle(_r, s) {
-        const clock = unwrap(await s.region.ask<{ day: number }>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
+        const clock = unwrap(await s.entities.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
         return { day: clock.day };
       },
     }),

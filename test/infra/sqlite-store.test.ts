@@ -6,10 +6,14 @@ import { tempDir } from '../support/world';
 
 // A tiny counter entity: enough to exercise the store and the region without the world's rules.
 type Counter = { id: string; total: number } | null;
+type CounterCommand = { type: 'add'; id: string; amount: number } | { type: 'get' };
 type CounterEvent = { type: 'added'; id: string; amount: number };
-const counterKind: EntityKind<Counter, { type: 'add'; id: string; amount: number } | { type: 'get' }, CounterEvent> = {
+/** The protocols of the kinds these tests host. */
+type TestProtocols = { counter: CounterCommand; low: CounterCommand };
+const counterKind: EntityKind<Counter, CounterCommand, CounterEvent> = {
   kind: 'counter',
   rank: 10,
+  commands: { add: true, get: true },
   initialState: null,
   evolve: (s, e) => ({ id: e.id, total: (s?.total ?? 0) + e.amount }),
   project: (s) => (s ? [{ kind: 'counter', id: s.id, status: s.total > 10 ? 'big' : 'small', doc: { ...s } }] : []),
@@ -23,7 +27,7 @@ const counterKind: EntityKind<Counter, { type: 'add'; id: string; amount: number
 describe('SQLite store and entity region', () => {
   it('writes the journal, the projection row and the history entry of an event together', async () => {
     const store = new SqliteStore(tempDir());
-    const region = new Region(store.engine, store, [counterKind]);
+    const region = new Region<TestProtocols>(store.engine, store, [counterKind]);
     const r = await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 4 });
     assert.deepEqual(r, { ok: true, value: { id: 'a', total: 4 } });
     assert.deepEqual(await store.row('counter', 'a'), { id: 'a', total: 4 });
@@ -35,7 +39,7 @@ describe('SQLite store and entity region', () => {
 
   it('persists nothing for a refused command', async () => {
     const store = new SqliteStore(tempDir());
-    const region = new Region(store.engine, store, [counterKind]);
+    const region = new Region<TestProtocols>(store.engine, store, [counterKind]);
     const r = await region.ask('counter', 'a', { type: 'add', id: 'a', amount: -1 });
     assert.deepEqual(r, { ok: false, refusal: { status: 422, detail: 'amount must be positive' } });
     assert.equal(await store.row('counter', 'a'), undefined);
@@ -46,7 +50,7 @@ describe('SQLite store and entity region', () => {
 
   it('commits concurrent persists from many actors and answers each', async () => {
     const store = new SqliteStore(tempDir());
-    const region = new Region(store.engine, store, [counterKind]);
+    const region = new Region<TestProtocols>(store.engine, store, [counterKind]);
     const ids = Array.from({ length: 200 }, (_, i) => `c${i}`);
     const answers = await Promise.all(ids.map((id) => region.ask('counter', id, { type: 'add', id, amount: 12 })));
     assert.ok(answers.every((a) => a.ok));
@@ -60,7 +64,7 @@ describe('SQLite store and entity region', () => {
   it('recovers an actor from snapshot and journal after a restart', async () => {
     const dir = tempDir();
     let store = new SqliteStore(dir);
-    let region = new Region(store.engine, store, [counterKind], { snapshotEvery: 3 });
+    let region = new Region<TestProtocols>(store.engine, store, [counterKind], { snapshotEvery: 3 });
     for (let i = 1; i <= 7; i++) await region.ask('counter', 'x', { type: 'add', id: 'x', amount: i });
     region.stop();
     await store.close();
@@ -68,7 +72,7 @@ describe('SQLite store and entity region', () => {
     store = new SqliteStore(dir);
     const snapshot = await store.engine.latestSnapshot('counter:x');
     assert.ok(snapshot && snapshot.sequenceNumber >= 3, 'a snapshot was taken');
-    region = new Region(store.engine, store, [counterKind], { snapshotEvery: 3 });
+    region = new Region<TestProtocols>(store.engine, store, [counterKind], { snapshotEvery: 3 });
     const r = await region.ask('counter', 'x', { type: 'get' });
     assert.deepEqual(r, { ok: true, value: { id: 'x', total: 28 } });
     const more = await region.ask('counter', 'x', { type: 'add', id: 'x', amount: 2 });
@@ -95,11 +99,11 @@ describe('SQLite store and entity region', () => {
 
   it('refuses an ask that goes up the ask order', async () => {
     const store = new SqliteStore(tempDir());
-    const low = { ...counterKind, kind: 'low', rank: 1, handle: async (_s: Counter, _c: unknown, io: any) => {
+    const low = { ...counterKind, kind: 'low', rank: 1, handle: async (_s: Counter, _c: CounterCommand, io: any) => {
       await io.ask('counter', 'a', { type: 'get' });
       return { events: [] };
-    } } as EntityKind<Counter, unknown, CounterEvent>;
-    const region = new Region(store.engine, store, [counterKind, low], { log: () => undefined });
+    } } as EntityKind<Counter, CounterCommand, CounterEvent>;
+    const region = new Region<TestProtocols>(store.engine, store, [counterKind, low], { log: () => undefined });
     const r = await region.ask('low', 'l', { type: 'get' });
     assert.equal(r.ok, false);
     region.stop();
