@@ -176,7 +176,7 @@ export interface ReadModel {
   /** The id of the newest history event (0 before any): history is never deleted, so this counts it. */
   lastHistoryId(): Promise<number>;
   historyEvent(id: number): Promise<HistoryEvent | undefined>;
-  /** Events of the days fromDay..toDay, at most `limit` of them: those nearest to event `nearId`, in id order. */
+  /** Events of the days fromDay..toDay, at most `limit` of them: those nearest to event `nearId` (the earlier of two as near), in id order. */
   historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): Promise<HistoryEvent[]>;
 
   agentForKeyHash(keyHash: string): Promise<number | undefined>;
@@ -214,7 +214,7 @@ export interface Store extends ReadModel {
   nextId(sequence: string): Promise<number>;
   /** Makes sure the sequence will not hand out ids up to `value` (the seeded world takes fixed ids). */
   reserveIdsUpTo(sequence: string, value: number): Promise<void>;
-  /** Small durable settings (key hashes of generated operator keys, the world seed). */
+  /** Small durable settings (generated operator keys, the world seed, whether the world was seeded). */
   setting(name: string): Promise<string | undefined>;
   setSetting(name: string, value: string): Promise<void>;
   close(): Promise<void>;
