@@ -1,25 +1,29 @@
 // Benchmark: a day's tick over a large world. Builds a world of ORGS agent-owned
 // organizations and ADVENTURERS available adventurers through the real actors and store,
 // then times advances of the clock (what POST /api/tick does), with the writes and
-// commits each day took, memory, and the number of actors awake.
+// commits each day took, memory, the number of actors awake, and the CPU time spent.
 //   node dist/bench/tick.js [orgs=10000] [adventurers=100000] [days=3]
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { CLOCK_ID } from '../actors/clock/actor';
-import { forEachLimited } from '../infra/concurrency';
+import { forEachLimited } from '../actors/concurrency';
 import { startWorld } from '../infra/app';
 import { generateAdventurer } from '../actors/world/generate';
+
+/** CPU time of the whole process (the main thread and the writer thread). */
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 
 async function main() {
   const [orgs = 10_000, adventurers = 100_000, days = 3] = process.argv.slice(2).map(Number);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-'));
   const world = await startWorld({ port: 0, host: '127.0.0.1', dataDir, adminKey: 'a', spectatorKey: 's', daySeconds: 0, seed: 'bench' }, () => undefined);
-  const { region, store } = world.services;
+  const { store } = world.services;
+  const { region } = world;
   const t0 = Date.now();
   const orgIds: number[] = [];
   await forEachLimited(Array.from({ length: orgs }, (_, i) => i), 256, async (i) => {
-    const id = store.nextId('organization');
+    const id = await store.nextId('organization');
     orgIds.push(id);
     const r = await region.ask('organization', id, {
       // Owned by agents (ids far above any real one), as agents' organizations are: seeded ones post quests daily.
@@ -30,7 +34,7 @@ async function main() {
   });
   const t1 = Date.now();
   await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async () => {
-    const id = store.nextId('adventurer');
+    const id = await store.nextId('adventurer');
     const r = await region.ask('adventurer', id, { type: 'seed', adventurer: generateAdventurer('bench', id), day: 1 });
     if (!r.ok) throw new Error(r.refusal.detail);
   });
@@ -39,13 +43,14 @@ async function main() {
   const sqlite = store as unknown as { writeStats?: { batches: number; writes: number } };
   for (let d = 0; d < days; d++) {
     const start = Date.now();
+    const cpu = process.cpuUsage();
     const before = sqlite.writeStats;
-    const r = await region.ask<{ day: number }>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
+    const r = await region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
     if (!r.ok) throw new Error(r.refusal.detail);
     const mem = process.memoryUsage();
     const after = sqlite.writeStats;
     const batches = before && after ? `; ${after.writes - before.writes} writes in ${after.batches - before.batches} commits` : '';
-    console.log(`day ${r.value.day}: tick ${((Date.now() - start) / 1000).toFixed(2)} s${batches}; rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB; ${region.awake} actors awake`);
+    console.log(`day ${r.value.day}: tick ${((Date.now() - start) / 1000).toFixed(2)} s${batches}; rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB; ${region.awake} actors awake; cpu ${(cpuSeconds(process.cpuUsage(cpu))).toFixed(2)} s`);
   }
   await world.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
