@@ -1,0 +1,164 @@
+// Id sequences for the Cassandra store, hi-lo style like the SQLite store's ID_BLOCK: a
+// process reserves a block of ids with one lightweight transaction on the sequence's row
+// (compare-and-set of the highest id reserved), then hands them out from memory. The
+// `sequences` table is written only by lightweight transactions, so two processes never
+// get the same block. Ids are unique; within one process they increase in the order they
+// are asked for; across processes they are ordered only block by block.
+import type { Client, types } from 'cassandra-driver';
+
+interface Block { next: number; last: number }
+
+/** Reserves blocks of a sequence with compare-and-set on sequences.value. */
+export class SequenceReserver {
+  /** The value each sequence had when last seen: the first guess of the next compare-and-set. */
+  private readonly seen = new Map<string, number | null>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly keyspace: string,
+    private readonly run: <T>(what: string, fn: () => Promise<T>) => Promise<T>,
+    private readonly serialConsistency: number,
+    private readonly consistency: number,
+  ) {}
+
+  private options() {
+    return { prepare: true, consistency: this.consistency, serialConsistency: this.serialConsistency };
+  }
+
+  /** The highest id reserved so far (0 when none), read at SERIAL. */
+  async current(name: string): Promise<number> {
+    const r = await this.run('sequence read', () => this.client.execute(
+      `SELECT value FROM ${this.keyspace}.sequences WHERE name = ?`, [name],
+      { prepare: true, consistency: this.serialConsistency }));
+    const row = r.first();
+    const value = row ? Number(row.value) : null;
+    this.seen.set(name, value);
+    return value ?? 0;
+  }
+
+  /**
+   * Moves the sequence to max(value, f(value)) with compare-and-set, retrying with the
+   * value the failed attempt saw. Returns [before, after].
+   */
+  private async advance(name: string, to: (current: number) => number): Promise<[number, number]> {
+    let current: number | null | undefined = this.seen.get(name);
+    if (current === undefined) { await this.current(name); current = this.seen.get(name) ?? null; }
+    for (let attempt = 0; ; attempt++) {
+      const base = current ?? 0;
+      const target = to(base);
+      if (target <= base && current !== null) return [base, base];
+      const r: types.ResultSet = current === null
+        ? await this.run('id block', () => this.client.execute(
+          `INSERT INTO ${this.keyspace}.sequences (name, value) VALUES (?, ?) IF NOT EXISTS`, [name, target], this.options()))
+        : await this.run('id block', () => this.client.execute(
+          `UPDATE ${this.keyspace}.sequences SET value = ? WHERE name = ? IF value = ?`, [target, name, current], this.options()));
+      if (r.wasApplied()) {
+        this.seen.set(name, target);
+        return [base, target];
+      }
+      // Lost the race: the answer carries the value that won.
+      const seen: unknown = r.first()?.get('value');
+      current = seen === null || seen === undefined ? null : Number(seen);
+      this.seen.set(name, current);
+      if (attempt > 1000) throw new Error(`sequence ${name}: too much contention`);
+    }
+  }
+
+  /** Reserves `size` new ids; returns the block. */
+  async reserve(name: string, size: number): Promise<Block> {
+    const [before, after] = await this.advance(name, (v) => v + size);
+    return { next: before + 1, last: after };
+  }
+
+  /** Makes sure the sequence's value is at least `value`. */
+  async reserveUpTo(name: string, value: number): Promise<void> {
+    await this.advance(name, (v) => Math.max(v, value));
+  }
+}
+
+interface Waiter { n: number; ids: number[]; resolve: (ids: number[]) => void; reject: (e: unknown) => void }
+
+/**
+ * One sequence of one process: blocks reserved through a SequenceReserver, handed out in
+ * the order asked for (a FIFO of waiters), optionally with the next block reserved while
+ * half of the current one is still left, so that callers rarely wait for the transaction.
+ */
+export class Sequence {
+  private current: Block | null = null;
+  private spare: Promise<Block> | null = null;
+  private readonly queue: Waiter[] = [];
+  private pumping = false;
+  /** No id up to this value is handed out (reserveIdsUpTo). */
+  private floor = 0;
+
+  constructor(private readonly reserver: SequenceReserver, readonly name: string, readonly blockSize: number, readonly prefetch: boolean) {}
+
+  /** n new ids, increasing in the order of calls; synchronously when the block in memory has them. */
+  take(n: number): number[] | Promise<number[]> {
+    if (n === 0) return [];
+    if (this.queue.length === 0 && this.current) {
+      this.current.next = Math.max(this.current.next, this.floor + 1);
+      if (this.current.last - this.current.next + 1 >= n) {
+        const ids = Array.from({ length: n }, () => this.current!.next++);
+        this.maybePrefetch();
+        return ids;
+      }
+    }
+    return new Promise<number[]>((resolve, reject) => {
+      this.queue.push({ n, ids: [], resolve, reject });
+      void this.pump();
+    });
+  }
+
+  async next(): Promise<number> {
+    return (await this.take(1))[0];
+  }
+
+  /** Ids up to `value` are never handed out from now on. */
+  raiseFloor(value: number): void {
+    this.floor = Math.max(this.floor, value);
+  }
+
+  private maybePrefetch(): void {
+    if (!this.prefetch || this.spare || !this.current) return;
+    if (this.current.last - this.current.next + 1 > this.blockSize / 2) return;
+    const spare = this.reserver.reserve(this.name, this.blockSize);
+    spare.catch(() => { if (this.spare === spare) this.spare = null; });
+    this.spare = spare;
+  }
+
+  private async nextBlock(): Promise<Block> {
+    const spare = this.spare;
+    this.spare = null;
+    if (spare) {
+      try { return await spare; } catch { /* reserve afresh below */ }
+    }
+    return this.reserver.reserve(this.name, this.blockSize);
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0) {
+        const head = this.queue[0];
+        try {
+          while (head.ids.length < head.n) {
+            if (this.current) this.current.next = Math.max(this.current.next, this.floor + 1);
+            if (!this.current || this.current.next > this.current.last) this.current = await this.nextBlock();
+            else head.ids.push(this.current.next++);
+          }
+        } catch (e) {
+          // The store is out of reach: every waiter fails now rather than one timeout after another.
+          for (const w of this.queue.splice(0)) w.reject(e);
+          break;
+        }
+        this.queue.shift();
+        head.resolve(head.ids);
+      }
+      this.maybePrefetch();
+    } finally {
+      this.pumping = false;
+    }
+  }
+}
