@@ -2,16 +2,25 @@
 // project, chronicle) and a `handle` that turns a command into events, asking actors of
 // lower rank when it must (see docs/architecture.md for the order). The shell persists
 // the events together with the rows and history they produce, then replies.
-import type { HistoryEntry, ProjectionRow, ReadModel, Credential } from '../infra/store/ports';
-import type { Refusal, Result } from './result';
+import type { Entities } from './ports/entities';
+import type { HistoryEntry, ProjectionRow, ReadModel, Credential } from './ports/store';
+import type { Refusal } from './result';
 
-export interface EntityIO {
-  /** Ask an actor of a lower rank. Asking upward throws: it could deadlock. */
-  ask<T = unknown>(kind: string, id: string | number, command: unknown): Promise<Result<T>>;
-  /** Tell anyone; no answer is awaited. */
-  tell(kind: string, id: string | number, command: unknown): void;
+/**
+ * What an actor may use while it handles a command: `ask` an actor of a lower rank
+ * (asking upward throws: it could deadlock), `tell` anyone (no answer is awaited), and
+ * read the read model.
+ */
+export interface EntityIO extends Entities {
   read: ReadModel;
 }
+
+/**
+ * Every command type of a kind's protocol, each once (`{ found: true, update: true, ... }`):
+ * one missing from the Command union, or not in it, does not compile. The region refuses
+ * any other command type before the actor sees it.
+ */
+export type CommandTypes<C extends { type: string }> = { readonly [T in C['type']]: true };
 
 /** What handling a command produced: events to persist and the answer to give. */
 export type Outcome<S, E> =
@@ -23,8 +32,10 @@ export type Outcome<S, E> =
   }
   | { refusal: Refusal };
 
-export interface EntityKind<S, C, E> {
+export interface EntityKind<S, C extends { type: string }, E> {
   kind: string;
+  /** The command types `handle` takes. */
+  commands: CommandTypes<C>;
   /** Position in the ask order: an actor may ask only kinds of a lower rank. */
   rank: number;
   /** State before the first event (an entity that does not exist yet). */

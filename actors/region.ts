@@ -1,9 +1,12 @@
 // Routing to entity actors, in the manner of a shard region: an entity's actor is spawned
 // on its first message, recovers from the store, and is passivated after a quiet spell.
-// The region is the only place that knows how a (kind, id) pair becomes an actor.
+// The region is the only place that knows how a (kind, id) pair becomes an actor. It
+// implements the entities port in this process, and refuses a command its kind does not
+// handle before any actor sees it.
 import { dispatch, query, spawn, spawnPersistent, start, stop, configurePersistence, type Ref } from 'nact';
 import type { PersistenceEngine } from 'nact';
-import type { ReadModel, Writes } from '../infra/store/ports';
+import type { Entities, Protocols } from './ports/entities';
+import type { ReadModel, StoreEngine, Writes } from './ports/store';
 import type { EntityIO, EntityKind, Envelope, PersistedRecord } from './entity';
 import type { Result } from './result';
 
@@ -16,7 +19,11 @@ export interface RegionOptions {
 
 const INTERNAL = { status: 503 as const, detail: 'the world could not finish this action in time; read the current state before trying again' };
 
-export class Region {
+/**
+ * The in-process region. `P` is the protocol map of the kinds it hosts: the world's
+ * `Protocols` unless a test hosts kinds of its own.
+ */
+export class Region<P = Protocols> implements Entities<P> {
   private readonly system;
   private readonly parents = new Map<string, Ref<unknown>>();
   private readonly kinds = new Map<string, EntityKind<any, any, any>>();
@@ -26,8 +33,9 @@ export class Region {
   private readonly snapshotEvery: number;
   private readonly log: (line: string) => void;
 
-  constructor(engine: PersistenceEngine, readonly read: ReadModel, kinds: EntityKind<any, any, any>[], opts: RegionOptions = {}) {
-    this.system = start(configurePersistence(engine));
+  constructor(engine: StoreEngine, readonly read: ReadModel, kinds: EntityKind<any, any, any>[], opts: RegionOptions = {}) {
+    // The store's engine is nact's PersistenceEngine, with persist taking the writes along.
+    this.system = start(configurePersistence(engine as unknown as PersistenceEngine));
     this.askTimeoutMs = opts.askTimeoutMs ?? 30_000;
     this.idleMs = opts.idleMs ?? 10 * 60_000;
     this.snapshotEvery = opts.snapshotEvery ?? 50;
@@ -39,15 +47,35 @@ export class Region {
   }
 
   /** Ask from outside every actor (the HTTP layer, the clock's fan-out): any kind may be asked. */
-  ask<T = unknown>(kind: string, id: string | number, command: unknown, timeoutMs?: number): Promise<Result<T>> {
+  ask<T = unknown, K extends keyof P & string = never>(kind: K, id: string | number, command: P[K], timeoutMs?: number): Promise<Result<T>> {
     return this.askRaw<T>(kind, id, command, timeoutMs ?? this.askTimeoutMs, true);
   }
 
-  tell(kind: string, id: string | number, command: unknown): void {
+  tell<K extends keyof P & string>(kind: K, id: string | number, command: P[K]): void {
+    const refused = this.unhandled(kind, command);
+    if (refused) {
+      this.log(`tell ${kind}:${id} dropped: ${refused.refusal.detail}`);
+      return;
+    }
     dispatch(this.ref(kind, id), { command, replyTo: null });
   }
 
+  /** The refusal of a command type the kind does not declare (a misspelt or foreign command), or null. */
+  private unhandled(kind: string, command: unknown): { ok: false; refusal: { status: 422; detail: string } } | null {
+    const entity = this.kinds.get(kind);
+    if (!entity) return null; // an unknown kind fails when its actor is looked up, as it always has
+    const type = (command as { type?: unknown } | null | undefined)?.type;
+    if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(entity.commands, type)) return null;
+    const named = typeof type === 'string' ? `"${type}"` : `without a type (${JSON.stringify(type) ?? 'undefined'})`;
+    return { ok: false, refusal: { status: 422, detail: `the ${kind} entity does not handle the command ${named}` } };
+  }
+
   private async askRaw<T>(kind: string, id: string | number, command: unknown, timeoutMs: number, retry: boolean): Promise<Result<T>> {
+    const refused = this.unhandled(kind, command);
+    if (refused) {
+      this.log(`ask ${kind}:${id} refused: ${refused.refusal.detail}`);
+      return refused;
+    }
     const ref = this.ref(kind, id);
     try {
       return await query(ref, (replyTo: unknown) => ({ command, replyTo }), timeoutMs) as Result<T>;
@@ -136,17 +164,15 @@ export class Region {
   }
 
   private ioFor(entity: EntityKind<any, any, any>): EntityIO {
-    return {
-      read: this.read,
-      ask: (kind, id, command) => {
-        const target = this.kinds.get(kind);
-        if (!target || target.rank >= entity.rank) {
-          throw new Error(`ask order violated: ${entity.kind} (rank ${entity.rank}) may not ask ${kind}`);
-        }
-        return this.askRaw(kind, id, command, this.askTimeoutMs, true);
-      },
-      tell: (kind, id, command) => this.tell(kind, id, command),
+    const ask = (kind: string, id: string | number, command: unknown, timeoutMs?: number) => {
+      const target = this.kinds.get(kind);
+      if (!target || target.rank >= entity.rank) {
+        throw new Error(`ask order violated: ${entity.kind} (rank ${entity.rank}) may not ask ${kind}`);
+      }
+      return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true);
     };
+    const tell = (kind: string, id: string | number, command: unknown) => this.tell(kind as keyof P & string, id, command as P[keyof P & string]);
+    return { read: this.read, ask: ask as EntityIO['ask'], tell: tell as EntityIO['tell'] };
   }
 
   /** Number of entity actors currently awake. */

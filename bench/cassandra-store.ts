@@ -7,7 +7,7 @@ import crypto from 'crypto';
 import { Client } from 'cassandra-driver';
 import type { PersistedEvent } from 'nact';
 import type { HistoryEntry, ProjectionRow, Writes } from '../actors/ports/store';
-import { forEachLimited } from '../infra/concurrency';
+import { forEachLimited } from '../actors/concurrency';
 import { openCassandraStore, type CassandraStore } from '../infra/store/cassandra-store';
 
 const contactPoints = (process.env.CASSANDRA_CONTACT_POINTS ?? '127.0.0.1:9042').split(',');

@@ -7,7 +7,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { CLOCK_ID } from '../actors/clock/actor';
-import { forEachLimited } from '../infra/concurrency';
+import { forEachLimited } from '../actors/concurrency';
 import { startWorld } from '../infra/app';
 import { generateAdventurer } from '../actors/world/generate';
 
@@ -15,11 +15,12 @@ async function main() {
   const [orgs = 10_000, adventurers = 100_000, days = 3] = process.argv.slice(2).map(Number);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-'));
   const world = await startWorld({ port: 0, host: '127.0.0.1', dataDir, adminKey: 'a', spectatorKey: 's', daySeconds: 0, seed: 'bench' }, () => undefined);
-  const { region, store } = world.services;
+  const { store } = world.services;
+  const { region } = world;
   const t0 = Date.now();
   const orgIds: number[] = [];
   await forEachLimited(Array.from({ length: orgs }, (_, i) => i), 256, async (i) => {
-    const id = store.nextId('organization');
+    const id = await store.nextId('organization');
     orgIds.push(id);
     const r = await region.ask('organization', id, {
       // Owned by agents (ids far above any real one), as agents' organizations are: seeded ones post quests daily.
@@ -30,7 +31,7 @@ async function main() {
   });
   const t1 = Date.now();
   await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async () => {
-    const id = store.nextId('adventurer');
+    const id = await store.nextId('adventurer');
     const r = await region.ask('adventurer', id, { type: 'seed', adventurer: generateAdventurer('bench', id), day: 1 });
     if (!r.ok) throw new Error(r.refusal.detail);
   });
@@ -40,7 +41,7 @@ async function main() {
   for (let d = 0; d < days; d++) {
     const start = Date.now();
     const before = sqlite.writeStats;
-    const r = await region.ask<{ day: number }>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
+    const r = await region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
     if (!r.ok) throw new Error(r.refusal.detail);
     const mem = process.memoryUsage();
     const after = sqlite.writeStats;

@@ -1,7 +1,7 @@
 // Keys: agent keys are random, shown once, and stored only as a SHA-256 hash (they carry
 // 192 bits of randomness, so a plain hash is enough and lets a key be looked up).
 import crypto from 'crypto';
-import type { ReadModel } from '../infra/store/ports';
+import type { ReadModel } from '../actors/ports/store';
 import { forbiddenError, unauthorized } from './errors';
 
 export const AGENT_KEY_HEADER = 'x-agent-key';
@@ -18,10 +18,10 @@ export interface Caller {
   key: string;
 }
 
-export function resolveAgent(read: ReadModel, key: string | undefined): Caller {
+export async function resolveAgent(read: ReadModel, key: string | undefined): Promise<Caller> {
   if (!key) throw unauthorized('this endpoint needs the X-Agent-Key header with the key you received at registration');
-  const id = read.agentForKeyHash(hashKey(key));
-  const agent = id === undefined ? undefined : read.row<{ id: number; status: 'active' | 'retired' }>('agent', id);
+  const id = await read.agentForKeyHash(hashKey(key));
+  const agent = id === undefined ? undefined : await read.row<{ id: number; status: 'active' | 'retired' }>('agent', id);
   if (!agent) throw unauthorized('the X-Agent-Key is not a known agent key');
   return { id: agent.id, status: agent.status, key };
 }

@@ -17,14 +17,14 @@ export interface OrganizationRow {
   trust: Record<string, number>;
 }
 
-export function organizationRow(s: Services, id: number): OrganizationRow {
-  const org = s.read.row<OrganizationRow>('organization', id);
+export async function organizationRow(s: Services, id: number): Promise<OrganizationRow> {
+  const org = await s.read.row<OrganizationRow>('organization', id);
   if (!org) throw notFoundError(`organization ${id} not found`);
   return org;
 }
 
-export function controlledOrganization(s: Services, id: number, caller: Caller | null): OrganizationRow {
-  const org = organizationRow(s, id);
+export async function controlledOrganization(s: Services, id: number, caller: Caller | null): Promise<OrganizationRow> {
+  const org = await organizationRow(s, id);
   if (!caller || org.agent_id !== caller.id) throw forbiddenError(`organization ${id} is not controlled by this agent`);
   return org;
 }

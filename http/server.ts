@@ -151,10 +151,10 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         const agentKey = r.auth.startsWith('agent') ? header(req, AGENT_KEY_HEADER, problems) : undefined;
         if (r.auth === 'agent' || r.auth === 'agent-read') {
           if (problems.length) throw invalid(problems);
-          caller = resolveAgent(services.read, agentKey);
+          caller = await resolveAgent(services.read, agentKey);
           if (r.auth === 'agent') requireActive(caller);
         } else if (r.auth === 'agent-optional' && agentKey) {
-          caller = resolveAgent(services.read, agentKey);
+          caller = await resolveAgent(services.read, agentKey);
         } else if (r.auth === 'admin') {
           const given = header(req, ADMIN_KEY_HEADER, problems);
           if (problems.length) throw invalid(problems);

@@ -1,7 +1,7 @@
-// What request handlers may use: the region (to send commands to actors), the read model
+// What request handlers may use: the entities (to send commands to actors), the read model
 // (to answer reads), and the service's configuration.
-import type { Region } from '../actors/region';
-import type { ReadModel, Store } from '../infra/store/ports';
+import type { Entities } from '../actors/ports/entities';
+import type { ReadModel, Store } from '../actors/ports/store';
 
 export interface Keys {
   admin: string;
@@ -9,15 +9,15 @@ export interface Keys {
 }
 
 export interface Services {
-  region: Region;
+  entities: Entities;
   read: ReadModel;
   store: Store;
   keys: Keys;
   seed: string;
   /** The current world day, from the read model. */
-  day(): number;
+  day(): Promise<number>;
 }
 
-export function currentDay(read: ReadModel): number {
-  return read.row<{ day: number }>('world', 'world')?.day ?? 0;
+export async function currentDay(read: ReadModel): Promise<number> {
+  return (await read.row<{ day: number }>('world', 'world'))?.day ?? 0;
 }

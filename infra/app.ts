@@ -20,9 +20,10 @@ import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
 import { currentDay, type Keys, type Services } from '../http/services';
 import { EmbeddedBus } from './bus/embedded-bus';
-import { TOPICS } from './bus/ports';
+import { TOPICS } from '../actors/ports/bus';
 import { IntervalTicker } from './clock/interval-ticker';
 import type { Config } from './config';
+import type { Store } from '../actors/ports/store';
 import { SqliteStore } from './store/sqlite-store';
 
 export interface World {
@@ -30,23 +31,25 @@ export interface World {
   port: number;
   keys: Keys;
   services: Services;
+  /** The in-process region behind services.entities (the benchmark reports the actors awake). */
+  region: Region;
   close(): Promise<void>;
 }
 
 /** The operator keys: from the environment, or generated once and kept in the store. */
-function operatorKeys(store: SqliteStore, config: Config): { keys: Keys; generated: string[] } {
+async function operatorKeys(store: Store, config: Config): Promise<{ keys: Keys; generated: string[] }> {
   const generated: string[] = [];
-  const keyFor = (configured: string | null, setting: string) => {
+  const keyFor = async (configured: string | null, setting: string) => {
     if (configured) return configured;
-    let key = store.setting(setting);
+    let key = await store.setting(setting);
     if (!key) {
       key = newOperatorKey();
-      store.setSetting(setting, key);
+      await store.setSetting(setting, key);
       generated.push(setting);
     }
     return key;
   };
-  return { keys: { admin: keyFor(config.adminKey, 'admin_key'), spectator: keyFor(config.spectatorKey, 'spectator_key') }, generated };
+  return { keys: { admin: await keyFor(config.adminKey, 'admin_key'), spectator: await keyFor(config.spectatorKey, 'spectator_key') }, generated };
 }
 
 export async function startWorld(config: Config, log: (line: string) => void = (l) => console.log(l)): Promise<World> {
@@ -58,10 +61,10 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   const port = (server.address() as AddressInfo).port;
 
   const store = new SqliteStore(config.dataDir);
-  const { keys } = operatorKeys(store, config);
+  const { keys } = await operatorKeys(store, config);
   // The world's seed is fixed when it is first created; a restart keeps it.
-  const seed = store.setting('world_seed') ?? config.seed;
-  store.setSetting('world_seed', seed);
+  const seed = await store.setting('world_seed') ?? config.seed;
+  await store.setSetting('world_seed', seed);
 
   const bus = new EmbeddedBus();
   const region = new Region(store.engine, store, [
@@ -73,7 +76,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   // Settle the current day again in case the last run stopped halfway through it.
   await region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000);
 
-  const services: Services = { region, read: store, store, keys, seed, day: () => currentDay(store) };
+  const services: Services = { entities: region, read: store, store, keys, seed, day: () => currentDay(store) };
   const ticker = new IntervalTicker();
   ticker.start(config.daySeconds * 1000, () => region.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
   setReady(services);
@@ -83,6 +86,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     port,
     keys,
     services,
+    region,
     async close() {
       ticker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

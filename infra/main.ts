@@ -5,7 +5,7 @@ import { readConfig } from './config';
 async function main() {
   const config = readConfig();
   const world = await startWorld(config);
-  console.log(`worldsim: day ${world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
+  console.log(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
   console.log(`worldsim: X-Admin-Key ${world.keys.admin}`);
   console.log(`worldsim: X-Spectator-Key ${world.keys.spectator}`);
   const stop = async () => {

@@ -1,9 +1,10 @@
 // The adventurer actor. Hiring, release and joining a party change the organization too:
 // the adventurer asks it (the organization is lower in the ask order) and records its own
 // side only once the organization has agreed.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
+import type { OrganizationCommand } from '../organization/messages';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState } from './messages';
 import { decideDay, decideHire, decideJoinParty, decideQuestOutcome, evolve } from './rules';
 
@@ -43,11 +44,12 @@ function project(a: AdventurerState): ProjectionRow[] {
   }] : [];
 }
 
+/** The organization's side of a decision that involves it, asked only once the adventurer has agreed. */
 async function withOrganization(
-  decision: ReturnType<typeof decideHire>, io: EntityIO, organizationId: number, command: object,
+  decision: ReturnType<typeof decideHire>, io: EntityIO, organizationId: number, command: () => OrganizationCommand,
 ): Promise<Outcome<AdventurerState, AdventurerEvent>> {
   if ('refusal' in decision) return decision;
-  const agreed = await io.ask('organization', organizationId, command);
+  const agreed = await io.ask('organization', organizationId, command());
   if (!agreed.ok) return { refusal: agreed.refusal };
   return decision;
 }
@@ -55,6 +57,7 @@ async function withOrganization(
 export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, AdventurerEvent> = {
   kind: 'adventurer',
   rank: RANK.adventurer,
+  commands: { seed: true, status: true, hire: true, release: true, 'join-party': true, 'quest-outcome': true, freed: true, 'day-began': true },
   initialState: null,
   evolve,
   project,
@@ -66,13 +69,13 @@ export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, Adve
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'adventurer not found' } };
       case 'hire':
       case 'release':
-        return withOrganization(decideHire(state, c), io, c.organization_id, {
-          type: c.type === 'hire' ? 'employ' : 'unemploy', agent_id: c.agent_id, day: c.day, adventurer_id: state?.id,
-        });
+        return withOrganization(decideHire(state, c), io, c.organization_id, () => ({
+          type: c.type === 'hire' ? 'employ' : 'unemploy', agent_id: c.agent_id, day: c.day, adventurer_id: state!.id,
+        }));
       case 'join-party':
-        return withOrganization(decideJoinParty(state, c), io, c.organization_id, {
-          type: 'add-party-member', agent_id: c.agent_id, day: c.day, party_id: c.party_id, adventurer_id: state?.id,
-        });
+        return withOrganization(decideJoinParty(state, c), io, c.organization_id, () => ({
+          type: 'add-party-member', agent_id: c.agent_id, day: c.day, party_id: c.party_id, adventurer_id: state!.id,
+        }));
       case 'quest-outcome': return decideQuestOutcome(state, c);
       case 'freed':
         if (!state || state.status !== 'employed' || state.organization_id !== c.organization_id) return { events: [] };

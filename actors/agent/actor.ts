@@ -1,6 +1,6 @@
 // The agent actor. Founding an organization asks the organization actors (lower in the
 // ask order): first whether the current one is still active, then to found the new one.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { OrganizationView } from '../organization/actor';
@@ -44,14 +44,14 @@ async function foundOrganization(state: AgentState, c: Extract<AgentCommand, { t
   if (refused) return refused;
   let currentIsActive = false;
   if (state!.current_organization_id !== null) {
-    const current = await io.ask<OrganizationView>('organization', state!.current_organization_id, { type: 'status' });
+    const current = await io.ask<OrganizationView, 'organization'>('organization', state!.current_organization_id, { type: 'status' });
     if (!current.ok && current.refusal.status !== 404) return { refusal: current.refusal };
     currentIsActive = current.ok && current.value.status === 'active';
   }
   const decision = decideFoundOrganization(state, c.organization.id, currentIsActive, c.organization.day);
   if ('refusal' in decision) return decision;
   const grant = (decision.events[0] as { grant_share?: number }).grant_share ?? 1;
-  const founded = await io.ask<OrganizationView>('organization', c.organization.id, { ...c.organization, type: 'found', agent_id: state!.id, grant_share: grant });
+  const founded = await io.ask<OrganizationView, 'organization'>('organization', c.organization.id, { ...c.organization, type: 'found', agent_id: state!.id, grant_share: grant });
   if (!founded.ok) return { refusal: founded.refusal };
   return { events: decision.events, reply: () => founded.value };
 }
@@ -59,6 +59,7 @@ async function foundOrganization(state: AgentState, c: Extract<AgentCommand, { t
 export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
   kind: 'agent',
   rank: RANK.agent,
+  commands: { register: true, retire: true, 'found-organization': true, profile: true },
   initialState: null,
   evolve,
   project,

@@ -1,7 +1,7 @@
 // The alliance actor. Proposals arrive through the pair's relationship actor, which keeps
 // one proposed or active alliance per pair. Acceptance raises trust on both sides; a member ending an active
 // alliance lowers it (core rule 14).
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Alliance, AllianceCommand, AllianceEvent, AllianceState } from './messages';
@@ -30,6 +30,7 @@ async function trustBoth(io: EntityIO, a: Alliance, day: number, delta: number):
 export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEvent> = {
   kind: 'alliance',
   rank: RANK.alliance,
+  commands: { propose: true, accept: true, end: true, 'member-ended': true, status: true },
   initialState: null,
   evolve,
   project,
@@ -45,7 +46,7 @@ export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEv
         if ('refusal' in d) return d;
         const mine = await io.ask('organization', p, { type: 'control', agent_id: c.agent_id });
         if (!mine.ok) return { refusal: mine.refusal };
-        const other = io.read.row<{ status: string }>('organization', q);
+        const other = await io.read.row<{ status: string }>('organization', q);
         if (!other) return { refusal: { status: 404, detail: `organization ${q} not found` } };
         if (other.status !== 'active') return { refusal: { status: 409, detail: `organization ${q} is ${other.status}` } };
         return d;

@@ -1,7 +1,7 @@
 // The clock actor. After a new day is durable it publishes it on the bus and waits until
 // every subscriber has settled the day, so POST /api/tick answers with a settled world.
-import type { Bus } from '../../infra/bus/ports';
-import { TOPICS } from '../../infra/bus/ports';
+import type { Bus } from '../ports/bus';
+import { TOPICS } from '../ports/bus';
 import type { EntityKind } from '../entity';
 import { RANK } from '../order';
 import type { ClockCommand, ClockEvent, ClockState, DayBegan } from './messages';
@@ -18,6 +18,7 @@ export function clockKind(bus: Bus): EntityKind<ClockState, ClockCommand, ClockE
   return {
     kind: 'clock',
     rank: RANK.clock,
+    commands: { begin: true, advance: true, resume: true, now: true },
     initialState: null,
     evolve,
     project: (s) => (s ? [{ kind: 'world', id: CLOCK_ID, doc: { day: s.day, seed: s.seed } }] : []),

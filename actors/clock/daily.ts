@@ -2,73 +2,80 @@
 // entities that have work to do from the read model (never by asking every actor) and
 // asks each of them to settle the day, with bounded concurrency. Each entity remembers
 // the last day it settled, so a repeated day (after a restart) changes nothing.
-import { forEachLimited } from '../../infra/concurrency';
-import type { ReadModel } from '../../infra/store/ports';
+import { forEachLimited } from '../concurrency';
+import type { Entities, Protocols } from '../ports/entities';
+import type { ReadModel } from '../ports/store';
 import { followEnding } from '../organization/ending';
-import { recruit, seededQuest } from '../world/quest-board';
+import { generateAdventurer } from '../world/generate';
+import { recruits, seededQuest } from '../world/quest-board';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
-import type { Region } from '../region';
 import type { DayBegan } from './messages';
 
 export const TICK_CONCURRENCY = 256;
 
-export function dailyTick(region: Region, read: ReadModel, seed: string, nextId: (sequence: string) => number, log: (line: string) => void = () => undefined) {
+export function dailyTick(entities: Entities, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
   return async ({ day, resumed }: DayBegan): Promise<void> => {
-    const settle = async (kind: string, id: string, command: object) => {
-      const r = await region.ask(kind, id, { ...command, type: 'day-began', day }, 120_000);
+    const settle = async <K extends 'location' | 'quest' | 'adventurer' | 'world-event'>(kind: K, id: string, command: Protocols[K]) => {
+      const r = await entities.ask(kind, id, command, 120_000);
       if (!r.ok) log(`day ${day}: ${kind} ${id} could not settle: ${r.refusal.detail}`);
     };
 
     // Active world events shape the day for places and organizations alike.
-    const worldEvents = read.rows<{ id: number; effects: Effect[] }>('world_event', { status: 'active' });
+    const worldEvents = await read.list<{ id: number; effects: Effect[] }>('activeWorldEvents');
     const effects = worldEvents.flatMap((e) => e.effects);
 
     // Places first: markets and populations live through the day.
     const construction = new Map<string, number>();
-    for (const p of read.rows<{ location_id: string; production_plan: boolean }>('project', { status: 'active' })) {
+    for (const p of await read.list<{ location_id: string; production_plan: boolean }>('activeProjects')) {
       if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
     }
-    const places = read.rows<{ id: string; name: string; kind: string; danger: number; description: string }>('location');
-    await forEachLimited(places, TICK_CONCURRENCY, (l) => settle('location', l.id, { construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
+    const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
+    await forEachLimited(places, TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
 
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
     // An organization arriving today works where it arrives.
     type Row = { id: number; agent_id: number | null; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
     const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
-    const organizations = read.rows<Row>('organization', { status: 'active' });
+    const organizations = await read.list<Row>('activeOrganizations');
     const bankrupt: number[] = [];
     await forEachLimited(organizations, TICK_CONCURRENCY, async (o) => {
-      const r = await region.ask<{ status: string }>('organization', o.id, {
+      const r = await entities.ask<{ status: string }, 'organization'>('organization', o.id, {
         type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
       }, 120_000);
       if (!r.ok) log(`day ${day}: organization ${o.id} could not settle: ${r.refusal.detail}`);
       else if (r.value?.status === 'bankrupt') bankrupt.push(o.id);
     });
-    for (const id of bankrupt) await followEnding(region, read, id, day, 'bankruptcy');
+    for (const id of bankrupt) await followEnding(entities, read, id, day, 'bankruptcy');
 
     // Quests whose deadline has passed; adventurers whose wounds have healed.
-    await forEachLimited(read.ids('quest', { due_by: day }), TICK_CONCURRENCY, (id) => settle('quest', id, {}));
-    await forEachLimited(read.ids('adventurer', { due_by: day }), TICK_CONCURRENCY, (id) => settle('adventurer', id, {}));
+    await forEachLimited(await read.ids('questsDue', day), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));
+    await forEachLimited(await read.ids('adventurersDue', day), TICK_CONCURRENCY, (id) => settle('adventurer', id, { type: 'day-began', day }));
 
     // World events that have run their course end after shaping their last day.
-    await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), {}));
+    await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), { type: 'day-began', day }));
     if (resumed) return;
 
     // The world's own initiative: seeded organizations post quests; new adventurers arrive.
     // (Not repeated when a restart settles the current day again.)
-    const openQuests = read.rows<{ requester_id: number }>('quest', { status: 'open' });
+    const openQuests = await read.list<{ requester_id: number }>('openQuests');
     // The seeded organizations among those that began the day, read again for today's treasury and status.
-    const seeded = organizations.filter((o) => o.agent_id === null)
-      .map((o) => read.row<{ id: number; treasury: number; status: string }>('organization', o.id)!)
-      .filter((o) => o.status === 'active');
+    const seeded: Array<{ id: number; treasury: number; status: string }> = [];
+    for (const o of organizations) {
+      if (o.agent_id !== null) continue;
+      const now = (await read.row<{ id: number; treasury: number; status: string }>('organization', o.id))!;
+      if (now.status === 'active') seeded.push(now);
+    }
     await forEachLimited(seeded, TICK_CONCURRENCY, async (o) => {
-      const spec = seededQuest(seed, day, o, openQuests.filter((q) => q.requester_id === o.id).length, places, () => nextId('quest'));
-      if (!spec) return;
-      const r = await region.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
+      const posting = seededQuest(seed, day, o, openQuests.filter((q) => q.requester_id === o.id).length, places);
+      if (!posting) return;
+      const spec = { id: await nextId('quest'), ...posting };
+      const r = await entities.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
       if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
     });
-    const newcomer = recruit(seed, day, read.count('adventurer', { status: 'available' }), () => nextId('adventurer'));
-    if (newcomer) await region.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
+    if (recruits(seed, day, await read.count('adventurersAvailable'))) {
+      const newcomer = generateAdventurer(seed, await nextId('adventurer'));
+      await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
+    }
   };
 }

@@ -2,7 +2,7 @@
 // the ask order): the proposer's goods are set aside first, then the counterparty pays
 // and receives them, then the proposer is paid. If the counterparty cannot pay, the goods
 // go back and nothing has changed; the contract stays accepted.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { ledger } from '../ledger';
 import { RANK } from '../order';
@@ -40,7 +40,7 @@ const control = (io: EntityIO, organizationId: number, agentId: number) =>
   io.ask('organization', organizationId, { type: 'control', agent_id: agentId });
 
 const transfer = (io: EntityIO, organizationId: number, day: number, reason: string, gold: number, holdings: Record<string, number>, trust: Record<string, number>, evenIfEnded = false, inPerson?: { location_id: string | null }) =>
-  io.ask<{ location_id: string }>('organization', organizationId, { type: 'transfer', day, reason, gold, holdings, trust, even_if_ended: evenIfEnded, ...(inPerson ? { in_person: inPerson } : {}) });
+  io.ask<{ location_id: string }, 'organization'>('organization', organizationId, { type: 'transfer', day, reason, gold, holdings, trust, even_if_ended: evenIfEnded, ...(inPerson ? { in_person: inPerson } : {}) });
 
 /**
  * Goods change hands in person: a resource contract is fulfilled only while both parties
@@ -66,6 +66,7 @@ async function fulfil(io: EntityIO, c: Contract, day: number): Promise<{ refusal
 export const contractKind: EntityKind<ContractState, ContractCommand, ContractEvent> = {
   kind: 'contract',
   rank: RANK.contract,
+  commands: { propose: true, accept: true, reject: true, fulfill: true, status: true },
   initialState: null,
   evolve,
   project,
@@ -78,7 +79,7 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
       if ('refusal' in d) return d;
       const mine = await control(io, c.contract.proposer_id, c.agent_id);
       if (!mine.ok) return { refusal: mine.refusal };
-      const other = io.read.row<{ status: string }>('organization', c.contract.counterparty_id);
+      const other = await io.read.row<{ status: string }>('organization', c.contract.counterparty_id);
       if (!other) return { refusal: { status: 404, detail: `organization ${c.contract.counterparty_id} not found` } };
       if (other.status !== 'active') return { refusal: { status: 409, detail: `organization ${c.contract.counterparty_id} is ${other.status}` } };
       return d;

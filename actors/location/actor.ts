@@ -1,7 +1,7 @@
 // The location actor: a place and its regional market. A trade is agreed here and then
 // settled with the organization (lower in the ask order) before it is recorded, so the
 // market is never changed by a trade the organization refused.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind } from '../entity';
 import { ledger } from '../ledger';
 import { RANK } from '../order';
@@ -83,6 +83,7 @@ export interface TradeReceipt {
 export const locationKind: EntityKind<LocationState, LocationCommand, LocationEvent> = {
   kind: 'location',
   rank: RANK.location,
+  commands: { seed: true, status: true, 'day-began': true, trade: true, 'monsters-changed': true, 'add-route': true, 'introduce-resource': true },
   initialState: null,
   evolve,
   project,

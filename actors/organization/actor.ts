@@ -1,5 +1,5 @@
 // The organization actor: a thin shell around rules.ts.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind } from '../entity';
 import { ledger } from '../ledger';
 import { RANK } from '../order';
@@ -154,6 +154,13 @@ export const messageView = (m: MessageSpec, sender: Pick<Organization, 'id' | 'n
 export const organizationKind: EntityKind<OrganizationState, OrganizationCommand, OrganizationEvent> = {
   kind: 'organization',
   rank: RANK.organization,
+  commands: {
+    found: true, update: true, dissolve: true, status: true, 'day-began': true, travel: true,
+    'settle-trade': true, 'hire-workers': true, 'release-workers': true, 'start-project': true,
+    'cancel-project': true, employ: true, unemploy: true, 'send-message': true, transfer: true,
+    'form-party': true, 'add-party-member': true, 'dispatch-party': true, 'reserve-gold': true,
+    'quest-standing': true, 'quest-settled': true, control: true
+  },
   initialState: null,
   evolve,
   project,

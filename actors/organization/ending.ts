@@ -4,24 +4,24 @@
 // other quests come back to it. Dissolution also ends its alliances. The organization has already
 // recorded its end and cancelled its projects; this runs after, from outside any actor,
 // so it may ask adventurers and quests alike.
-import type { ReadModel } from '../../infra/store/ports';
-import type { Region } from '../region';
+import type { Entities } from '../ports/entities';
+import type { ReadModel } from '../ports/store';
 
-export async function followEnding(region: Region, read: ReadModel, organizationId: number, day: number, how: 'bankruptcy' | 'dissolution'): Promise<void> {
+export async function followEnding(entities: Entities, read: ReadModel, organizationId: number, day: number, how: 'bankruptcy' | 'dissolution'): Promise<void> {
   const reason = how === 'bankruptcy' ? 'its organization went bankrupt' : 'its organization was dissolved';
-  for (const id of read.ids('adventurer', { organization_id: organizationId, status: 'employed' })) {
-    await region.ask('adventurer', id, { type: 'freed', organization_id: organizationId, day, reason });
+  for (const id of await read.ids('employeesOf', organizationId)) {
+    await entities.ask('adventurer', id, { type: 'freed', organization_id: organizationId, day, reason });
   }
-  const quests = read.rows<{ id: number; requester_id: number; accepted_organization_id: number | null }>('quest', { status: ['open', 'accepted'] })
+  const quests = (await read.list<{ id: number; requester_id: number; accepted_organization_id: number | null }>('liveQuests'))
     .filter((q) => q.requester_id === organizationId || q.accepted_organization_id === organizationId);
-  for (const q of quests) await region.ask('quest', q.id, { type: 'organization-ended', organization_id: organizationId, day });
+  for (const q of quests) await entities.ask('quest', q.id, { type: 'organization-ended', organization_id: organizationId, day });
   // Its pledges to other organizations' quests come back to it (core rule 6).
-  const pledged = read.rows<{ id: number; sponsors: Array<{ organization_id: number }> }>('quest', { status: ['open', 'accepted'] })
+  const pledged = (await read.list<{ id: number; sponsors: Array<{ organization_id: number }> }>('liveQuests'))
     .filter((q) => q.sponsors.some((s) => s.organization_id === organizationId));
-  for (const q of pledged) await region.ask('quest', q.id, { type: 'sponsor-ended', organization_id: organizationId, day });
+  for (const q of pledged) await entities.ask('quest', q.id, { type: 'sponsor-ended', organization_id: organizationId, day });
   // Dissolution also ends its alliances (core rule 7); a bankrupt member's partner may end them itself.
   if (how !== 'dissolution') return;
-  const alliances = read.rows<{ id: number; proposer_id: number; counterparty_id: number }>('alliance', { status: ['proposed', 'active'] })
+  const alliances = (await read.list<{ id: number; proposer_id: number; counterparty_id: number }>('liveAlliances'))
     .filter((a) => a.proposer_id === organizationId || a.counterparty_id === organizationId);
-  for (const a of alliances) await region.ask('alliance', a.id, { type: 'member-ended', organization_id: organizationId, day });
+  for (const a of alliances) await entities.ask('alliance', a.id, { type: 'member-ended', organization_id: organizationId, day });
 }

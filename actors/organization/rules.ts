@@ -1,6 +1,6 @@
 // The organization's rules as pure functions: decide (state + command -> events or a
 // refusal) and evolve (state + event -> state). Core rules 2-7 of the specification.
-import { rng } from '../../infra/random';
+import { rng } from '../random';
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type {
   AddPartyMemberCommand, DispatchPartyCommand, EmployCommand, FormPartyCommand, QuestSettledCommand, ReserveGoldCommand,

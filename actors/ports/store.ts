@@ -5,7 +5,9 @@
 // handlers and actors really use, and each maps to one table or index of every adapter
 // (an SQLite index; a Cassandra table or storage-attached index). Every method is
 // asynchronous, so a store across the network fits the same port as the embedded one.
-import type { PersistenceEngine } from 'nact';
+import type { PersistedEvent, PersistedSnapshot } from 'nact';
+
+export type { PersistedEvent, PersistedSnapshot };
 
 /** One row of the read model: the public view of an entity, plus the columns reads filter on. */
 export interface ProjectionRow {
@@ -53,8 +55,9 @@ export interface Writes {
 /**
  * A named query: rows of one kind, optionally those whose `by` column equals the
  * argument, optionally only those in the listed statuses. Rows come in id order
- * (integer ids numerically, string ids by name). `due` queries take a day and return
- * the rows whose due_day is at most that day.
+ * (`compareIds`: integer ids numerically, string ids by name). `due_by` queries take a
+ * day and return the rows whose due_day is at most that day. A row whose filtered column
+ * is null never matches.
  */
 export interface QuerySpec {
   kind: string;
@@ -133,6 +136,20 @@ export const QUERIES = {
 
 export type QueryName = keyof typeof QUERIES;
 
+/**
+ * The order of every listing: ids that are integers numerically, after any ids that are
+ * not (a chronicle message's `world-event-3`, a location's `emberfall`), which sort by
+ * name. Adapters that cannot sort this way in the database sort with this.
+ */
+export function compareIds(a: string | number, b: string | number): number {
+  const rank = (id: string | number) => (typeof id === 'number' ? id : /^\d+$/.test(id) ? Number(id) : 0);
+  const byNumber = rank(a) - rank(b);
+  if (byNumber !== 0) return byNumber;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 export interface HistoryQuery {
   limit: number;
   category?: string;
@@ -159,21 +176,45 @@ export interface ReadModel {
   /** The id of the newest history event (0 before any): history is never deleted, so this counts it. */
   lastHistoryId(): Promise<number>;
   historyEvent(id: number): Promise<HistoryEvent | undefined>;
-  /** Events of the days fromDay..toDay, at most `limit` of them: those nearest to event `nearId`, in id order. */
+  /** Events of the days fromDay..toDay, at most `limit` of them: those nearest to event `nearId` (the earlier of two as near), in id order. */
   historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): Promise<HistoryEvent[]>;
 
   agentForKeyHash(keyHash: string): Promise<number | undefined>;
 }
 
+/** What nact replays on recovery: `reduce` takes nact's async reducer and returns its result (a promise). */
+export interface EventStream {
+  reduce<U>(reducer: (previous: U, event: PersistedEvent, index: number) => U, initial: U): U | Promise<U>;
+}
+
+/**
+ * The persistence engine nact runs on (it is handed to nact's configurePersistence).
+ * persist(event, writes) resolves only once the event and its writes are durable
+ * together, all or nothing; an actor answers only after that.
+ */
+export interface StoreEngine {
+  /** The events of one persistence key with sequence numbers above `offset`, at most `limit`, in sequence order. */
+  events(persistenceKey: string, offset?: number, limit?: number, tags?: string[]): EventStream;
+  /** The snapshot with the highest sequence number, or undefined. */
+  latestSnapshot(persistenceKey: string): Promise<PersistedSnapshot | undefined>;
+  takeSnapshot(snapshot: PersistedSnapshot): Promise<void>;
+  persist(event: PersistedEvent, writes?: Writes): Promise<void>;
+}
+
+/** An EventStream over events loaded at once (for adapters whose reads are asynchronous). */
+export const eventStream = (load: () => Promise<PersistedEvent[]>): EventStream => ({
+  reduce: (reducer, initial) => load().then((events) => events.reduce(reducer, initial)),
+});
+
 /** Everything the service needs from a persistence backend. */
 export interface Store extends ReadModel {
   /** The nact engine; its persist(event, writes) applies `writes` together with the event, all or nothing. */
-  engine: PersistenceEngine;
+  engine: StoreEngine;
   /** A new identifier of the given sequence (organization, agent, ...); never reused. */
   nextId(sequence: string): Promise<number>;
   /** Makes sure the sequence will not hand out ids up to `value` (the seeded world takes fixed ids). */
   reserveIdsUpTo(sequence: string, value: number): Promise<void>;
-  /** Small durable settings (key hashes of generated operator keys, the world seed). */
+  /** Small durable settings (generated operator keys, the world seed, whether the world was seeded). */
   setting(name: string): Promise<string | undefined>;
   setSetting(name: string, value: string): Promise<void>;
   close(): Promise<void>;

@@ -2,8 +2,8 @@
 // one that pays it out. It asks lower ranks only: the location (monsters), the adventurers
 // (their fate), and the organizations (gold, reputation, trust, parties). Every refusal
 // comes before the quest records anything, so a refused action changes nothing.
-import { rng } from '../../infra/random';
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import { rng } from '../random';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { involved as involvedIn, ledger, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
@@ -72,20 +72,26 @@ type Facts = { reputation: number; trust: number; location_id: string };
 
 /** The organization's standing for a quest, after checking that the agent controls it. */
 const standing = (io: EntityIO, organizationId: number, agentId: number, requesterId: number) =>
-  io.ask<Facts>('organization', organizationId, { type: 'quest-standing', agent_id: agentId, requester_id: requesterId });
+  io.ask<Facts, 'organization'>('organization', organizationId, { type: 'quest-standing', agent_id: agentId, requester_id: requesterId });
 
 interface AdventurerRow { id: number; strength: number; traits: Trait[]; status: string; organization_id: number | null; injured_until: number | null }
 
 /** Strength an organization can field: its living, uninjured employed adventurers. */
-function fieldStrength(io: EntityIO, organizationId: number, day: number, place: Place): number {
-  const ready = io.read.rows<AdventurerRow>('adventurer', { organization_id: organizationId, status: 'employed' })
+async function fieldStrength(io: EntityIO, organizationId: number, day: number, place: Place): Promise<number> {
+  const ready = (await io.read.list<AdventurerRow>('employeesOf', organizationId))
     .filter((a) => a.injured_until === null || a.injured_until <= day);
   return partyStrength(ready, place);
 }
 
-function placeOf(io: EntityIO, locationId: string): Place {
-  const l = io.read.row<Place>('location', locationId);
+async function placeOf(io: EntityIO, locationId: string): Promise<Place> {
+  const l = await io.read.row<Place>('location', locationId);
   return l ?? { kind: 'unknown', danger: 0, monster_population: 0 };
+}
+
+/** The adventurers of these ids that have a row, in the same order. */
+async function rowsOf(io: EntityIO, ids: number[]): Promise<AdventurerRow[]> {
+  const rows = await Promise.all(ids.map((id) => io.read.row<AdventurerRow>('adventurer', id)));
+  return rows.filter((a): a is AdventurerRow => !!a);
 }
 
 /** Settles gold, reputation, trust and the party with every organization involved, one ask each. */
@@ -119,10 +125,9 @@ async function withdraw(io: EntityIO, q: Quest, day: number, agentId: number | n
 }
 
 async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentId: number | null, forced: QuestOutcome | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
-  const place = placeOf(io, q.location_id);
-  const members: Member[] = q.party_members
-    .map((id) => io.read.row<AdventurerRow>('adventurer', id))
-    .filter((a): a is AdventurerRow => !!a && a.status !== 'dead');
+  const place = await placeOf(io, q.location_id);
+  const members: Member[] = (await rowsOf(io, q.party_members))
+    .filter((a) => a.status !== 'dead');
   const strength = partyStrength(members, place);
   const danger = effectiveDanger(members, place);
   const outcome = forced ?? outcomeFor(strength, danger);
@@ -169,6 +174,10 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
 export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   kind: 'quest',
   rank: RANK.quest,
+  commands: {
+    post: true, sponsor: true, accept: true, dispatch: true, complete: true, cancel: true,
+    'organization-ended': true, 'sponsor-ended': true, 'day-began': true, status: true
+  },
   initialState: null,
   evolve,
   project,
@@ -200,7 +209,7 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
         if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
         const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
         if (!facts.ok) return { refusal: facts.refusal };
-        const unmet = checkRequirements(q, { ...facts.value, strength: fieldStrength(io, c.organization_id, c.day, placeOf(io, q.location_id)) });
+        const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
         if (unmet) return conflict(unmet);
         return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id }] };
       }
@@ -214,7 +223,7 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
           if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
           const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
           if (!facts.ok) return { refusal: facts.refusal };
-          const unmet = checkRequirements(q, { ...facts.value, strength: fieldStrength(io, c.organization_id, c.day, placeOf(io, q.location_id)) });
+          const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
           if (unmet) return conflict(unmet);
           events.push({ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id });
         } else if (q.status !== 'accepted') {
@@ -224,11 +233,11 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
         } else if (q.party_id !== null) {
           return conflict(`party ${q.party_id} is already on quest ${q.id}`);
         }
-        const party = io.read.row<{ members: number[] }>('party', c.party_id);
-        const members = (party?.members ?? []).map((id) => io.read.row<AdventurerRow>('adventurer', id)).filter((a): a is AdventurerRow => !!a);
+        const party = await io.read.row<{ members: number[] }>('party', c.party_id);
+        const members = await rowsOf(io, party?.members ?? []);
         const hurt = members.find((m) => m.injured_until !== null && m.injured_until > c.day);
         if (hurt) return conflict(`adventurer ${hurt.id} is injured until day ${hurt.injured_until}; a party sets out only with every member fit`);
-        const strength = partyStrength(members, placeOf(io, q.location_id));
+        const strength = partyStrength(members, await placeOf(io, q.location_id));
         // Requirements hold at dispatch too (core rule 9): the party's strength, the organization's reputation and trust.
         const standingNow = await standing(io, c.organization_id, c.agent_id, q.requester_id);
         if (!standingNow.ok) return { refusal: standingNow.refusal };

@@ -6,23 +6,24 @@ import type { Alliance } from '../alliance/messages';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { RelationshipCommand, RelationshipEvent, RelationshipState } from './messages';
-import { LIVE_ALLIANCE, decideProposeAlliance, evolve } from './rules';
+import { decideProposeAlliance, evolve } from './rules';
 
 /** The pair's latest alliance. A pair whose alliances predate relationships is found in the read model once. */
 async function latestAlliance(state: RelationshipState, io: EntityIO, a: number, b: number): Promise<{ id: number; status: string } | null> {
   if (state?.alliance_id != null) {
-    const r = await io.ask<Alliance>('alliance', state.alliance_id, { type: 'status' });
+    const r = await io.ask<Alliance, 'alliance'>('alliance', state.alliance_id, { type: 'status' });
     return r.ok && r.value ? { id: r.value.id, status: r.value.status } : null;
   }
   if (state) return null;
-  const rows = io.read.rows<Alliance>('alliance', { organization_id: a, status: LIVE_ALLIANCE }).filter((x) => x.counterparty_id === b)
-    .concat(io.read.rows<Alliance>('alliance', { organization_id: b, status: LIVE_ALLIANCE }).filter((x) => x.counterparty_id === a));
+  const rows = (await io.read.list<Alliance>('liveAlliancesProposedBy', a)).filter((x) => x.counterparty_id === b)
+    .concat((await io.read.list<Alliance>('liveAlliancesProposedBy', b)).filter((x) => x.counterparty_id === a));
   return rows.length ? { id: rows[0].id, status: rows[0].status } : null;
 }
 
 export const relationshipKind: EntityKind<RelationshipState, RelationshipCommand, RelationshipEvent> = {
   kind: 'relationship',
   rank: RANK.relationship,
+  commands: { 'propose-alliance': true },
   initialState: null,
   evolve,
   project: () => [],

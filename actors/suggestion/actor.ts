@@ -1,6 +1,6 @@
 // Suggestions (core rule 24): private notes from agents to the operator. They change
 // nothing in the world; the public history only says that one was sent or reviewed.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind } from '../entity';
 import { RANK } from '../order';
 import { accept, conflict, notFound, type Decision } from '../result';
@@ -49,6 +49,7 @@ const project = (s: SuggestionState): ProjectionRow[] => (s ? [{ kind: 'suggesti
 export const suggestionKind: EntityKind<SuggestionState, SuggestionCommand, SuggestionEvent> = {
   kind: 'suggestion',
   rank: RANK.suggestion,
+  commands: { create: true, review: true },
   initialState: null,
   evolve,
   project,

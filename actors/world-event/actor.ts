@@ -2,7 +2,7 @@
 // their modifiers are read by the daily fan-out (effects.ts); a resource introduction is
 // carried out once, when the event begins, and stays. An event may bring a new settlement
 // (connected both ways to the route graph) and a quest funded by the world itself.
-import type { HistoryEntry, ProjectionRow } from '../../infra/store/ports';
+import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import type { LocationSpec, Route } from '../location/messages';
 import { RANK } from '../order';
@@ -84,7 +84,7 @@ async function begin(io: EntityIO, spec: WorldEventSpec, day: number): Promise<O
   }
   const introduced: Array<{ location_id: string; resource: string }> = [];
   for (const e of spec.effects.filter((x) => x.kind === 'resource_introduction')) {
-    const targets = e.location_id ? [e.location_id] : io.read.rows<{ id: string; has_market: boolean }>('location').filter((l) => l.has_market).map((l) => l.id);
+    const targets = e.location_id ? [e.location_id] : (await io.read.list<{ id: string; has_market: boolean }>('locations')).filter((l) => l.has_market).map((l) => l.id);
     for (const target of targets) {
       const r = await io.ask('location', target, {
         type: 'introduce-resource', day, resource: e.resource!, price: e.price ?? 10, supply: e.value > 0 ? e.value : 100, world_event_id: spec.id,
@@ -115,6 +115,7 @@ function announcement(e: WorldEventEvent, after: WorldEventState): ProjectionRow
 export const worldEventKind: EntityKind<WorldEventState, WorldEventCommand, WorldEventEvent> = {
   kind: 'world-event',
   rank: RANK['world-event'],
+  commands: { begin: true, end: true, 'day-began': true, status: true },
   initialState: null,
   evolve,
   project,

@@ -1,7 +1,7 @@
 // The seeded world: a pure function of WORLD_SEED. The map's shape is fixed (so clients
 // can rely on emberfall and its neighbours); populations, monsters and the adventurer
 // pool vary with the seed.
-import { intBetween, pick, rng } from '../../infra/random';
+import { intBetween, pick, rng } from '../random';
 import type { AdventurerSpec, Trait } from '../adventurer/messages';
 import { TRAITS } from '../adventurer/messages';
 import type { LocationSpec, MarketProfile, Route } from '../location/messages';

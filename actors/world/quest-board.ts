@@ -1,10 +1,8 @@
 // The world keeps itself busy: seeded organizations post quests suited to the dangers of
 // the wild places, and new adventurers arrive while the pool of available ones is thin.
 // Both are pure decisions on seeded draws; the daily fan-out carries them out.
-import { intBetween, pick, rng } from '../../infra/random';
-import type { AdventurerSpec } from '../adventurer/messages';
+import { intBetween, pick, rng } from '../random';
 import type { QuestSpec } from '../quest/messages';
-import { generateAdventurer } from './generate';
 
 export const MAX_OPEN_QUESTS_PER_SEEDED = 2;
 export const POST_CHANCE = 0.35;
@@ -19,8 +17,8 @@ const TITLES: Record<string, string[]> = {
   dungeon: ['Delve into {name}', 'Put the dead of {name} to rest', 'Recover the relics of {name}'],
 };
 
-/** A quest a seeded organization posts today, or null. */
-export function seededQuest(seed: string, day: number, requester: { id: number; treasury: number }, openQuests: number, places: Place[], id: () => number): QuestSpec | null {
+/** A quest a seeded organization posts today (the caller gives it its id), or null. */
+export function seededQuest(seed: string, day: number, requester: { id: number; treasury: number }, openQuests: number, places: Place[]): Omit<QuestSpec, 'id'> | null {
   const r = rng(seed, 'quest-board', requester.id, day);
   if (openQuests >= MAX_OPEN_QUESTS_PER_SEEDED || r() >= POST_CHANCE) return null;
   const wild = places.filter((p) => TITLES[p.kind]);
@@ -29,7 +27,6 @@ export function seededQuest(seed: string, day: number, requester: { id: number; 
   const reward = 40 + place.danger * 8 + intBetween(r, 0, 40);
   if (requester.treasury < reward) return null;
   return {
-    id: id(),
     title: pick(r, TITLES[place.kind]).replace('{name}', place.name),
     description: `${place.name} grows more dangerous by the day (danger ${place.danger}). Bring a strong party and come back alive.`,
     requester_id: requester.id,
@@ -42,8 +39,7 @@ export function seededQuest(seed: string, day: number, requester: { id: number; 
   };
 }
 
-/** A new adventurer arriving today, or null. */
-export function recruit(seed: string, day: number, available: number, id: () => number): AdventurerSpec | null {
-  if (available >= AVAILABLE_POOL_TARGET || rng(seed, 'recruits', day)() >= RECRUIT_CHANCE) return null;
-  return generateAdventurer(seed, id());
+/** Whether a new adventurer arrives today (generateAdventurer makes it, with its new id). */
+export function recruits(seed: string, day: number, available: number): boolean {
+  return available < AVAILABLE_POOL_TARGET && rng(seed, 'recruits', day)() < RECRUIT_CHANCE;
 }

@@ -12,40 +12,40 @@ type AgentView = ReturnType<typeof agentView>;
 export const RECENT_EVENTS = 20;
 
 /** The profile of GET /api/agents/{id} and /me: statistics, owned organizations, recent caused events. */
-export function agentProfile(s: Services, id: number) {
-  const agent = s.read.row<AgentView>('agent', id);
+export async function agentProfile(s: Services, id: number) {
+  const agent = await s.read.row<AgentView>('agent', id);
   if (!agent) throw notFoundError(`agent ${id} not found`);
-  const organizations = s.read.rows<Record<string, unknown>>('organization', { agent_id: id });
-  const recent = s.read.history({ limit: RECENT_EVENTS, agent_id: id });
+  const organizations = await s.read.list<Record<string, unknown>>('organizationsOfAgent', id);
+  const recent = await s.read.history({ limit: RECENT_EVENTS, agent_id: id });
   return {
     ...agent,
     organizations,
     statistics: {
       organizations_founded: organizations.length,
       active_organizations: organizations.filter((o) => o.status === 'active').length,
-      events_caused: s.read.historyCount({ agent_id: id }),
-      days_in_world: Math.max(0, (agent.retired_day ?? s.day()) - agent.created_day),
+      events_caused: await s.read.historyCountOfAgent(id),
+      days_in_world: Math.max(0, (agent.retired_day ?? await s.day()) - agent.created_day),
     },
     recent_events: recent,
   };
 }
 
-const ask = (s: Services, id: number, c: AgentCommand) => s.region.ask('agent', id, c).then(unwrap);
+const ask = (s: Services, id: number, c: AgentCommand) => s.entities.ask('agent', id, c).then(unwrap);
 
 export const agentRoutes = [
   route({
     method: 'POST', path: '/api/agents', auth: 'none', body: AgentCreate, success: 201,
     summary: 'Register an agent. The answer holds api_key, shown this once: keep it.',
     async handle({ body }, s) {
-      const id = s.store.nextId('agent');
+      const id = await s.store.nextId('agent');
       const apiKey = newAgentKey();
-      const agent = await ask(s, id, { type: 'register', id, name: body.name, model: body.model, key_hash: hashKey(apiKey), day: s.day() });
+      const agent = await ask(s, id, { type: 'register', id, name: body.name, model: body.model, key_hash: hashKey(apiKey), day: await s.day() });
       return { ...(agent as object), api_key: apiKey };
     },
   }),
   route({
     method: 'GET', path: '/api/agents', auth: 'none', summary: 'Every agent (never a key).',
-    handle: (_r, s) => s.read.rows('agent'),
+    handle: (_r, s) => s.read.list('agents'),
   }),
   route({
     method: 'GET', path: '/api/agents/me', auth: 'agent-read', summary: 'The calling agent: verifies a key.',
@@ -60,12 +60,12 @@ export const agentRoutes = [
     method: 'POST', path: '/api/agents/retire', auth: 'agent', body: AgentRetire,
     summary: 'Stop playing. The reason goes privately to the operator; the key acts no more.',
     async handle({ body, caller }, s) {
-      const agent = await ask(s, caller!.id, { type: 'retire', reason: body.reason, day: s.day() });
+      const agent = await ask(s, caller!.id, { type: 'retire', reason: body.reason, day: await s.day() });
       return { ...(agent as object), detail: 'retired; this key can no longer change the world' };
     },
   }),
   route({
     method: 'GET', path: '/api/agent-departures', auth: 'admin', summary: 'Retirement explanations (operator only).',
-    handle: (_r, s) => s.read.rows('departure'),
+    handle: (_r, s) => s.read.list('departures'),
   }),
 ];

@@ -25,8 +25,8 @@ export function deliveryDelay(places: RouteGraphNode[], from: string, to: string
 }
 
 /** Trust scores between organizations, one record per pair that has any. */
-export function relationships(s: Services) {
-  const orgs = s.read.rows<OrganizationRow>('organization');
+export async function relationships(s: Services) {
+  const orgs = await s.read.list<OrganizationRow>('organizations');
   const out: Array<Record<string, unknown>> = [];
   for (const o of orgs) {
     for (const [other, trust] of Object.entries(o.trust ?? {})) {
@@ -38,9 +38,9 @@ export function relationships(s: Services) {
   return out;
 }
 
-const withParties = (s: Services, c: { proposer_id: number; counterparty_id: number }) => ({
-  proposer: summary(s.read.row<OrganizationRow>('organization', c.proposer_id)),
-  counterparty: summary(s.read.row<OrganizationRow>('organization', c.counterparty_id)),
+const withParties = async (s: Services, c: { proposer_id: number; counterparty_id: number }) => ({
+  proposer: summary(await s.read.row<OrganizationRow>('organization', c.proposer_id)),
+  counterparty: summary(await s.read.row<OrganizationRow>('organization', c.counterparty_id)),
 });
 
 export const diplomacyRoutes = [
@@ -48,56 +48,56 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/contracts', auth: 'agent', body: ContractCreate, success: 201,
     summary: 'Propose a contract. On fulfilment the counterparty pays the value to the proposer, who hands over the resource quantity.',
     async handle({ body, caller }, s) {
-      controlledOrganization(s, body.proposer_id, caller);
-      organizationRow(s, body.counterparty_id);
-      const id = s.store.nextId('contract');
-      return unwrap(await s.region.ask('contract', id, { type: 'propose', contract: { id, ...body }, agent_id: caller!.id, day: s.day() }));
+      await controlledOrganization(s, body.proposer_id, caller);
+      await organizationRow(s, body.counterparty_id);
+      const id = await s.store.nextId('contract');
+      return unwrap(await s.entities.ask('contract', id, { type: 'propose', contract: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
     },
   }),
   ...(['accept', 'reject', 'fulfill'] as const).map((verb) => route({
     method: 'POST', path: `/api/contracts/{contract_id}/${verb}`, auth: 'agent', params: ContractPath, body: OrganizationAction,
     summary: { accept: 'Accept a proposed contract (counterparty only).', reject: 'Reject a proposed contract (counterparty only); trust may suffer.', fulfill: 'Fulfil an accepted contract (either party): payment and goods move now, or nothing does.' }[verb],
     async handle({ params, body, caller }, s) {
-      if (!s.read.row('contract', params.contract_id)) throw notFoundError(`contract ${params.contract_id} not found`);
-      controlledOrganization(s, body.organization_id, caller);
-      return unwrap(await s.region.ask('contract', params.contract_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: s.day() }));
+      if (!await s.read.row('contract', params.contract_id)) throw notFoundError(`contract ${params.contract_id} not found`);
+      await controlledOrganization(s, body.organization_id, caller);
+      return unwrap(await s.entities.ask('contract', params.contract_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
     },
   })),
   route({
     method: 'GET', path: '/api/contracts', auth: 'none', summary: 'Every contract.',
-    handle: (_r, s) => s.read.rows('contract'),
+    handle: (_r, s) => s.read.list('contracts'),
   }),
   route({
     method: 'GET', path: '/api/contracts/{contract_id}', auth: 'none', params: ContractPath, summary: 'A contract with its proposer and counterparty.',
-    handle({ params }, s) {
-      const c = s.read.row<{ proposer_id: number; counterparty_id: number }>('contract', params.contract_id);
+    async handle({ params }, s) {
+      const c = await s.read.row<{ proposer_id: number; counterparty_id: number }>('contract', params.contract_id);
       if (!c) throw notFoundError(`contract ${params.contract_id} not found`);
-      return { ...c, ...withParties(s, c) };
+      return { ...c, ...await withParties(s, c) };
     },
   }),
   route({
     method: 'POST', path: '/api/alliances', auth: 'agent', body: AllianceCreate, success: 201,
     summary: 'Propose an alliance to another organization.',
     async handle({ body, caller }, s) {
-      controlledOrganization(s, body.proposer_id, caller);
-      organizationRow(s, body.counterparty_id);
-      const id = s.store.nextId('alliance');
+      await controlledOrganization(s, body.proposer_id, caller);
+      await organizationRow(s, body.counterparty_id);
+      const id = await s.store.nextId('alliance');
       // The pair's relationship keeps one proposed or active alliance per pair, also under concurrent proposals.
-      return unwrap(await s.region.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance: { id, ...body }, agent_id: caller!.id, day: s.day() }));
+      return unwrap(await s.entities.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
     },
   }),
   ...(['accept', 'end'] as const).map((verb) => route({
     method: 'POST', path: `/api/alliances/{alliance_id}/${verb}`, auth: 'agent', params: AlliancePath, body: OrganizationAction,
     summary: verb === 'accept' ? 'Accept a proposed alliance (counterparty only); trust improves.' : 'End an active alliance (either member).',
     async handle({ params, body, caller }, s) {
-      if (!s.read.row('alliance', params.alliance_id)) throw notFoundError(`alliance ${params.alliance_id} not found`);
-      controlledOrganization(s, body.organization_id, caller);
-      return unwrap(await s.region.ask('alliance', params.alliance_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: s.day() }));
+      if (!await s.read.row('alliance', params.alliance_id)) throw notFoundError(`alliance ${params.alliance_id} not found`);
+      await controlledOrganization(s, body.organization_id, caller);
+      return unwrap(await s.entities.ask('alliance', params.alliance_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
     },
   })),
   route({
     method: 'GET', path: '/api/alliances', auth: 'none', summary: 'Every alliance.',
-    handle: (_r, s) => s.read.rows<{ proposer_id: number; counterparty_id: number }>('alliance').map((a) => ({ ...a, ...withParties(s, a) })),
+    handle: async (_r, s) => Promise.all((await s.read.list<{ proposer_id: number; counterparty_id: number }>('alliances')).map(async (a) => ({ ...a, ...await withParties(s, a) }))),
   }),
   route({
     method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations.',
@@ -107,35 +107,35 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/messages', auth: 'agent', body: MessageCreate, success: 201,
     summary: 'Send a message: public (recipient_id null) 1 gold, private 2, rumor 3. Private mail between places arrives after the journey time.',
     async handle({ body, caller }, s) {
-      const sender = controlledOrganization(s, body.sender_id, caller);
-      const recipient = body.recipient_id === null ? null : organizationRow(s, body.recipient_id);
-      const places = s.read.rows<RouteGraphNode>('location');
-      const day = s.day();
+      const sender = await controlledOrganization(s, body.sender_id, caller);
+      const recipient = body.recipient_id === null ? null : await organizationRow(s, body.recipient_id);
+      const places = await s.read.list<RouteGraphNode>('locations');
+      const day = await s.day();
       const delay = recipient ? deliveryDelay(places, sender.location_id, recipient.location_id) : 0;
-      const id = s.store.nextId('message');
+      const id = await s.store.nextId('message');
       const command: OrganizationCommand = {
         type: 'send-message', agent_id: caller!.id, day,
         message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null },
       };
-      unwrap(await s.region.ask('organization', body.sender_id, command));
+      unwrap(await s.entities.ask('organization', body.sender_id, command));
       return s.read.row('message', id);
     },
   }),
   route({
     method: 'GET', path: '/api/messages', auth: 'none', query: MessagesQuery, summary: 'Public broadcasts, rumors and chronicle reports, newest first.',
-    handle: ({ query }, s) => newestFirst(s.read.rows<MessageRow>('message', { status: ['public', 'chronicle'] })).slice(0, query.limit),
+    handle: async ({ query }, s) => newestFirst(await s.read.list<MessageRow>('publicMessages')).slice(0, query.limit),
   }),
   route({
     method: 'GET', path: '/api/messages/inbox', auth: 'agent-read', query: MessagesQuery,
     summary: 'Correspondence of the organizations you control: private messages delivered to them, and everything they sent (private, public and rumors).',
-    handle({ query, caller }, s) {
-      const day = s.day();
-      const mine = s.read.ids('organization', { agent_id: caller!.id }).map(Number);
+    async handle({ query, caller }, s) {
+      const day = await s.day();
+      const mine = (await s.read.ids('organizationsOfAgent', caller!.id)).map(Number);
       const rows: MessageRow[] = [];
       for (const id of mine) {
-        rows.push(...s.read.rows<MessageRow>('message', { status: 'private', agent_id: id }).filter((m) => m.deliver_day <= day));
+        rows.push(...(await s.read.list<MessageRow>('privateMessagesTo', id)).filter((m) => m.deliver_day <= day));
         // Everything it sent: private letters, public broadcasts and rumors alike.
-        rows.push(...s.read.rows<MessageRow>('message', { organization_id: id }));
+        rows.push(...await s.read.list<MessageRow>('messagesFrom', id));
       }
       const unique = [...new Map(rows.map((m) => [String(m.id), m])).values()];
       return newestFirst(unique).slice(0, query.limit);
@@ -143,6 +143,6 @@ export const diplomacyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/messages/investigation', auth: 'spectator', query: MessagesQuery, summary: 'Every message, private and undelivered ones included (spectators).',
-    handle: ({ query }, s) => newestFirst(s.read.rows<MessageRow>('message')).slice(0, query.limit),
+    handle: async ({ query }, s) => newestFirst(await s.read.list<MessageRow>('messages')).slice(0, query.limit),
   }),
 ];

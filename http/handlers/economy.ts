@@ -18,27 +18,27 @@ interface OrgRow { id: number; location_id: string; status: string; travel: unkn
 interface LocationRow extends RouteGraphNode { name: string; kind: string; has_market: boolean; monster_population: number; population: number }
 interface MarketRow { resource: string; price: number; supply: number; location_id: string; base_price: number; usual_supply: number }
 
-function location(s: Services, id: string): LocationRow {
-  const l = s.read.row<LocationRow>('location', id);
+async function location(s: Services, id: string): Promise<LocationRow> {
+  const l = await s.read.row<LocationRow>('location', id);
   if (!l) throw notFoundError(`location ${id} not found`);
   return l;
 }
 
 /** Which board a reader sees: the location asked for; else the caller's organization's place; else the reference market. */
-function boardLocation(s: Services, locationId: string | undefined, caller: Caller | null): string {
+async function boardLocation(s: Services, locationId: string | undefined, caller: Caller | null): Promise<string> {
   if (locationId !== undefined) return locationId;
   if (caller) {
-    const agent = s.read.row<{ current_organization_id: number | null }>('agent', caller.id);
-    const org = agent?.current_organization_id ? s.read.row<OrgRow>('organization', agent.current_organization_id) : undefined;
+    const agent = await s.read.row<{ current_organization_id: number | null }>('agent', caller.id);
+    const org = agent?.current_organization_id ? await s.read.row<OrgRow>('organization', agent.current_organization_id) : undefined;
     if (org && org.status === 'active') return org.location_id;
   }
   return REFERENCE_MARKET;
 }
 
-function board(s: Services, locationId: string): MarketRow[] {
-  const l = location(s, locationId);
+async function board(s: Services, locationId: string): Promise<MarketRow[]> {
+  const l = await location(s, locationId);
   if (!l.has_market) throw notFoundError(`${l.name} has no market: nobody lives there`);
-  return s.read.rows<MarketRow>('market', { location_id: locationId });
+  return s.read.list<MarketRow>('marketsAt', locationId);
 }
 
 /**
@@ -46,14 +46,14 @@ function board(s: Services, locationId: string): MarketRow[] {
  * the base price of the local market, or, where nobody trades it, the dearest base price
  * of any market; null when no market trades it at all.
  */
-export function unitPrice(s: Services, locationId: string, resource: string): number | null {
-  const local = s.read.row<MarketRow>('market', `${locationId}/${resource}`);
+export async function unitPrice(s: Services, locationId: string, resource: string): Promise<number | null> {
+  const local = await s.read.row<MarketRow>('market', `${locationId}/${resource}`);
   if (local) return local.base_price;
-  const elsewhere = s.read.rows<MarketRow>('market').filter((m) => m.resource === resource).map((m) => m.base_price);
+  const elsewhere = (await s.read.list<MarketRow>('markets')).filter((m) => m.resource === resource).map((m) => m.base_price);
   return elsewhere.length ? Math.max(...elsewhere) : null;
 }
 
-const askOrg = (s: Services, id: number, c: OrganizationCommand) => s.region.ask('organization', id, c).then(unwrap);
+const askOrg = (s: Services, id: number, c: OrganizationCommand) => s.entities.ask('organization', id, c).then(unwrap);
 
 export const SERVICES = ['inn', 'smithy', 'healer', 'warehouse', 'watchtower'];
 export const SCARCE_SUPPLY_RATIO = 0.5;
@@ -61,40 +61,40 @@ export const SCARCE_PRICE_RATIO = 1.5;
 export const HIGH_DANGER = 30;
 
 /** What a place lacks, as observed from the state of the world: never an instruction. */
-export function gapsOf(s: Services, id: string) {
-  const l = location(s, id);
+export async function gapsOf(s: Services, id: string) {
+  const l = await location(s, id);
   const observations: Array<Record<string, unknown>> = [];
   if (!l.has_market) {
     observations.push({ kind: 'no_market', detail: `nobody lives at ${l.name}, so nothing is traded there` });
   } else {
     // Scarce: thin against its own usual supply, or dear against the reference market.
-    const reference = new Map(s.read.rows<MarketRow>('market', { location_id: REFERENCE_MARKET }).map((m) => [m.resource, m.price]));
-    for (const m of s.read.rows<MarketRow>('market', { location_id: id })) {
+    const reference = new Map((await s.read.list<MarketRow>('marketsAt', REFERENCE_MARKET)).map((m) => [m.resource, m.price]));
+    for (const m of await s.read.list<MarketRow>('marketsAt', id)) {
       const referencePrice = reference.get(m.resource) ?? m.base_price;
       if (m.supply < m.usual_supply * SCARCE_SUPPLY_RATIO || m.price > m.base_price * 1.5 || m.price > referencePrice * SCARCE_PRICE_RATIO) {
         observations.push({ kind: 'scarce_resource', resource: m.resource, supply: m.supply, usual_supply: m.usual_supply, price: m.price, reference_price: referencePrice });
       }
     }
-    const present = new Set(s.read.rows<{ kind: string }>('establishment', { location_id: id }).map((e) => e.kind.toLowerCase()));
+    const present = new Set((await s.read.list<{ kind: string }>('establishmentsAt', id)).map((e) => e.kind.toLowerCase()));
     for (const service of SERVICES) if (!present.has(service)) observations.push({ kind: 'missing_service', service });
   }
   if (l.danger >= HIGH_DANGER) observations.push({ kind: 'high_danger', danger: l.danger, monster_population: l.monster_population });
-  if (s.read.count('organization', { location_id: id, status: 'active' }) === 0) observations.push({ kind: 'no_organizations_present' });
-  return { location_id: id, day: s.day(), observations, note: 'observations of what this place lacks, not instructions' };
+  if (await s.read.count('activeOrganizationsAt', id) === 0) observations.push({ kind: 'no_organizations_present' });
+  return { location_id: id, day: await s.day(), observations, note: 'observations of what this place lacks, not instructions' };
 }
 
 export const economyRoutes = [
   route({
     method: 'GET', path: '/api/market', auth: 'agent-optional', query: MarketQuery,
     summary: "A market board: location_id's, else (with X-Agent-Key) the one where your organization stands, else the reference market at emberfall.",
-    handle: ({ query, caller }, s) => board(s, boardLocation(s, query.location_id, caller)),
+    handle: async ({ query, caller }, s) => board(s, await boardLocation(s, query.location_id, caller)),
   }),
   route({
     method: 'GET', path: '/api/market/{resource}', auth: 'agent-optional', params: ResourcePath, query: MarketQuery,
     summary: 'One resource on a market board (chosen as for GET /api/market).',
-    handle({ params, query, caller }, s) {
-      const locationId = boardLocation(s, query.location_id, caller);
-      const entry = board(s, locationId).find((m) => m.resource === params.resource);
+    async handle({ params, query, caller }, s) {
+      const locationId = await boardLocation(s, query.location_id, caller);
+      const entry = (await board(s, locationId)).find((m) => m.resource === params.resource);
       if (!entry) throw notFoundError(`${params.resource} is not traded at ${locationId}`);
       return entry;
     },
@@ -103,9 +103,9 @@ export const economyRoutes = [
     method: 'POST', path: '/api/trade', auth: 'agent', body: TradeCreate,
     summary: 'Buy or sell at the market where your organization stands; holdings, treasury, supply and price change at once.',
     async handle({ body, caller }, s) {
-      const org = controlledOrganization(s, body.organization_id, caller);
-      return unwrap(await s.region.ask<TradeReceipt>('location', org.location_id, {
-        type: 'trade', day: s.day(), agent_id: caller!.id, organization_id: body.organization_id,
+      const org = await controlledOrganization(s, body.organization_id, caller);
+      return unwrap(await s.entities.ask<TradeReceipt, 'location'>('location', org.location_id, {
+        type: 'trade', day: await s.day(), agent_id: caller!.id, organization_id: body.organization_id,
         resource: body.resource, side: body.side, quantity: body.quantity,
       }));
     },
@@ -114,12 +114,12 @@ export const economyRoutes = [
     method: 'POST', path: '/api/travel', auth: 'agent', body: TravelCreate,
     summary: 'Set out for another location; the journey takes the road days plus one day per 20 danger of the destination.',
     async handle({ body, caller }, s) {
-      const org = controlledOrganization(s, body.organization_id, caller);
-      const destination = location(s, body.destination_id);
-      const road = roadDays(s.read.rows<LocationRow>('location'), org.location_id, destination.id);
+      const org = await controlledOrganization(s, body.organization_id, caller);
+      const destination = await location(s, body.destination_id);
+      const road = roadDays(await s.read.list<LocationRow>('locations'), org.location_id, destination.id);
       if (road === null && org.location_id !== destination.id) throw conflictError(`no road leads from ${org.location_id} to ${destination.id}`);
       return askOrg(s, body.organization_id, {
-        type: 'travel', agent_id: caller!.id, day: s.day(), destination_id: destination.id, days: travelDays(road ?? 0, destination.danger),
+        type: 'travel', agent_id: caller!.id, day: await s.day(), destination_id: destination.id, days: travelDays(road ?? 0, destination.danger),
       });
     },
   }),
@@ -127,21 +127,21 @@ export const economyRoutes = [
     method: 'POST', path: `/api/workers/${verb}`, auth: 'agent', body: WorkerAction,
     summary: verb === 'hire' ? 'Hire workers: 25 gold each, then 1 gold a day each.' : 'Release workers.',
     async handle({ body, caller }, s) {
-      controlledOrganization(s, body.organization_id, caller);
-      return askOrg(s, body.organization_id, { type: `${verb}-workers`, agent_id: caller!.id, day: s.day(), quantity: body.quantity });
+      await controlledOrganization(s, body.organization_id, caller);
+      return askOrg(s, body.organization_id, { type: `${verb}-workers`, agent_id: caller!.id, day: await s.day(), quantity: body.quantity });
     },
   })),
   route({
     method: 'POST', path: '/api/projects', auth: 'agent', body: ProjectCreate, success: 201,
     summary: 'Start a project where your organization stands; the whole budget is reserved now. kind "production" with an output makes a production plan.',
     async handle({ body, caller }, s) {
-      controlledOrganization(s, body.owner_id, caller);
-      location(s, body.location_id);
+      await controlledOrganization(s, body.owner_id, caller);
+      await location(s, body.location_id);
       const { owner_id: ownerId, ...spec } = body;
-      const id = s.store.nextId('project');
+      const id = await s.store.nextId('project');
       return askOrg(s, ownerId, {
-        type: 'start-project', agent_id: caller!.id, day: s.day(), project: { id, ...spec },
-        unit_price: spec.output_resource === null ? null : unitPrice(s, spec.location_id, spec.output_resource),
+        type: 'start-project', agent_id: caller!.id, day: await s.day(), project: { id, ...spec },
+        unit_price: spec.output_resource === null ? null : await unitPrice(s, spec.location_id, spec.output_resource),
       });
     },
   }),
@@ -149,24 +149,24 @@ export const economyRoutes = [
     method: 'POST', path: '/api/projects/{project_id}/cancel', auth: 'agent', params: ProjectPath,
     summary: 'Cancel an active project you own; half of its unused budget comes back.',
     async handle({ params, caller }, s) {
-      const p = s.read.row<{ owner_id: number }>('project', params.project_id);
+      const p = await s.read.row<{ owner_id: number }>('project', params.project_id);
       if (!p) throw notFoundError(`project ${params.project_id} not found`);
-      controlledOrganization(s, p.owner_id, caller);
-      return askOrg(s, p.owner_id, { type: 'cancel-project', agent_id: caller!.id, day: s.day(), project_id: params.project_id });
+      await controlledOrganization(s, p.owner_id, caller);
+      return askOrg(s, p.owner_id, { type: 'cancel-project', agent_id: caller!.id, day: await s.day(), project_id: params.project_id });
     },
   }),
   route({
     method: 'GET', path: '/api/projects', auth: 'none', summary: 'Every project.',
-    handle: (_r, s) => s.read.rows('project'),
+    handle: (_r, s) => s.read.list('projects'),
   }),
   route({
     method: 'GET', path: '/api/production', auth: 'none', summary: 'Every production plan, with its workforce and whether it is staffed.',
-    handle: (_r, s) => s.read.rows('production'),
+    handle: (_r, s) => s.read.list('productionPlans'),
   }),
   route({
     method: 'GET', path: '/api/establishments', auth: 'none', query: EstablishmentsQuery,
     summary: 'Establishments, optionally at one location and of one kind.',
-    handle: ({ query }, s) => s.read.rows<{ kind: string }>('establishment', query.location_id ? { location_id: query.location_id } : {})
+    handle: async ({ query }, s) => (await (query.location_id ? s.read.list<{ kind: string }>('establishmentsAt', query.location_id) : s.read.list<{ kind: string }>('establishments')))
       .filter((e) => query.kind === undefined || e.kind.toLowerCase() === query.kind.toLowerCase()),
   }),
   route({

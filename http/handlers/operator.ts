@@ -6,6 +6,8 @@ import { detailItem } from '../../codecs/report';
 import { conflictError, invalid, notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 
+const WORLD_EVENTS_BY_STATUS = { active: 'activeWorldEvents', expired: 'expiredWorldEvents' } as const;
+
 export const operatorRoutes = [
   route({
     method: 'POST', path: '/api/world-events', auth: 'admin', body: WorldEventCreate, success: 201,
@@ -15,59 +17,59 @@ export const operatorRoutes = [
         ? [detailItem(['body', 'effects', i, 'resource'], 'missing', 'A resource_introduction effect needs a resource', null)] : []));
       if (problems.length) throw invalid(problems);
       const newPlace = body.location?.id ?? null;
-      if (newPlace && s.read.row('location', newPlace)) throw conflictError(`location ${newPlace} already exists`);
-      const exists = (id: string) => id === newPlace || !!s.read.row('location', id);
-      for (const r of body.location?.routes ?? []) if (!s.read.row('location', r.destination_id)) throw notFoundError(`route destination ${r.destination_id} not found`);
-      for (const e of body.effects) if (e.location_id !== null && !exists(e.location_id)) throw notFoundError(`location ${e.location_id} not found`);
+      if (newPlace && await s.read.row('location', newPlace)) throw conflictError(`location ${newPlace} already exists`);
+      const exists = async (id: string) => id === newPlace || !!await s.read.row('location', id);
+      for (const r of body.location?.routes ?? []) if (!await s.read.row('location', r.destination_id)) throw notFoundError(`route destination ${r.destination_id} not found`);
+      for (const e of body.effects) if (e.location_id !== null && !await exists(e.location_id)) throw notFoundError(`location ${e.location_id} not found`);
       // Everything is checked before anything happens: a refused event changes nothing.
       for (const e of body.effects) {
         if (e.kind !== 'resource_introduction' || e.location_id === null) continue;
-        const market = e.location_id === newPlace ? (body.location!.population > 0) : s.read.row<{ has_market: boolean }>('location', e.location_id)!.has_market;
+        const market = e.location_id === newPlace ? (body.location!.population > 0) : (await s.read.row<{ has_market: boolean }>('location', e.location_id))!.has_market;
         if (!market) throw conflictError(`nobody lives at ${e.location_id}, so no market can take ${e.resource}`);
       }
       if (body.quest) {
-        if (!s.read.row('organization', body.quest.requester_id)) throw notFoundError(`organization ${body.quest.requester_id} not found`);
-        if (!exists(body.quest.location_id)) throw notFoundError(`location ${body.quest.location_id} not found`);
+        if (!await s.read.row('organization', body.quest.requester_id)) throw notFoundError(`organization ${body.quest.requester_id} not found`);
+        if (!await exists(body.quest.location_id)) throw notFoundError(`location ${body.quest.location_id} not found`);
       }
-      const id = s.store.nextId('world_event');
+      const id = await s.store.nextId('world_event');
       const spec: WorldEventSpec = {
         id, title: body.title, description: body.description, duration_days: body.duration_days, effects: body.effects as Effect[],
-        quest: body.quest ? { id: s.store.nextId('quest'), ...body.quest } : null,
+        quest: body.quest ? { id: await s.store.nextId('quest'), ...body.quest } : null,
         location: body.location,
       };
-      return unwrap(await s.region.ask('world-event', id, { type: 'begin', event: spec, day: s.day() }));
+      return unwrap(await s.entities.ask('world-event', id, { type: 'begin', event: spec, day: await s.day() }));
     },
   }),
   route({
     method: 'POST', path: '/api/world-events/{event_id}/end', auth: 'admin', params: WorldEventPath,
     summary: 'End an active world event early (operator): it expires now and shapes no further day (the day already shaped stays as it is).',
     async handle({ params }, s) {
-      if (!s.read.row('world_event', params.event_id)) throw notFoundError(`world event ${params.event_id} not found`);
-      return unwrap(await s.region.ask('world-event', params.event_id, { type: 'end', day: s.day() }));
+      if (!await s.read.row('world_event', params.event_id)) throw notFoundError(`world event ${params.event_id} not found`);
+      return unwrap(await s.entities.ask('world-event', params.event_id, { type: 'end', day: await s.day() }));
     },
   }),
   route({
     method: 'GET', path: '/api/world-events', auth: 'none', query: WorldEventsQuery, summary: 'World events, optionally only active or only expired ones.',
-    handle: ({ query }, s) => s.read.rows('world_event', query.status ? { status: query.status } : {}),
+    handle: ({ query }, s) => s.read.list(query.status === undefined ? 'worldEvents' : WORLD_EVENTS_BY_STATUS[query.status]),
   }),
   route({
     method: 'POST', path: '/api/suggestions', auth: 'agent', body: SuggestionCreate, success: 201,
     summary: 'Send the operator a private suggestion. It changes nothing in the world.',
     async handle({ body, caller }, s) {
-      const id = s.store.nextId('suggestion');
-      return unwrap(await s.region.ask('suggestion', id, { type: 'create', id, agent_id: caller!.id, title: body.title, body: body.body, category: body.category, day: s.day() }));
+      const id = await s.store.nextId('suggestion');
+      return unwrap(await s.entities.ask('suggestion', id, { type: 'create', id, agent_id: caller!.id, title: body.title, body: body.body, category: body.category, day: await s.day() }));
     },
   }),
   route({
     method: 'GET', path: '/api/suggestions', auth: 'admin', summary: 'Every suggestion (operator only).',
-    handle: (_r, s) => s.read.rows('suggestion'),
+    handle: (_r, s) => s.read.list('suggestions'),
   }),
   route({
     method: 'PATCH', path: '/api/suggestions/{suggestion_id}', auth: 'admin', params: SuggestionPath, body: SuggestionReview,
     summary: 'Review a suggestion (operator): reviewed, accepted or declined, with an optional note.',
     async handle({ params, body }, s) {
-      if (!s.read.row('suggestion', params.suggestion_id)) throw notFoundError(`suggestion ${params.suggestion_id} not found`);
-      return unwrap(await s.region.ask('suggestion', params.suggestion_id, { type: 'review', status: body.status, admin_note: body.admin_note, day: s.day() }));
+      if (!await s.read.row('suggestion', params.suggestion_id)) throw notFoundError(`suggestion ${params.suggestion_id} not found`);
+      return unwrap(await s.entities.ask('suggestion', params.suggestion_id, { type: 'review', status: body.status, admin_note: body.admin_note, day: await s.day() }));
     },
   }),
 ];

@@ -7,34 +7,34 @@ import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import type { Services } from '../services';
 
-export function organizationDetail(s: Services, id: number) {
-  const org = s.read.row<Record<string, unknown>>('organization', id);
+export async function organizationDetail(s: Services, id: number) {
+  const org = await s.read.row<Record<string, unknown>>('organization', id);
   if (!org) throw notFoundError(`organization ${id} not found`);
   return {
     ...org,
-    members: s.read.rows('adventurer', { organization_id: id }),
-    projects: s.read.rows('project', { organization_id: id }),
+    members: await s.read.list('membersOf', id),
+    projects: await s.read.list('projectsOf', id),
     holdings: org.holdings ?? {},
     // A contract or alliance row keeps its proposer as organization and its counterparty in the agent_id column.
-    contracts: [...s.read.rows('contract', { organization_id: id }), ...s.read.rows('contract', { agent_id: id })],
-    alliances: [...s.read.rows('alliance', { organization_id: id }), ...s.read.rows('alliance', { agent_id: id })],
-    parties: s.read.rows('party', { organization_id: id }),
-    establishments: s.read.rows('establishment', { organization_id: id }),
+    contracts: [...await s.read.list('contractsProposedBy', id), ...await s.read.list('contractsOfferedTo', id)],
+    alliances: [...await s.read.list('alliancesProposedBy', id), ...await s.read.list('alliancesOfferedTo', id)],
+    parties: await s.read.list('partiesOf', id),
+    establishments: await s.read.list('establishmentsOf', id),
   };
 }
 
-const ask = (s: Services, id: number, c: OrganizationCommand) => s.region.ask('organization', id, c).then(unwrap);
+const ask = (s: Services, id: number, c: OrganizationCommand) => s.entities.ask('organization', id, c).then(unwrap);
 
 export const organizationRoutes = [
   route({
     method: 'POST', path: '/api/organizations', auth: 'agent', body: OrganizationCreate, success: 201,
     summary: 'Found an organization (one active per agent). The world assigns its treasury from its kind.',
     async handle({ body, caller }, s) {
-      if (!s.read.row('location', body.location_id)) throw notFoundError(`location ${body.location_id} not found`);
-      const id = s.store.nextId('organization');
-      return unwrap(await s.region.ask('agent', caller!.id, {
+      if (!await s.read.row('location', body.location_id)) throw notFoundError(`location ${body.location_id} not found`);
+      const id = await s.store.nextId('organization');
+      return unwrap(await s.entities.ask('agent', caller!.id, {
         type: 'found-organization',
-        organization: { id, name: body.name, kind: body.kind, location_id: body.location_id, description: body.description, goals: body.goals, motto: body.motto, day: s.day() },
+        organization: { id, name: body.name, kind: body.kind, location_id: body.location_id, description: body.description, goals: body.goals, motto: body.motto, day: await s.day() },
       }));
     },
   }),
@@ -42,24 +42,24 @@ export const organizationRoutes = [
     method: 'PATCH', path: '/api/organizations/{organization_id}', auth: 'agent', params: OrganizationPath, body: OrganizationUpdate,
     summary: "Revise an organization's description, goals or motto (null clears one).",
     async handle({ params, body, caller }, s) {
-      organizationRow(s, params.organization_id);
-      return ask(s, params.organization_id, { type: 'update', agent_id: caller!.id, day: s.day(), changes: body });
+      await organizationRow(s, params.organization_id);
+      return ask(s, params.organization_id, { type: 'update', agent_id: caller!.id, day: await s.day(), changes: body });
     },
   }),
   route({
     method: 'POST', path: '/api/organizations/{organization_id}/dissolve', auth: 'agent', params: OrganizationPath,
     summary: 'Dissolve an organization you control (core rule 7).',
     async handle({ params, caller }, s) {
-      organizationRow(s, params.organization_id);
-      const day = s.day();
+      await organizationRow(s, params.organization_id);
+      const day = await s.day();
       const dissolved = await ask(s, params.organization_id, { type: 'dissolve', agent_id: caller!.id, day });
-      await followEnding(s.region, s.read, params.organization_id, day, 'dissolution');
-      return { ...(dissolved as object), ...organizationDetail(s, params.organization_id) };
+      await followEnding(s.entities, s.read, params.organization_id, day, 'dissolution');
+      return { ...(dissolved as object), ...await organizationDetail(s, params.organization_id) };
     },
   }),
   route({
     method: 'GET', path: '/api/organizations', auth: 'none', summary: 'Active organizations.',
-    handle: (_r, s) => s.read.rows('organization', { status: 'active' }),
+    handle: (_r, s) => s.read.list('activeOrganizations'),
   }),
   route({
     method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath,

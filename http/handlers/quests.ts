@@ -8,29 +8,29 @@ import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import type { Services } from '../services';
 
-function mustExist(s: Services, kind: string, id: number | string, what = kind): void {
-  if (!s.read.row(kind, id)) throw notFoundError(`${what} ${id} not found`);
+async function mustExist(s: Services, kind: string, id: number | string, what = kind): Promise<void> {
+  if (!await s.read.row(kind, id)) throw notFoundError(`${what} ${id} not found`);
 }
 
-const askQuest = (s: Services, id: number, c: QuestCommand) => s.region.ask('quest', id, c).then(unwrap);
+const askQuest = (s: Services, id: number, c: QuestCommand) => s.entities.ask('quest', id, c).then(unwrap);
 
 export const questRoutes = [
   ...(['hire', 'release'] as const).map((verb) => route({
     method: 'POST', path: `/api/adventurers/${verb}`, auth: 'agent', body: HireCreate,
     summary: verb === 'hire' ? 'Hire an available adventurer; upkeep is 2 gold a day while employed.' : 'Release one of your adventurers (not while in a party).',
     async handle({ body, caller }, s) {
-      controlledOrganization(s, body.organization_id, caller);
-      mustExist(s, 'adventurer', body.adventurer_id);
-      return unwrap(await s.region.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: s.day() }));
+      await controlledOrganization(s, body.organization_id, caller);
+      await mustExist(s, 'adventurer', body.adventurer_id);
+      return unwrap(await s.entities.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
     },
   })),
   route({
     method: 'POST', path: '/api/parties', auth: 'agent', body: PartyCreate, success: 201,
     summary: 'Form a party of your organization.',
     async handle({ body, caller }, s) {
-      controlledOrganization(s, body.organization_id, caller);
-      const id = s.store.nextId('party');
-      unwrap(await s.region.ask('organization', body.organization_id, { type: 'form-party', agent_id: caller!.id, day: s.day(), party_id: id, name: body.name }));
+      await controlledOrganization(s, body.organization_id, caller);
+      const id = await s.store.nextId('party');
+      unwrap(await s.entities.ask('organization', body.organization_id, { type: 'form-party', agent_id: caller!.id, day: await s.day(), party_id: id, name: body.name }));
       return s.read.row('party', id);
     },
   }),
@@ -38,12 +38,12 @@ export const questRoutes = [
     method: 'POST', path: '/api/parties/{party_id}/members', auth: 'agent', params: PartyPath, body: PartyMemberCreate,
     summary: 'Add one of your employed, living, uninjured adventurers (one party at a time each).',
     async handle({ params, body, caller }, s) {
-      const party = s.read.row<{ organization_id: number; name: string }>('party', params.party_id);
+      const party = await s.read.row<{ organization_id: number; name: string }>('party', params.party_id);
       if (!party) throw notFoundError(`party ${params.party_id} not found`);
-      controlledOrganization(s, party.organization_id, caller);
-      mustExist(s, 'adventurer', body.adventurer_id);
-      unwrap(await s.region.ask('adventurer', body.adventurer_id, {
-        type: 'join-party', party_id: params.party_id, party_name: party.name, organization_id: party.organization_id, agent_id: caller!.id, day: s.day(),
+      await controlledOrganization(s, party.organization_id, caller);
+      await mustExist(s, 'adventurer', body.adventurer_id);
+      unwrap(await s.entities.ask('adventurer', body.adventurer_id, {
+        type: 'join-party', party_id: params.party_id, party_name: party.name, organization_id: party.organization_id, agent_id: caller!.id, day: await s.day(),
       }));
       return s.read.row('party', params.party_id);
     },
@@ -52,74 +52,74 @@ export const questRoutes = [
     method: 'POST', path: '/api/parties/{party_id}/dispatch', auth: 'agent', params: PartyPath, body: PartyDispatch,
     summary: "Send a formed party on a quest; your organization must stand at the quest's location and meet its requirements.",
     async handle({ params, body, caller }, s) {
-      const party = s.read.row<{ organization_id: number }>('party', params.party_id);
+      const party = await s.read.row<{ organization_id: number }>('party', params.party_id);
       if (!party) throw notFoundError(`party ${params.party_id} not found`);
-      controlledOrganization(s, party.organization_id, caller);
-      mustExist(s, 'quest', body.quest_id);
-      await askQuest(s, body.quest_id, { type: 'dispatch', party_id: params.party_id, organization_id: party.organization_id, agent_id: caller!.id, day: s.day() });
+      await controlledOrganization(s, party.organization_id, caller);
+      await mustExist(s, 'quest', body.quest_id);
+      await askQuest(s, body.quest_id, { type: 'dispatch', party_id: params.party_id, organization_id: party.organization_id, agent_id: caller!.id, day: await s.day() });
       return s.read.row('party', params.party_id);
     },
   }),
   route({
     method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties.',
-    handle: (_r, s) => s.read.rows('party'),
+    handle: (_r, s) => s.read.list('parties'),
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,
     summary: "Post a quest for your organization; the reward is reserved from the requester's treasury at once.",
     async handle({ body, caller }, s) {
-      controlledOrganization(s, body.requester_id, caller);
-      mustExist(s, 'location', body.location_id);
-      const id = s.store.nextId('quest');
-      return askQuest(s, id, { type: 'post', quest: { id, ...body }, agent_id: caller!.id, day: s.day() });
+      await controlledOrganization(s, body.requester_id, caller);
+      await mustExist(s, 'location', body.location_id);
+      const id = await s.store.nextId('quest');
+      return askQuest(s, id, { type: 'post', quest: { id, ...body }, agent_id: caller!.id, day: await s.day() });
     },
   }),
   route({
     method: 'POST', path: '/api/quests/{quest_id}/sponsors', auth: 'agent', params: QuestPath, body: QuestSponsorCreate, success: 201,
     summary: 'Pledge gold to an open quest: it is reserved now and raises the reward; refunded if the quest is withdrawn.',
     async handle({ params, body, caller }, s) {
-      mustExist(s, 'quest', params.quest_id);
-      controlledOrganization(s, body.organization_id, caller);
-      return askQuest(s, params.quest_id, { type: 'sponsor', organization_id: body.organization_id, amount: body.amount, agent_id: caller!.id, day: s.day() });
+      await mustExist(s, 'quest', params.quest_id);
+      await controlledOrganization(s, body.organization_id, caller);
+      return askQuest(s, params.quest_id, { type: 'sponsor', organization_id: body.organization_id, amount: body.amount, agent_id: caller!.id, day: await s.day() });
     },
   }),
   route({
     method: 'POST', path: '/api/quests/{quest_id}/accept', auth: 'agent', params: QuestPath, body: OrganizationAction,
     summary: 'Accept an open quest whose requirements your organization meets.',
     async handle({ params, body, caller }, s) {
-      mustExist(s, 'quest', params.quest_id);
-      controlledOrganization(s, body.organization_id, caller);
-      return askQuest(s, params.quest_id, { type: 'accept', organization_id: body.organization_id, agent_id: caller!.id, day: s.day() });
+      await mustExist(s, 'quest', params.quest_id);
+      await controlledOrganization(s, body.organization_id, caller);
+      return askQuest(s, params.quest_id, { type: 'accept', organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() });
     },
   }),
   route({
     method: 'POST', path: '/api/quests/{quest_id}/cancel', auth: 'agent', params: QuestPath,
     summary: 'Withdraw an open quest you requested; the reward and every sponsorship are refunded.',
     async handle({ params, caller }, s) {
-      const quest = s.read.row<{ requester_id: number }>('quest', params.quest_id);
+      const quest = await s.read.row<{ requester_id: number }>('quest', params.quest_id);
       if (!quest) throw notFoundError(`quest ${params.quest_id} not found`);
-      controlledOrganization(s, quest.requester_id, caller);
-      return askQuest(s, params.quest_id, { type: 'cancel', agent_id: caller!.id, day: s.day() });
+      await controlledOrganization(s, quest.requester_id, caller);
+      return askQuest(s, params.quest_id, { type: 'cancel', agent_id: caller!.id, day: await s.day() });
     },
   }),
   route({
     method: 'POST', path: '/api/quests/{quest_id}/complete', auth: 'agent', params: QuestPath,
     summary: 'Resolve an accepted quest with its dispatched party: full, partial or failure by strength against danger.',
     async handle({ params, caller }, s) {
-      const quest = s.read.row<{ accepted_organization_id: number | null }>('quest', params.quest_id);
+      const quest = await s.read.row<{ accepted_organization_id: number | null }>('quest', params.quest_id);
       if (!quest) throw notFoundError(`quest ${params.quest_id} not found`);
-      if (quest.accepted_organization_id !== null) controlledOrganization(s, quest.accepted_organization_id, caller);
-      return askQuest(s, params.quest_id, { type: 'complete', agent_id: caller!.id, day: s.day(), seed: s.seed });
+      if (quest.accepted_organization_id !== null) await controlledOrganization(s, quest.accepted_organization_id, caller);
+      return askQuest(s, params.quest_id, { type: 'complete', agent_id: caller!.id, day: await s.day(), seed: s.seed });
     },
   }),
   route({
     method: 'GET', path: '/api/quests', auth: 'none', summary: 'Open, accepted and resolved quests (withdrawn ones are left out).',
-    handle: (_r, s) => s.read.rows('quest', { status: ['open', 'accepted', 'resolved'] }),
+    handle: (_r, s) => s.read.list('questsListed'),
   }),
   route({
     method: 'GET', path: '/api/quests/{quest_id}', auth: 'none', params: QuestPath, summary: 'A quest in detail (any status).',
-    handle({ params }, s) {
-      const q = s.read.row('quest', params.quest_id);
+    async handle({ params }, s) {
+      const q = await s.read.row('quest', params.quest_id);
       if (!q) throw notFoundError(`quest ${params.quest_id} not found`);
       return q;
     },

@@ -5,18 +5,19 @@ import { EventPath, EventsQuery, InvestigationQuery } from '../../codecs/request
 import { notFoundError, unwrap } from '../errors';
 import type { Route } from '../route';
 import { route } from '../route';
+import type { QueryName } from '../../actors/ports/store';
 import type { Services } from '../services';
 
 export const INVESTIGATION_LIMIT = 500;
 
-function worldSummary(s: Services) {
-  const locations = s.read.rows<{ id: string; name: string; kind: string; danger: number; population: number; monster_population: number }>('location');
-  const count = (kind: string, status?: string) => s.read.count(kind, status ? { status } : {});
+async function worldSummary(s: Services) {
+  const locations = await s.read.list<{ id: string; name: string; kind: string; danger: number; population: number; monster_population: number }>('locations');
+  const count = (query: QueryName) => s.read.count(query);
   const population = locations.reduce((n, l) => n + l.population, 0);
   const monsters = locations.reduce((n, l) => n + l.monster_population, 0);
   const wild = locations.filter((l) => l.kind === 'wilderness' || l.kind === 'dungeon');
   return {
-    day: s.day(),
+    day: await s.day(),
     population,
     pressure: {
       monster_population: monsters,
@@ -24,21 +25,22 @@ function worldSummary(s: Services) {
       most_dangerous_location: [...locations].sort((a, b) => b.danger - a.danger)[0]?.id ?? null,
       wild_monsters_per_place: wild.length ? Math.round(wild.reduce((n, l) => n + l.monster_population, 0) / wild.length) : 0,
     },
-    organizations: count('organization', 'active'),
-    quests: count('quest', 'open'),
+    organizations: await count('activeOrganizations'),
+    quests: await count('openQuests'),
     locations: locations.length,
     places: locations.map(({ id, name, kind, danger, population: p, monster_population }) => ({ id, name, kind, danger, population: p, monster_population })),
     counts: {
-      agents: count('agent'),
-      active_agents: count('agent', 'active'),
-      organizations_active: count('organization', 'active'),
-      organizations_bankrupt: count('organization', 'bankrupt'),
-      organizations_dissolved: count('organization', 'dissolved'),
-      adventurers_available: count('adventurer', 'available'),
-      adventurers_employed: count('adventurer', 'employed'),
-      adventurers_dead: count('adventurer', 'dead'),
-      quests_open: count('quest', 'open'),
-      history_events: s.read.historyCount({}),
+      agents: await count('agents'),
+      active_agents: await count('activeAgents'),
+      organizations_active: await count('activeOrganizations'),
+      organizations_bankrupt: await count('bankruptOrganizations'),
+      organizations_dissolved: await count('dissolvedOrganizations'),
+      adventurers_available: await count('adventurersAvailable'),
+      adventurers_employed: await count('adventurersEmployed'),
+      adventurers_dead: await count('adventurersDead'),
+      quests_open: await count('openQuests'),
+      // History is never deleted, so the id of the newest event counts it.
+      history_events: await s.read.lastHistoryId(),
     },
   };
 }
@@ -71,7 +73,7 @@ export function worldRoutes(allRoutes: () => Route[]) {
     route({
       method: 'POST', path: '/api/tick', auth: 'admin', summary: 'Advance exactly one day (operator only); answers once the day is settled.',
       async handle(_r, s) {
-        const clock = unwrap(await s.region.ask<{ day: number }>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
+        const clock = unwrap(await s.entities.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
         return { day: clock.day };
       },
     }),
@@ -83,13 +85,13 @@ export function worldRoutes(allRoutes: () => Route[]) {
     route({
       method: 'GET', path: '/api/events/{event_id}/investigation', auth: 'none', params: EventPath, query: InvestigationQuery,
       summary: 'An event with what happened around it within window_days.',
-      handle({ params, query }, s) {
-        const event = s.read.historyEvent(params.event_id);
+      async handle({ params, query }, s) {
+        const event = await s.read.historyEvent(params.event_id);
         if (!event) throw notFoundError(`event ${params.event_id} not found`);
         const from = Math.max(0, event.day - query.window_days);
         const to = event.day + query.window_days;
         // A busy window is cut to the INVESTIGATION_LIMIT events nearest the one investigated.
-        const around = s.read.historyBetweenDays(from, to, INVESTIGATION_LIMIT + 1, event.id).filter((e) => e.id !== event.id);
+        const around = (await s.read.historyBetweenDays(from, to, INVESTIGATION_LIMIT + 1, event.id)).filter((e) => e.id !== event.id);
         const shares = (e: typeof event) => (event.agent_id !== null && e.agent_id === event.agent_id)
           || e.organization_ids.some((o) => event.organization_ids.includes(o));
         return {
@@ -100,8 +102,8 @@ export function worldRoutes(allRoutes: () => Route[]) {
           surrounding: around,
           related: around.filter(shares),
           involved: {
-            agent: event.agent_id !== null ? s.read.row('agent', event.agent_id) ?? null : null,
-            organizations: event.organization_ids.map((o) => s.read.row('organization', o)).filter(Boolean),
+            agent: event.agent_id !== null ? await s.read.row('agent', event.agent_id) ?? null : null,
+            organizations: (await Promise.all(event.organization_ids.map((o) => s.read.row('organization', o)))).filter(Boolean),
           },
         };
       },

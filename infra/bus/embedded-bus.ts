@@ -1,5 +1,5 @@
 // The embedded bus: subscribers in this process, called one after another.
-import type { Bus, Handler } from './ports';
+import type { Bus, Handler } from '../../actors/ports/bus';
 
 export class EmbeddedBus implements Bus {
   private readonly handlers = new Map<string, Handler<any>[]>();

@@ -1,6 +1,6 @@
 // The embedded ticker: setInterval in this process. A day that is still being settled
 // when the next interval fires is not overlapped; the late interval is skipped.
-import type { Ticker } from './ports';
+import type { Ticker } from '../../actors/ports/clock';
 
 export class IntervalTicker implements Ticker {
   private timer: NodeJS.Timeout | null = null;

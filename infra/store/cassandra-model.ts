@@ -17,16 +17,14 @@ export interface Layout {
 export const NO_DUE_DAY = 2147483647;
 
 /**
- * The integer an id sorts by, as SQLite's CAST(id AS INTEGER): the leading integer of the
- * text, 0 when there is none. Ids then sort by (id_num, id): integer ids numerically,
- * names by name.
+ * The integer an id sorts by, as the port's compareIds ranks it: an integer id (or its
+ * text, digits only) is its value; any other id (a place's name, a chronicle report's
+ * `world-event-3`) is 0. Rows cluster by (id_num, id), which is compareIds' order.
  */
 export function idNum(id: string | number): number {
-  if (typeof id === 'number') return Math.trunc(id);
-  const m = /^\s*([+-]?\d+)/.exec(id);
-  if (!m) return 0;
-  const n = Number(m[1]);
-  return Number.isSafeInteger(n) ? n : 0;
+  const n = typeof id === 'number' ? id : /^\d+$/.test(id) ? Number(id) : 0;
+  // Beyond 2^53 an id still gets a row of its own (by its text), ordered among the largest.
+  return Number.isSafeInteger(n) ? n : n > 0 ? Number.MAX_SAFE_INTEGER : 0;
 }
 
 export interface EntityKey { kind: string; bucket: number; idNum: number; id: string }
@@ -71,8 +69,8 @@ export function entityValues(layout: Layout, row: ProjectionRow): unknown[] {
   ];
 }
 
-/** Orders rows as the port says: integer ids numerically, names by name. */
-export function compareIds(a: { idNum: number; id: string }, b: { idNum: number; id: string }): number {
+/** The order of the port's compareIds, on keys whose id_num is already known. */
+export function compareKeys(a: { idNum: number; id: string }, b: { idNum: number; id: string }): number {
   return a.idNum - b.idNum || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 

@@ -10,16 +10,15 @@
 // its migrations are in cassandra-schema.ts, the pure key mapping in cassandra-model.ts and
 // the id blocks in cassandra-ids.ts.
 import { Client, types } from 'cassandra-driver';
-import type { PersistedEvent, PersistedSnapshot, PersistenceEngine } from 'nact';
 import {
-  QUERIES, type Credential, type HistoryEntry, type HistoryEvent, type HistoryQuery, type ProjectionRow,
-  type QueryName, type QuerySpec, type Store, type Writes,
+  QUERIES, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
+  type PersistedSnapshot, type ProjectionRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
 import { StoreUnavailableError, storeError } from './cassandra-errors';
 import { Sequence, SequenceReserver } from './cassandra-ids';
 import { Limiter, mapLimited } from './cassandra-limit';
 import {
-  HISTORY_COLUMNS, NO_DUE_DAY, allHistory, byAgent, byCategory, byDay, byIndex, byOrganization, compareIds, dimensionValue,
+  HISTORY_COLUMNS, NO_DUE_DAY, allHistory, byAgent, byCategory, byDay, byIndex, byOrganization, compareKeys, dimensionValue,
   entityKey, entityValues, historyBucket, historyPaths, historyValues, indexValue, num, toHistoryEvent,
   type HistoryPath, type Layout,
 } from './cassandra-model';
@@ -83,8 +82,8 @@ interface Statement { query: string; params: unknown[] }
 
 interface RowWithKey { idNum: number; id: string; doc?: string; kind?: string; status?: string }
 
-/** What nact's persistent actor needs from events(): a thenable stream with an async-friendly reduce. */
-class JournalStream {
+/** What nact's persistent actor needs from events(): a stream with an async-friendly reduce (also awaitable, as nact's EventStream type says). */
+class JournalStream implements EventStream {
   constructor(private readonly read: (onEvent: (e: PersistedEvent) => Promise<void>) => Promise<void>) {}
 
   /** Folds the events in order; each step waits for the previous one, so a page at a time is held in memory. */
@@ -107,7 +106,7 @@ class JournalStream {
 }
 
 export class CassandraStore implements Store {
-  readonly engine: PersistenceEngine;
+  readonly engine: StoreEngine;
   readonly keyspace: string;
   readonly layout: Layout;
   private readonly limiter: Limiter;
@@ -182,7 +181,7 @@ export class CassandraStore implements Store {
   // ------------------------------------------------------------------------------------------
   // The nact engine
 
-  private makeEngine(): PersistenceEngine {
+  private makeEngine(): StoreEngine {
     const store = this;
     return {
       events(persistenceKey: string, offset = 0, limit?: number) {
@@ -197,7 +196,7 @@ export class CassandraStore implements Store {
       persist(event: PersistedEvent, writes?: Writes) {
         return store.persist(event, writes ?? {});
       },
-    } as unknown as PersistenceEngine;
+    };
   }
 
   /** The journal of a key after sequence number `offset`, at most `limit` records, partition after partition. */
@@ -226,12 +225,10 @@ export class CassandraStore implements Store {
     }
   }
 
-  private async latestSnapshot(key: string): Promise<PersistedSnapshot> {
+  private async latestSnapshot(key: string): Promise<PersistedSnapshot | undefined> {
     const r = await this.exec('snapshot read', `SELECT sequence_nr, created_at, data FROM ${this.t('snapshots')} WHERE persistence_key = ? LIMIT 1`, [key]);
     const row = r.first();
-    return (row
-      ? { key, sequenceNumber: num(row.get('sequence_nr')), createdAt: num(row.get('created_at')), data: JSON.parse(row.get('data')) }
-      : undefined) as unknown as PersistedSnapshot;
+    return row ? { key, sequenceNumber: num(row.get('sequence_nr')), createdAt: num(row.get('created_at')), data: JSON.parse(row.get('data')) } : undefined;
   }
 
   private takeSnapshot(s: PersistedSnapshot): Promise<void> {
@@ -367,7 +364,7 @@ export class CassandraStore implements Store {
         await this.all('query', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE ${where.join(' AND ')}`, params, take(rows));
       });
     }
-    return rows.sort(compareIds);
+    return rows.sort(compareKeys);
   }
 
   async list<T = Record<string, unknown>>(query: QueryName, arg?: string | number): Promise<T[]> {

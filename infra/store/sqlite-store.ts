@@ -3,14 +3,18 @@
 // actor go to a writer thread (sqlite-writer.ts) that commits them in batches: while one
 // batch is being made durable, the next one gathers (group commit), so one fsync serves
 // many actors and never blocks them. Each persist's promise resolves only once its
-// transaction is on disk. Reads use this thread's own connection.
+// transaction is on disk. Reads use this thread's own connection: the port is
+// asynchronous, and here each read is a synchronous better-sqlite3 call on a statement
+// prepared once (one per named query and method).
 import Database from 'better-sqlite3';
 import fs from 'fs';
 import path from 'path';
 import { Worker } from 'worker_threads';
 import type { BatchResult, WriteItem } from './sqlite-writer';
-import type { PersistedEvent, PersistedSnapshot, PersistenceEngine } from 'nact';
-import type { Credential, HistoryEvent, HistoryQuery, RowQuery, Store, Writes } from './ports';
+import {
+  QUERIES, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
+  type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
+} from '../../actors/ports/store';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS journal (
@@ -62,8 +66,34 @@ function toHistoryEvent(r: HistoryRow): HistoryEvent {
   };
 }
 
+/** The statements of one named query: its rows, their ids, their number. */
+interface NamedQuery {
+  list: Database.Statement;
+  ids: Database.Statement;
+  count: Database.Statement;
+  params: (arg: string | number | undefined) => unknown[];
+}
+
+/** The clauses of a named query over the entities table; its `by` column (if any) is the first parameter after the kind. */
+function namedQuerySql(name: string, spec: QuerySpec): { where: string; params: NamedQuery['params'] } {
+  const clauses = ['kind = ?'];
+  if (spec.by === 'due_by') clauses.push('due_day <= ?');
+  else if (spec.by) clauses.push(`${spec.by} = ?`);
+  const status = spec.status ?? [];
+  if (status.length) clauses.push(`status IN (${status.map(() => '?').join(', ')})`);
+  const params = (arg: string | number | undefined): unknown[] => {
+    if (!spec.by) return [spec.kind, ...status];
+    if (arg === undefined || arg === null) throw new Error(`query ${name} needs its ${spec.by} argument`);
+    return [spec.kind, arg, ...status];
+  };
+  return { where: clauses.join(' AND '), params };
+}
+
+// Integer ids sort numerically, string ids (locations, markets, chronicle messages) by name.
+const ID_ORDER = 'ORDER BY CAST(id AS INTEGER), id';
+
 export class SqliteStore implements Store {
-  readonly engine: PersistenceEngine;
+  readonly engine: StoreEngine;
   private readonly db: Database.Database;
   private queue: PendingWrite[] = [];
   private flushScheduled = false;
@@ -76,6 +106,8 @@ export class SqliteStore implements Store {
   private readonly idBlocks = new Map<string, { next: number; last: number }>();
   private closed = false;
   private readonly stmts;
+  private readonly named = new Map<string, NamedQuery>();
+  private readonly historyStmts = new Map<string, Database.Statement>();
 
   constructor(dataDir: string) {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -94,9 +126,13 @@ export class SqliteStore implements Store {
       snapshot: db.prepare('SELECT * FROM snapshots WHERE persistence_key = ?'),
       row: db.prepare('SELECT doc FROM entities WHERE kind = ? AND id = ?'),
       historyEvent: db.prepare('SELECT * FROM history WHERE id = ?'),
-      historyDays: db.prepare('SELECT * FROM (SELECT * FROM history WHERE day BETWEEN ? AND ? ORDER BY ABS(id - ?) LIMIT ?) ORDER BY id'),
+      // The nearest events first (the earlier of two as near), then in id order.
+      historyDays: db.prepare('SELECT * FROM (SELECT * FROM history WHERE day BETWEEN ? AND ? ORDER BY ABS(id - ?), id LIMIT ?) ORDER BY id'),
+      historyOfAgent: db.prepare('SELECT COUNT(*) AS n FROM history WHERE agent_id = ?'),
+      lastHistoryId: db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM history'),
       credential: db.prepare('SELECT agent_id FROM credentials WHERE key_hash = ?'),
       nextId: db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + ? RETURNING value'),
+      reserveIds: db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = MAX(value, excluded.value)'),
       setting: db.prepare('SELECT value FROM settings WHERE name = ?'),
       putSetting: db.prepare('INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)'),
     };
@@ -106,24 +142,23 @@ export class SqliteStore implements Store {
     this.engine = this.makeEngine();
   }
 
-  private makeEngine(): PersistenceEngine {
+  private makeEngine(): StoreEngine {
     const store = this;
     return {
-      events(persistenceKey: string, offset = 0, limit = Number.MAX_SAFE_INTEGER) {
+      events(persistenceKey: string, offset = 0, limit = Number.MAX_SAFE_INTEGER): EventStream {
         const rows = store.stmts.events.all(persistenceKey, offset, limit) as Array<{
           persistence_key: string; sequence_nr: number; created_at: number; data: string; tags: string; is_deleted: number;
         }>;
-        const events = rows.map((r) => ({
+        // nact reduces over the stream; an array already is one (read at once, as it always was).
+        return rows.map((r): PersistedEvent => ({
           key: r.persistence_key, sequenceNumber: r.sequence_nr, createdAt: r.created_at,
           data: JSON.parse(r.data), tags: JSON.parse(r.tags), isDeleted: r.is_deleted === 1,
         }));
-        // nact reduces over the stream; an array already is one.
-        return events as unknown as ReturnType<PersistenceEngine['events']>;
       },
       async latestSnapshot(persistenceKey: string) {
         const r = store.stmts.snapshot.get(persistenceKey) as
           { persistence_key: string; sequence_nr: number; created_at: number; data: string } | undefined;
-        return (r ? { key: r.persistence_key, sequenceNumber: r.sequence_nr, createdAt: r.created_at, data: JSON.parse(r.data) } : undefined) as PersistedSnapshot;
+        return r ? { key: r.persistence_key, sequenceNumber: r.sequence_nr, createdAt: r.created_at, data: JSON.parse(r.data) } : undefined;
       },
       takeSnapshot(s: PersistedSnapshot) {
         return store.enqueue({ kind: 'snapshot', key: s.key, sequenceNumber: s.sequenceNumber, createdAt: s.createdAt, data: s.data });
@@ -134,7 +169,7 @@ export class SqliteStore implements Store {
           tags: event.tags ?? [], isDeleted: !!event.isDeleted, rows: writes.rows ?? [], history: writes.history ?? [], credentials: writes.credentials ?? [],
         });
       },
-    } as PersistenceEngine;
+    };
   }
 
   private enqueue(item: WriteItem): Promise<void> {
@@ -187,91 +222,93 @@ export class SqliteStore implements Store {
     for (const w of waiting) w();
   }
 
-  row<T>(kind: string, id: string | number): T | undefined {
+  async row<T>(kind: string, id: string | number): Promise<T | undefined> {
     const r = this.stmts.row.get(kind, String(id)) as { doc: string } | undefined;
     return r ? (JSON.parse(r.doc) as T) : undefined;
   }
 
-  private where(kind: string, q: RowQuery): { sql: string; params: unknown[] } {
-    const clauses = ['kind = ?'];
-    const params: unknown[] = [kind];
-    if (q.status !== undefined) {
-      const list = Array.isArray(q.status) ? q.status : [q.status];
-      clauses.push(`status IN (${list.map(() => '?').join(', ')})`);
-      params.push(...list);
+  /** The statements of a named query, prepared on its first use. */
+  private query(name: QueryName): NamedQuery {
+    let q = this.named.get(name);
+    if (!q) {
+      const spec: QuerySpec | undefined = QUERIES[name];
+      if (!spec) throw new Error(`unknown query ${String(name)}`);
+      const { where, params } = namedQuerySql(name, spec);
+      q = {
+        list: this.db.prepare(`SELECT doc FROM entities WHERE ${where} ${ID_ORDER}`),
+        ids: this.db.prepare(`SELECT id FROM entities WHERE ${where} ${ID_ORDER}`),
+        count: this.db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE ${where}`),
+        params,
+      };
+      this.named.set(name, q);
     }
-    if (q.location_id !== undefined) { clauses.push('location_id = ?'); params.push(q.location_id); }
-    if (q.organization_id !== undefined) { clauses.push('organization_id = ?'); params.push(q.organization_id); }
-    if (q.agent_id !== undefined) { clauses.push('agent_id = ?'); params.push(q.agent_id); }
-    if (q.due_by !== undefined) { clauses.push('due_day <= ?'); params.push(q.due_by); }
-    return { sql: clauses.join(' AND '), params };
+    return q;
   }
 
-  rows<T>(kind: string, q: RowQuery = {}): T[] {
-    const { sql, params } = this.where(kind, q);
-    // Integer ids sort numerically, string ids (locations) by name.
-    const order = 'ORDER BY CAST(id AS INTEGER), id';
-    const page = q.limit !== undefined ? ` LIMIT ${Math.trunc(q.limit)} OFFSET ${Math.trunc(q.offset ?? 0)}` : '';
-    const rows = this.db.prepare(`SELECT doc FROM entities WHERE ${sql} ${order}${page}`).all(...params) as Array<{ doc: string }>;
-    return rows.map((r) => JSON.parse(r.doc) as T);
+  async list<T>(name: QueryName, arg?: string | number): Promise<T[]> {
+    const q = this.query(name);
+    return (q.list.all(...q.params(arg)) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
   }
 
-  ids(kind: string, q: RowQuery = {}): string[] {
-    const { sql, params } = this.where(kind, q);
-    return (this.db.prepare(`SELECT id FROM entities WHERE ${sql} ORDER BY CAST(id AS INTEGER), id`).all(...params) as Array<{ id: string }>).map((r) => r.id);
+  async ids(name: QueryName, arg?: string | number): Promise<string[]> {
+    const q = this.query(name);
+    return (q.ids.all(...q.params(arg)) as Array<{ id: string }>).map((r) => r.id);
   }
 
-  count(kind: string, q: RowQuery = {}): number {
-    const { sql, params } = this.where(kind, q);
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE ${sql}`).get(...params) as { n: number }).n;
+  async count(name: QueryName, arg?: string | number): Promise<number> {
+    const q = this.query(name);
+    return (q.count.get(...q.params(arg)) as { n: number }).n;
   }
 
-  /** The history rows matching a query: one organization's through its index, else the whole history. */
-  private historyWhere(q: Omit<HistoryQuery, 'limit'>): { from: string; where: string; params: unknown[] } {
-    const clauses: string[] = [];
-    const params: unknown[] = [];
-    let from = 'history';
-    if (q.organization_id !== undefined) {
-      from = 'history_organizations o JOIN history ON history.id = o.history_id';
-      clauses.push('o.organization_id = ?'); params.push(q.organization_id);
-      if (q.before_id !== undefined) { clauses.push('o.history_id < ?'); params.push(q.before_id); }
-    } else if (q.before_id !== undefined) { clauses.push('id < ?'); params.push(q.before_id); }
-    if (q.category !== undefined) { clauses.push('category = ?'); params.push(q.category); }
-    if (q.agent_id !== undefined) { clauses.push('agent_id = ?'); params.push(q.agent_id); }
-    return { from, where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
-  }
-
-  historyCount(q: Omit<HistoryQuery, 'limit'>): number {
-    // History is never deleted, so the whole of it counts as far as its last id goes.
-    if (q.category === undefined && q.agent_id === undefined && q.before_id === undefined && q.organization_id === undefined) {
-      return (this.db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM history').get() as { n: number }).n;
+  async history(q: HistoryQuery): Promise<HistoryEvent[]> {
+    // One statement per combination of filters: one organization's events through its index, else the whole history.
+    const shape = `${q.organization_id !== undefined ? 'o' : ''}${q.before_id !== undefined ? 'b' : ''}${q.category !== undefined ? 'c' : ''}${q.agent_id !== undefined ? 'a' : ''}`;
+    let stmt = this.historyStmts.get(shape);
+    if (!stmt) {
+      const clauses: string[] = [];
+      let from = 'history';
+      if (q.organization_id !== undefined) {
+        from = 'history_organizations o JOIN history ON history.id = o.history_id';
+        clauses.push('o.organization_id = @organization_id');
+        if (q.before_id !== undefined) clauses.push('o.history_id < @before_id');
+      } else if (q.before_id !== undefined) clauses.push('id < @before_id');
+      if (q.category !== undefined) clauses.push('category = @category');
+      if (q.agent_id !== undefined) clauses.push('agent_id = @agent_id');
+      const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+      stmt = this.db.prepare(`SELECT history.* FROM ${from} ${where} ORDER BY history.id DESC LIMIT @limit`);
+      this.historyStmts.set(shape, stmt);
     }
-    const { from, where, params } = this.historyWhere(q);
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${from} ${where}`).get(...params) as { n: number }).n;
+    const params: Record<string, unknown> = { limit: q.limit };
+    if (q.organization_id !== undefined) params.organization_id = q.organization_id;
+    if (q.before_id !== undefined) params.before_id = q.before_id;
+    if (q.category !== undefined) params.category = q.category;
+    if (q.agent_id !== undefined) params.agent_id = q.agent_id;
+    return (stmt.all(params) as HistoryRow[]).map(toHistoryEvent);
   }
 
-  history(q: HistoryQuery): HistoryEvent[] {
-    const { from, where, params } = this.historyWhere(q);
-    params.push(q.limit);
-    const rows = this.db.prepare(`SELECT history.* FROM ${from} ${where} ORDER BY history.id DESC LIMIT ?`).all(...params) as HistoryRow[];
-    return rows.map(toHistoryEvent);
+  async historyCountOfAgent(agentId: number): Promise<number> {
+    return (this.stmts.historyOfAgent.get(agentId) as { n: number }).n;
   }
 
-  historyEvent(id: number): HistoryEvent | undefined {
+  async lastHistoryId(): Promise<number> {
+    return (this.stmts.lastHistoryId.get() as { n: number }).n;
+  }
+
+  async historyEvent(id: number): Promise<HistoryEvent | undefined> {
     const r = this.stmts.historyEvent.get(id) as HistoryRow | undefined;
     return r ? toHistoryEvent(r) : undefined;
   }
 
-  historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): HistoryEvent[] {
+  async historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): Promise<HistoryEvent[]> {
     return (this.stmts.historyDays.all(fromDay, toDay, nearId, limit) as HistoryRow[]).map(toHistoryEvent);
   }
 
-  agentForKeyHash(keyHash: string): number | undefined {
+  async agentForKeyHash(keyHash: string): Promise<number | undefined> {
     const r = this.stmts.credential.get(keyHash) as { agent_id: number } | undefined;
     return r?.agent_id;
   }
 
-  nextId(sequence: string): number {
+  async nextId(sequence: string): Promise<number> {
     let block = this.idBlocks.get(sequence);
     if (!block || block.next > block.last) {
       // Reserve the next block durably; ids left unused by a crash are simply skipped.
@@ -282,17 +319,17 @@ export class SqliteStore implements Store {
     return block.next++;
   }
 
-  reserveIdsUpTo(sequence: string, value: number): void {
-    this.db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = MAX(value, excluded.value)').run(sequence, value);
+  async reserveIdsUpTo(sequence: string, value: number): Promise<void> {
+    this.stmts.reserveIds.run(sequence, value);
     const block = this.idBlocks.get(sequence);
     if (block && block.next <= value) this.idBlocks.delete(sequence);
   }
 
-  setting(name: string): string | undefined {
+  async setting(name: string): Promise<string | undefined> {
     return (this.stmts.setting.get(name) as { value: string } | undefined)?.value;
   }
 
-  setSetting(name: string, value: string): void {
+  async setSetting(name: string, value: string): Promise<void> {
     this.stmts.putSetting.run(name, value);
   }
 
@@ -311,4 +348,3 @@ export class SqliteStore implements Store {
   }
 }
 
-export type { Credential };

@@ -3,7 +3,7 @@
 // the actors: while one batch is on its way to disk, the next one gathers (group commit).
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'worker_threads';
-import type { HistoryEntry, ProjectionRow, Credential } from './ports';
+import type { Credential, HistoryEntry, ProjectionRow } from '../../actors/ports/store';
 
 export interface EventItem {
   kind: 'event';

@@ -6,10 +6,14 @@ import { tempDir } from '../support/world';
 
 // A tiny counter entity: enough to exercise the store and the region without the world's rules.
 type Counter = { id: string; total: number } | null;
+type CounterCommand = { type: 'add'; id: string; amount: number } | { type: 'get' };
 type CounterEvent = { type: 'added'; id: string; amount: number };
-const counterKind: EntityKind<Counter, { type: 'add'; id: string; amount: number } | { type: 'get' }, CounterEvent> = {
+/** The protocols of the kinds these tests host. */
+type TestProtocols = { counter: CounterCommand; low: CounterCommand };
+const counterKind: EntityKind<Counter, CounterCommand, CounterEvent> = {
   kind: 'counter',
   rank: 10,
+  commands: { add: true, get: true },
   initialState: null,
   evolve: (s, e) => ({ id: e.id, total: (s?.total ?? 0) + e.amount }),
   project: (s) => (s ? [{ kind: 'counter', id: s.id, status: s.total > 10 ? 'big' : 'small', doc: { ...s } }] : []),
@@ -23,35 +27,36 @@ const counterKind: EntityKind<Counter, { type: 'add'; id: string; amount: number
 describe('SQLite store and entity region', () => {
   it('writes the journal, the projection row and the history entry of an event together', async () => {
     const store = new SqliteStore(tempDir());
-    const region = new Region(store.engine, store, [counterKind]);
+    const region = new Region<TestProtocols>(store.engine, store, [counterKind]);
     const r = await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 4 });
     assert.deepEqual(r, { ok: true, value: { id: 'a', total: 4 } });
-    assert.deepEqual(store.row('counter', 'a'), { id: 'a', total: 4 });
-    assert.equal(store.history({ limit: 10 })[0].summary, 'a +4');
-    assert.equal((store.engine.events('counter:a', 0, 100, []) as unknown as unknown[]).length, 1);
+    assert.deepEqual(await store.row('counter', 'a'), { id: 'a', total: 4 });
+    assert.equal((await store.history({ limit: 10 }))[0].summary, 'a +4');
+    assert.equal(await store.engine.events('counter:a', 0, 100, []).reduce(async (n: Promise<number>) => (await n) + 1, Promise.resolve(0)), 1);
     region.stop();
     await store.close();
   });
 
   it('persists nothing for a refused command', async () => {
     const store = new SqliteStore(tempDir());
-    const region = new Region(store.engine, store, [counterKind]);
+    const region = new Region<TestProtocols>(store.engine, store, [counterKind]);
     const r = await region.ask('counter', 'a', { type: 'add', id: 'a', amount: -1 });
     assert.deepEqual(r, { ok: false, refusal: { status: 422, detail: 'amount must be positive' } });
-    assert.equal(store.row('counter', 'a'), undefined);
-    assert.equal(store.historyCount({}), 0);
+    assert.equal(await store.row('counter', 'a'), undefined);
+    assert.equal(await store.lastHistoryId(), 0);
     region.stop();
     await store.close();
   });
 
   it('commits concurrent persists from many actors and answers each', async () => {
     const store = new SqliteStore(tempDir());
-    const region = new Region(store.engine, store, [counterKind]);
+    const region = new Region<TestProtocols>(store.engine, store, [counterKind]);
     const ids = Array.from({ length: 200 }, (_, i) => `c${i}`);
     const answers = await Promise.all(ids.map((id) => region.ask('counter', id, { type: 'add', id, amount: 12 })));
     assert.ok(answers.every((a) => a.ok));
-    assert.equal(store.count('counter', { status: 'big' }), 200);
-    assert.equal(store.historyCount({ category: 'counter' }), 200);
+    const rows = await Promise.all(ids.map((id) => store.row<{ total: number }>('counter', id)));
+    assert.ok(rows.every((r) => r?.total === 12), 'every row was committed');
+    assert.equal((await store.history({ limit: 1000, category: 'counter' })).length, 200);
     region.stop();
     await store.close();
   });
@@ -59,7 +64,7 @@ describe('SQLite store and entity region', () => {
   it('recovers an actor from snapshot and journal after a restart', async () => {
     const dir = tempDir();
     let store = new SqliteStore(dir);
-    let region = new Region(store.engine, store, [counterKind], { snapshotEvery: 3 });
+    let region = new Region<TestProtocols>(store.engine, store, [counterKind], { snapshotEvery: 3 });
     for (let i = 1; i <= 7; i++) await region.ask('counter', 'x', { type: 'add', id: 'x', amount: i });
     region.stop();
     await store.close();
@@ -67,7 +72,7 @@ describe('SQLite store and entity region', () => {
     store = new SqliteStore(dir);
     const snapshot = await store.engine.latestSnapshot('counter:x');
     assert.ok(snapshot && snapshot.sequenceNumber >= 3, 'a snapshot was taken');
-    region = new Region(store.engine, store, [counterKind], { snapshotEvery: 3 });
+    region = new Region<TestProtocols>(store.engine, store, [counterKind], { snapshotEvery: 3 });
     const r = await region.ask('counter', 'x', { type: 'get' });
     assert.deepEqual(r, { ok: true, value: { id: 'x', total: 28 } });
     const more = await region.ask('counter', 'x', { type: 'add', id: 'x', amount: 2 });
@@ -79,14 +84,14 @@ describe('SQLite store and entity region', () => {
   it('hands out increasing ids that survive a restart', async () => {
     const dir = tempDir();
     let store = new SqliteStore(dir);
-    assert.equal(store.nextId('thing'), 1);
-    assert.equal(store.nextId('thing'), 2);
-    store.reserveIdsUpTo('other', 10);
-    assert.equal(store.nextId('other'), 11, 'ids reserved for the seeded world are never handed out');
-    const before = Array.from({ length: 100 }, () => store.nextId('thing'));
+    assert.equal(await store.nextId('thing'), 1);
+    assert.equal(await store.nextId('thing'), 2);
+    await store.reserveIdsUpTo('other', 10);
+    assert.equal(await store.nextId('other'), 11, 'ids reserved for the seeded world are never handed out');
+    const before = await Promise.all(Array.from({ length: 100 }, () => store.nextId('thing')));
     await store.close();
     store = new SqliteStore(dir);
-    const after = store.nextId('thing');
+    const after = await store.nextId('thing');
     assert.ok(after > Math.max(...before), `an id after a restart (${after}) is above every earlier one`);
     assert.equal(new Set(before).size, before.length);
     await store.close();
@@ -94,11 +99,11 @@ describe('SQLite store and entity region', () => {
 
   it('refuses an ask that goes up the ask order', async () => {
     const store = new SqliteStore(tempDir());
-    const low = { ...counterKind, kind: 'low', rank: 1, handle: async (_s: Counter, _c: unknown, io: any) => {
+    const low = { ...counterKind, kind: 'low', rank: 1, handle: async (_s: Counter, _c: CounterCommand, io: any) => {
       await io.ask('counter', 'a', { type: 'get' });
       return { events: [] };
-    } } as EntityKind<Counter, unknown, CounterEvent>;
-    const region = new Region(store.engine, store, [counterKind, low], { log: () => undefined });
+    } } as EntityKind<Counter, CounterCommand, CounterEvent>;
+    const region = new Region<TestProtocols>(store.engine, store, [counterKind, low], { log: () => undefined });
     const r = await region.ask('low', 'l', { type: 'get' });
     assert.equal(r.ok, false);
     region.stop();

@@ -1,8 +1,8 @@
 import assert from 'assert/strict';
 import sinon from 'sinon';
 import { IntervalTicker } from '../../infra/clock/interval-ticker';
-import { forEachLimited } from '../../infra/concurrency';
-import { hash32, rng } from '../../infra/random';
+import { forEachLimited } from '../../actors/concurrency';
+import { hash32, rng } from '../../actors/random';
 import { generateWorld } from '../../actors/world/generate';
 
 describe('interval ticker', () => {

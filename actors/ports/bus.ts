@@ -1,6 +1,6 @@
-// The bus port: how the daily tick (and later other broadcasts) reach every node. The
-// embedded bus runs subscribers in this process; a distributed bus carries the same
-// messages over Kafka.
+// The bus port, owned by the domain: how the daily tick (and later other broadcasts)
+// reach every node. The embedded adapter (infra/bus/embedded-bus.ts) runs subscribers in
+// this process; a distributed bus carries the same messages over Kafka.
 export type Handler<M> = (message: M) => Promise<void>;
 
 export interface Bus {

@@ -1,0 +1,489 @@
+// The contract of the store port (actors/ports/store.ts), as a mocha suite any adapter
+// runs: `describeStoreContract('SQLite', open)`. It writes only through the port (the
+// engine's persist, the sequences, the settings) and reads back through it, so it knows
+// nothing of tables, SQL or CQL.
+//
+// `open` must give an empty store each time it is called (a fresh folder, a fresh
+// keyspace): every describe block below opens its own, so no test depends on data left
+// by another. `reopen`, when the adapter offers it, closes the store and opens it again
+// over the same data; the tests of durability across a restart need it.
+import assert from 'assert/strict';
+import {
+  QUERIES, compareIds, type HistoryEntry, type PersistedEvent, type ProjectionRow, type QueryName, type QuerySpec, type Store, type Writes,
+} from '../../actors/ports/store';
+
+export interface OpenedStore {
+  store: Store;
+  close(): Promise<void>;
+  /** Closes the store and opens it again over the same data; `close` then closes the new one. */
+  reopen?(): Promise<Store>;
+}
+
+/** One persisted record of a test entity: what the region persists for one command. */
+function event(key: string, sequenceNumber: number, data: unknown = { events: [] }): PersistedEvent {
+  return { key, sequenceNumber, createdAt: 1_700_000_000_000 + sequenceNumber, data: data as PersistedEvent['data'], tags: [], isDeleted: false };
+}
+
+export function describeStoreContract(adapterName: string, open: () => Promise<OpenedStore>): void {
+  describe(`store port contract: ${adapterName}`, function () {
+    this.timeout(60_000);
+
+    /** Opens a fresh store for the enclosing describe block and closes it after. */
+    function freshStore(): { current: () => Store; opened: () => OpenedStore } {
+      let opened: OpenedStore | null = null;
+      let store: Store | null = null;
+      before(async () => { opened = await open(); store = opened.store; });
+      after(async () => { await opened?.close(); });
+      return {
+        current: () => store!,
+        opened: () => ({ ...opened!, reopen: opened!.reopen && (async () => { store = await opened!.reopen!(); return store; }) }),
+      };
+    }
+
+    /** Persists one record of `key` carrying `writes`; sequence numbers count up per key. */
+    function persister(s: () => Store) {
+      const sequence = new Map<string, number>();
+      return (key: string, writes: Writes) => {
+        const n = (sequence.get(key) ?? 0) + 1;
+        sequence.set(key, n);
+        return s().engine.persist(event(key, n), writes);
+      };
+    }
+
+    describe('persist and read back', () => {
+      const ctx = freshStore();
+      const persist = persister(ctx.current);
+
+      it('answers nothing before anything is written', async () => {
+        const store = ctx.current();
+        assert.equal(await store.row('organization', 1), undefined);
+        assert.deepEqual(await store.list('organizations'), []);
+        assert.deepEqual(await store.ids('organizations'), []);
+        assert.equal(await store.count('organizations'), 0);
+        assert.deepEqual(await store.history({ limit: 10 }), []);
+        assert.equal(await store.lastHistoryId(), 0);
+        assert.equal(await store.historyEvent(1), undefined);
+        assert.equal(await store.agentForKeyHash('nobody'), undefined);
+        assert.equal(await store.engine.latestSnapshot('nobody:1'), undefined);
+      });
+
+      it('writes the rows, history entries and credentials of a persisted event together with it', async () => {
+        const store = ctx.current();
+        await persist('agent:7', {
+          rows: [{ kind: 'agent', id: 7, status: 'active', agent_id: 7, doc: { id: 7, name: 'Mira', nested: { list: [1, 'two', null], flag: true } } }],
+          history: [{ day: 3, category: 'agent', agent_id: 7, organization_ids: [], summary: 'Mira entered the world', data: { ledger: [{ gold: -5 }] } }],
+          credentials: [{ key_hash: 'hash-of-mira', agent_id: 7 }],
+        });
+        assert.deepEqual(await store.row('agent', 7), { id: 7, name: 'Mira', nested: { list: [1, 'two', null], flag: true } });
+        assert.deepEqual(await store.row('agent', '7'), { id: 7, name: 'Mira', nested: { list: [1, 'two', null], flag: true } }, 'an id reads the same as a number or as text');
+        assert.equal(await store.agentForKeyHash('hash-of-mira'), 7);
+        const [h] = await store.history({ limit: 1 });
+        assert.equal(h.summary, 'Mira entered the world');
+        assert.equal(h.day, 3);
+        assert.equal(h.category, 'agent');
+        assert.equal(h.agent_id, 7);
+        assert.deepEqual(h.organization_ids, []);
+        assert.deepEqual(h.data, { ledger: [{ gold: -5 }] });
+        assert.equal(typeof h.id, 'number');
+        assert.equal(typeof h.created_at, 'string');
+        const journal = await store.engine.events('agent:7', 0, 10).reduce(
+          async (previous: Promise<number[]>, e: PersistedEvent) => [...await previous, e.sequenceNumber], Promise.resolve([] as number[]));
+        assert.deepEqual(journal, [1]);
+      });
+
+      it('gives a history entry without data an empty object', async () => {
+        const store = ctx.current();
+        await persist('clock:world', { history: [{ day: 4, category: 'world', agent_id: null, organization_ids: [], summary: 'Day 4 began' }] });
+        const [h] = await store.history({ limit: 1 });
+        assert.equal(h.summary, 'Day 4 began');
+        assert.equal(h.agent_id, null);
+        assert.deepEqual(h.data, {});
+      });
+
+      it('upserts a row: the newer write replaces every column and the doc', async () => {
+        const store = ctx.current();
+        await persist('organization:5', { rows: [{ kind: 'organization', id: 5, status: 'active', location_id: 'emberfall', organization_id: 5, agent_id: 7, doc: { id: 5, treasury: 100 } }] });
+        await persist('organization:5', { rows: [{ kind: 'organization', id: 5, status: 'bankrupt', location_id: 'greenhollow', organization_id: 5, agent_id: 7, doc: { id: 5, treasury: 0 } }] });
+        assert.deepEqual(await store.row('organization', 5), { id: 5, treasury: 0 });
+        assert.deepEqual(await store.list('organizations'), [{ id: 5, treasury: 0 }]);
+        assert.deepEqual(await store.list('activeOrganizations'), [], 'the old status no longer matches');
+        assert.deepEqual(await store.list('bankruptOrganizations'), [{ id: 5, treasury: 0 }]);
+        assert.deepEqual(await store.list('activeOrganizationsAt', 'emberfall'), []);
+        assert.deepEqual(await store.list('organizationsOfAgent', 7), [{ id: 5, treasury: 0 }]);
+      });
+
+      it('deletes a row marked deleted', async () => {
+        const store = ctx.current();
+        await persist('organization:5', { rows: [{ kind: 'party', id: 9, status: 'formed', location_id: 'emberfall', organization_id: 5, doc: { id: 9 } }] });
+        assert.deepEqual(await store.list('partiesOf', 5), [{ id: 9 }]);
+        await persist('organization:5', { rows: [{ kind: 'party', id: 9, deleted: true, doc: {} }] });
+        assert.equal(await store.row('party', 9), undefined);
+        assert.deepEqual(await store.list('parties'), []);
+        assert.deepEqual(await store.list('partiesOf', 5), []);
+        assert.equal(await store.count('parties'), 0);
+      });
+
+      it('keeps the same id apart in different kinds', async () => {
+        const store = ctx.current();
+        await persist('organization:6', { rows: [
+          { kind: 'organization', id: 6, status: 'active', doc: { kind: 'organization' } },
+          { kind: 'project', id: 6, status: 'active', organization_id: 6, doc: { kind: 'project' } },
+        ] });
+        assert.deepEqual(await store.row('organization', 6), { kind: 'organization' });
+        assert.deepEqual(await store.row('project', 6), { kind: 'project' });
+      });
+
+      it('registers several credentials; a later one for the same hash wins', async () => {
+        const store = ctx.current();
+        await persist('agent:8', { credentials: [{ key_hash: 'h8', agent_id: 8 }, { key_hash: 'h9', agent_id: 9 }] });
+        assert.equal(await store.agentForKeyHash('h8'), 8);
+        assert.equal(await store.agentForKeyHash('h9'), 9);
+        await persist('agent:10', { credentials: [{ key_hash: 'h9', agent_id: 10 }] });
+        assert.equal(await store.agentForKeyHash('h9'), 10);
+      });
+
+      it('answers every persist once it is durable, also many at once', async () => {
+        const store = ctx.current();
+        await Promise.all(Array.from({ length: 100 }, (_, i) => persist(`adventurer:${1000 + i}`, {
+          rows: [{ kind: 'adventurer', id: 1000 + i, status: 'available', doc: { id: 1000 + i } }],
+        })));
+        assert.equal(await store.count('adventurersAvailable'), 100);
+      });
+    });
+
+    describe('named queries', () => {
+      const ctx = freshStore();
+      const rows = datasetForQueries();
+
+      before(async () => {
+        // One record per row, spread over a few keys, many persisted at once.
+        const persist = persister(ctx.current);
+        await Promise.all(rows.map((row, i) => persist(`fixture:${i % 7}`, { rows: [row] })));
+      });
+
+      for (const name of Object.keys(QUERIES) as QueryName[]) {
+        const spec: QuerySpec = QUERIES[name];
+        const args = argumentsFor(spec);
+        for (const arg of args) {
+          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, ids and count give exactly the matching rows, in id order`, async () => {
+            const store = ctx.current();
+            const expected = rows.filter((r) => matches(spec, r, arg)).sort((a, b) => compareIds(a.id, b.id));
+            const listed = await store.list<{ id: string | number; kind: string }>(name, arg);
+            assert.deepEqual(listed, expected.map((r) => r.doc));
+            assert.deepEqual(await store.ids(name, arg), expected.map((r) => String(r.id)));
+            assert.equal(await store.count(name, arg), expected.length);
+          });
+        }
+      }
+
+      it('the fixture gives every query rows to find and rows to leave out', () => {
+        for (const name of Object.keys(QUERIES) as QueryName[]) {
+          const spec: QuerySpec = QUERIES[name];
+          const found = argumentsFor(spec).map((arg) => rows.filter((r) => matches(spec, r, arg)).length);
+          assert.ok(found.some((n) => n > 1), `${name} finds more than one row for some argument`);
+          assert.ok(found.every((n) => n < rows.filter((r) => r.kind === spec.kind).length) || !spec.by && !spec.status, `${name} leaves rows of its kind out`);
+        }
+      });
+
+      it('sorts integer ids numerically and string ids by name', async () => {
+        const store = ctx.current();
+        assert.deepEqual(await store.ids('locations'), ['ashen-moors', 'emberfall', 'greenhollow']);
+        const ids = (await store.ids('organizations')).map(Number);
+        assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+        assert.ok(ids.includes(2) && ids.includes(10) && ids.includes(100), 'ids that sort differently as text are among them');
+      });
+
+      it('finds due rows up to and including the day, never those without a due day', async () => {
+        const store = ctx.current();
+        assert.deepEqual(await store.ids('questsDue', 4), []);
+        assert.deepEqual(await store.ids('questsDue', 5), ['2']);
+        assert.deepEqual(await store.ids('questsDue', 12), ['2', '10', '100']);
+      });
+    });
+
+    describe('history', () => {
+      const ctx = freshStore();
+      const persist = persister(ctx.current);
+      const entry = (i: number): HistoryEntry => ({
+        day: 1 + Math.floor(i / 4), // four events a day
+        category: ['trade', 'quest', 'world'][i % 3],
+        agent_id: i % 5 === 0 ? null : (i % 2) + 1,
+        organization_ids: i % 4 === 0 ? [] : i % 4 === 1 ? [11] : i % 4 === 2 ? [11, 12] : [12],
+        summary: `event ${i}`,
+        data: { i },
+      });
+      const entries = Array.from({ length: 40 }, (_, i) => entry(i));
+      let ids: number[] = [];
+
+      before(async () => {
+        // In batches of several entries per record, one record after another, so ids follow this order.
+        for (let i = 0; i < entries.length; i += 3) await persist('history:fixture', { history: entries.slice(i, i + 3) });
+        ids = (await ctx.current().history({ limit: 100 })).map((e) => e.id).reverse();
+      });
+
+      const summaries = (events: Array<{ summary: string }>) => events.map((e) => e.summary);
+      const expected = (keep: (e: HistoryEntry, i: number) => boolean, limit: number, beforeIndex = entries.length) =>
+        entries.map((e, i) => ({ e, i })).filter(({ e, i }) => i < beforeIndex && keep(e, i)).reverse().slice(0, limit).map(({ e }) => e.summary);
+
+      it('gives every entry an increasing id, in the order written', async () => {
+        assert.equal(ids.length, entries.length);
+        for (let i = 1; i < ids.length; i++) assert.ok(ids[i] > ids[i - 1]);
+        assert.equal(await ctx.current().lastHistoryId(), ids[ids.length - 1]);
+      });
+
+      it('lists newest first, at most `limit`', async () => {
+        assert.deepEqual(summaries(await ctx.current().history({ limit: 5 })), expected(() => true, 5));
+      });
+
+      it('filters by category, by agent, by organization named, and by them together', async () => {
+        const store = ctx.current();
+        assert.deepEqual(summaries(await store.history({ limit: 100, category: 'quest' })), expected((e) => e.category === 'quest', 100));
+        assert.deepEqual(summaries(await store.history({ limit: 100, agent_id: 2 })), expected((e) => e.agent_id === 2, 100));
+        assert.deepEqual(summaries(await store.history({ limit: 100, organization_id: 11 })), expected((e) => e.organization_ids.includes(11), 100));
+        assert.deepEqual(summaries(await store.history({ limit: 100, organization_id: 12, category: 'trade' })), expected((e) => e.organization_ids.includes(12) && e.category === 'trade', 100));
+        assert.deepEqual(summaries(await store.history({ limit: 3, agent_id: 1, category: 'world' })), expected((e) => e.agent_id === 1 && e.category === 'world', 3));
+        assert.deepEqual(await store.history({ limit: 10, organization_id: 99 }), []);
+        assert.deepEqual(await store.history({ limit: 10, category: 'nothing' }), []);
+      });
+
+      it('pages back with before_id, with and without filters', async () => {
+        const store = ctx.current();
+        const at = 25;
+        assert.deepEqual(summaries(await store.history({ limit: 4, before_id: ids[at] })), expected(() => true, 4, at));
+        assert.deepEqual(summaries(await store.history({ limit: 4, before_id: ids[at], organization_id: 11 })), expected((e) => e.organization_ids.includes(11), 4, at));
+        assert.deepEqual(summaries(await store.history({ limit: 4, before_id: ids[at], category: 'trade', agent_id: 2 })), expected((e) => e.category === 'trade' && e.agent_id === 2, 4, at));
+        assert.deepEqual(await store.history({ limit: 4, before_id: ids[0] }), []);
+        // Paging to the end visits every event once.
+        const seen: string[] = [];
+        let before: number | undefined;
+        for (;;) {
+          const page = await store.history({ limit: 7, organization_id: 12, ...(before === undefined ? {} : { before_id: before }) });
+          if (!page.length) break;
+          seen.push(...summaries(page));
+          before = page[page.length - 1].id;
+        }
+        assert.deepEqual(seen, expected((e) => e.organization_ids.includes(12), 100));
+      });
+
+      it('counts the events an agent caused', async () => {
+        const store = ctx.current();
+        assert.equal(await store.historyCountOfAgent(1), entries.filter((e) => e.agent_id === 1).length);
+        assert.equal(await store.historyCountOfAgent(2), entries.filter((e) => e.agent_id === 2).length);
+        assert.equal(await store.historyCountOfAgent(3), 0);
+      });
+
+      it('reads one event by id', async () => {
+        const store = ctx.current();
+        const e = await store.historyEvent(ids[6]);
+        assert.ok(e);
+        assert.equal(e.id, ids[6]);
+        assert.equal(e.summary, 'event 6');
+        assert.equal(e.day, entries[6].day);
+        assert.equal(e.category, entries[6].category);
+        assert.equal(e.agent_id, entries[6].agent_id);
+        assert.deepEqual(e.organization_ids, entries[6].organization_ids);
+        assert.deepEqual(e.data, { i: 6 });
+        assert.equal(await store.historyEvent(ids[ids.length - 1] + 1000), undefined);
+      });
+
+      it('reads the events of a span of days: all of them, or the nearest to an event, in id order', async () => {
+        const store = ctx.current();
+        const inDays = (from: number, to: number) => entries.map((e, i) => ({ e, id: ids[i] })).filter(({ e }) => e.day >= from && e.day <= to);
+        /** The `limit` events of the span nearest to event `near` (the earlier of two as near), in id order. */
+        const nearest = (from: number, to: number, limit: number, near: number) => inDays(from, to)
+          .sort((a, b) => Math.abs(a.id - near) - Math.abs(b.id - near) || a.id - b.id).slice(0, limit)
+          .sort((a, b) => a.id - b.id).map(({ e }) => e.summary);
+        // Days 3..5: events 8..19.
+        assert.deepEqual(summaries(await store.historyBetweenDays(3, 5, 100, ids[12])), inDays(3, 5).map(({ e }) => e.summary));
+        assert.deepEqual(inDays(3, 5).map(({ e }) => e.summary), Array.from({ length: 12 }, (_, i) => `event ${8 + i}`));
+        for (const [limit, at] of [[5, 12], [3, 8], [3, 19], [4, 12], [1, 15], [12, 8]]) {
+          assert.deepEqual(summaries(await store.historyBetweenDays(3, 5, limit, ids[at])), nearest(3, 5, limit, ids[at]), `the ${limit} nearest to event ${at}`);
+        }
+        assert.deepEqual(await store.historyBetweenDays(50, 60, 10, ids[0]), []);
+      });
+    });
+
+    describe('id sequences', () => {
+      const ctx = freshStore();
+
+      it('hands out ids that never repeat and only grow, also when asked many times at once', async () => {
+        const store = ctx.current();
+        const first = await store.nextId('contract-test');
+        const second = await store.nextId('contract-test');
+        assert.ok(first >= 1 && second > first);
+        const many = await Promise.all(Array.from({ length: 300 }, () => store.nextId('contract-test')));
+        assert.equal(new Set([first, second, ...many]).size, 302);
+        assert.ok(Math.min(...many) > second);
+        assert.deepEqual(many, [...many].sort((a, b) => a - b), 'ids are handed out in the order they are asked for');
+      });
+
+      it('keeps sequences apart', async () => {
+        const store = ctx.current();
+        const a = await store.nextId('contract-test-a');
+        const b = await store.nextId('contract-test-b');
+        assert.equal(a, b, 'two new sequences start alike');
+      });
+
+      it('never hands out an id up to a reserved value', async () => {
+        const store = ctx.current();
+        await store.reserveIdsUpTo('contract-test-seeded', 60);
+        assert.ok(await store.nextId('contract-test-seeded') > 60);
+        // Reserving below what was handed out changes nothing.
+        const before = await store.nextId('contract-test-seeded');
+        await store.reserveIdsUpTo('contract-test-seeded', 3);
+        assert.ok(await store.nextId('contract-test-seeded') > before);
+        // Reserving above it skips ahead, also for a sequence already in use.
+        await store.reserveIdsUpTo('contract-test-seeded', 5000);
+        assert.ok(await store.nextId('contract-test-seeded') > 5000);
+      });
+
+      it('never repeats an id after a reopen', async function () {
+        const opened = ctx.opened();
+        if (!opened.reopen) this.skip();
+        const store = ctx.current();
+        const before = await Promise.all(Array.from({ length: 70 }, () => store.nextId('contract-test-restart')));
+        await store.reserveIdsUpTo('contract-test-reserved', 40);
+        const reopened = await opened.reopen!();
+        const after = await reopened.nextId('contract-test-restart');
+        assert.ok(after > Math.max(...before), `an id after a reopen (${after}) is above every earlier one`);
+        assert.ok(await reopened.nextId('contract-test-reserved') > 40);
+      });
+    });
+
+    describe('settings', () => {
+      const ctx = freshStore();
+
+      it('reads back what was set, replaced by a later value', async () => {
+        const store = ctx.current();
+        assert.equal(await store.setting('contract-test'), undefined);
+        await store.setSetting('contract-test', 'one');
+        assert.equal(await store.setting('contract-test'), 'one');
+        await store.setSetting('contract-test', 'two');
+        assert.equal(await store.setting('contract-test'), 'two');
+        await store.setSetting('contract-test-other', '');
+        assert.equal(await store.setting('contract-test-other'), '');
+      });
+
+      it('keeps settings across a reopen', async function () {
+        const opened = ctx.opened();
+        if (!opened.reopen) this.skip();
+        await ctx.current().setSetting('contract-test-kept', 'kept');
+        const reopened = await opened.reopen!();
+        assert.equal(await reopened.setting('contract-test-kept'), 'kept');
+        assert.equal(await reopened.setting('contract-test'), 'two');
+      });
+    });
+
+    describe('the nact engine: journal and snapshots', () => {
+      const ctx = freshStore();
+      /** Replays a stream the way nact does: an async reducer over a promise of the state. */
+      const replay = async (key: string, offset?: number, limit?: number) => {
+        const stream = ctx.current().engine.events(key, offset, limit);
+        const result = await stream.reduce(async (previous: Promise<number[]>, e: PersistedEvent) => {
+          const seen = await previous;
+          return [...seen, e.sequenceNumber];
+        }, Promise.resolve([] as number[]));
+        return result;
+      };
+
+      before(async () => {
+        const store = ctx.current();
+        for (let n = 1; n <= 6; n++) await store.engine.persist(event('engine:a', n, { events: [{ type: 'added', amount: n }] }));
+        await store.engine.persist(event('engine:b', 1, { events: [{ type: 'other' }] }));
+      });
+
+      it('replays the events of one key in sequence order, with their data', async () => {
+        assert.deepEqual(await replay('engine:a'), [1, 2, 3, 4, 5, 6]);
+        assert.deepEqual(await replay('engine:a', 0, Number.MAX_SAFE_INTEGER), [1, 2, 3, 4, 5, 6]);
+        assert.deepEqual(await replay('engine:b'), [1]);
+        assert.deepEqual(await replay('engine:none'), []);
+        const events = await ctx.current().engine.events('engine:a', 0, 2).reduce(
+          async (previous: Promise<PersistedEvent[]>, e: PersistedEvent) => [...await previous, e], Promise.resolve([] as PersistedEvent[]));
+        assert.deepEqual(events.map((e) => e.data), [{ events: [{ type: 'added', amount: 1 }] }, { events: [{ type: 'added', amount: 2 }] }]);
+        assert.equal(events[0].key, 'engine:a');
+        assert.equal(events[0].isDeleted, false);
+        assert.deepEqual(events[0].tags, []);
+        assert.equal(events[0].createdAt, 1_700_000_000_001);
+      });
+
+      it('replays from an offset, at most `limit` events', async () => {
+        assert.deepEqual(await replay('engine:a', 4), [5, 6]);
+        assert.deepEqual(await replay('engine:a', 1, 3), [2, 3, 4]);
+        assert.deepEqual(await replay('engine:a', 6), []);
+      });
+
+      it('keeps snapshots; the latest is the one with the highest sequence number', async () => {
+        const store = ctx.current();
+        await store.engine.takeSnapshot({ key: 'engine:a', sequenceNumber: 3, createdAt: 3, data: { total: 6 } });
+        assert.deepEqual(await store.engine.latestSnapshot('engine:a'), { key: 'engine:a', sequenceNumber: 3, createdAt: 3, data: { total: 6 } });
+        await store.engine.takeSnapshot({ key: 'engine:a', sequenceNumber: 5, createdAt: 5, data: { total: 15 } });
+        const latest = await store.engine.latestSnapshot('engine:a');
+        assert.equal(latest?.sequenceNumber, 5);
+        assert.deepEqual(latest?.data, { total: 15 });
+        assert.equal(await store.engine.latestSnapshot('engine:b'), undefined);
+      });
+    });
+  });
+}
+
+/**
+ * Rows of every kind the named queries read, spread over every value their filters
+ * tell apart: the statuses each query lists and one it does not, two places, two
+ * organizations, two agents, due days on both sides of the days asked, and nulls.
+ */
+function datasetForQueries(): ProjectionRow[] {
+  const kinds = [...new Set(Object.values(QUERIES).map((q: QuerySpec) => q.kind))];
+  const numbers = [100, 2, 10, 11, 3, 1, 20, 7, 30, 5, 40, 9, 12, 4, 13, 6, 8, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27];
+  // A fixed sequence of draws (a linear congruential generator), so each column varies independently of the others.
+  let seed = 12345;
+  const draw = <T>(choices: readonly T[]): T => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return choices[Math.floor(seed / 65536) % choices.length];
+  };
+  const rows: ProjectionRow[] = [];
+  for (const kind of kinds) {
+    const statuses = [...new Set(Object.values(QUERIES).filter((q: QuerySpec) => q.kind === kind).flatMap((q: QuerySpec) => q.status ?? []))];
+    const statusChoices: Array<string | null> = [...statuses, 'other', null];
+    const ids: Array<string | number> = kind === 'location'
+      ? ['greenhollow', 'emberfall', 'ashen-moors']
+      : kind === 'market'
+        ? ['greenhollow/food', 'emberfall/ore', 'emberfall/food', 'ashen-moors/ore']
+        : kind === 'message'
+          ? ['world-event-3', 'world-event-12', ...numbers]
+          : numbers;
+    ids.forEach((id, i) => {
+      rows.push({
+        kind, id,
+        status: draw(statusChoices),
+        location_id: draw([null, 'emberfall', 'greenhollow', 'emberfall']),
+        organization_id: draw([5, 6, null, 5, 6]),
+        agent_id: draw([7, null, 8, 7]),
+        due_day: typeof id === 'number' ? (id === 2 ? 5 : id === 10 || id === 100 ? 12 : id === 20 ? 13 : null) : null,
+        doc: { kind, id, n: i, tag: `${kind}-${id}` },
+      });
+    });
+  }
+  return rows;
+}
+
+/** The arguments a query is tried with: none, or each value of its column plus one that matches nothing. */
+function argumentsFor(spec: QuerySpec): Array<string | number | undefined> {
+  switch (spec.by) {
+    case undefined: return [undefined];
+    case 'location_id': return ['emberfall', 'greenhollow', 'nowhere'];
+    case 'organization_id': return [5, 6, 99];
+    case 'agent_id': return [7, 8, 99];
+    case 'due_by': return [4, 5, 12, 13, 100];
+  }
+}
+
+/** What a named query means, row by row. */
+function matches(spec: QuerySpec, row: ProjectionRow, arg: string | number | undefined): boolean {
+  if (row.kind !== spec.kind) return false;
+  if (spec.status && !(row.status != null && spec.status.includes(row.status))) return false;
+  switch (spec.by) {
+    case undefined: return true;
+    case 'due_by': return row.due_day != null && row.due_day <= Number(arg);
+    default: return row[spec.by] != null && row[spec.by] === arg;
+  }
+}
