@@ -78,6 +78,8 @@ export class SequenceReserver {
 
 interface Waiter { n: number; ids: number[]; resolve: (ids: number[]) => void; reject: (e: unknown) => void }
 
+const left = (b: Block | null) => (b ? Math.max(0, b.last - b.next + 1) : 0);
+
 /**
  * One sequence of one process: blocks reserved through a SequenceReserver, handed out in
  * the order asked for (a FIFO of waiters), optionally with the next block reserved while
@@ -85,6 +87,9 @@ interface Waiter { n: number; ids: number[]; resolve: (ids: number[]) => void; r
  */
 export class Sequence {
   private current: Block | null = null;
+  /** The next block once its reservation has succeeded. */
+  private ready: Block | null = null;
+  /** The reservation of the next block, under way. */
   private spare: Promise<Block> | null = null;
   private readonly queue: Waiter[] = [];
   private pumping = false;
@@ -93,13 +98,12 @@ export class Sequence {
 
   constructor(private readonly reserver: SequenceReserver, readonly name: string, readonly blockSize: number, readonly prefetch: boolean) {}
 
-  /** n new ids, increasing in the order of calls; synchronously when the block in memory has them. */
+  /** n new ids, increasing in the order of calls; synchronously when the blocks in memory have them. */
   take(n: number): number[] | Promise<number[]> {
     if (n === 0) return [];
-    if (this.queue.length === 0 && this.current) {
-      this.current.next = Math.max(this.current.next, this.floor + 1);
-      if (this.current.last - this.current.next + 1 >= n) {
-        const ids = Array.from({ length: n }, () => this.current!.next++);
+    if (this.queue.length === 0) {
+      const ids = this.takeNow(n);
+      if (ids) {
         this.maybePrefetch();
         return ids;
       }
@@ -119,17 +123,40 @@ export class Sequence {
     this.floor = Math.max(this.floor, value);
   }
 
-  private maybePrefetch(): void {
-    if (!this.prefetch || this.spare || !this.current) return;
-    if (this.current.last - this.current.next + 1 > this.blockSize / 2) return;
-    const spare = this.reserver.reserve(this.name, this.blockSize);
-    spare.catch(() => { if (this.spare === spare) this.spare = null; });
-    this.spare = spare;
+  private applyFloor(): void {
+    for (const b of [this.current, this.ready]) if (b) b.next = Math.max(b.next, this.floor + 1);
   }
 
+  /** n ids from the blocks in memory, or null when they do not have that many. */
+  private takeNow(n: number): number[] | null {
+    this.applyFloor();
+    if (left(this.current) + left(this.ready) < n) return null;
+    const ids: number[] = [];
+    while (ids.length < n) {
+      if (left(this.current) === 0) {
+        this.current = this.ready;
+        this.ready = null;
+        this.spare = null;
+      }
+      ids.push(this.current!.next++);
+    }
+    return ids;
+  }
+
+  private maybePrefetch(): void {
+    if (!this.prefetch || this.spare || this.ready || left(this.current) > this.blockSize / 2) return;
+    const spare = this.reserver.reserve(this.name, this.blockSize);
+    this.spare = spare;
+    spare.then((block) => { if (this.spare === spare) this.ready = block; }, () => { if (this.spare === spare) this.spare = null; });
+  }
+
+  /** A fresh block: the one reserved ahead, or a new reservation. */
   private async nextBlock(): Promise<Block> {
+    const ready = this.ready;
     const spare = this.spare;
+    this.ready = null;
     this.spare = null;
+    if (ready) return ready;
     if (spare) {
       try { return await spare; } catch { /* reserve afresh below */ }
     }
@@ -144,9 +171,9 @@ export class Sequence {
         const head = this.queue[0];
         try {
           while (head.ids.length < head.n) {
-            if (this.current) this.current.next = Math.max(this.current.next, this.floor + 1);
-            if (!this.current || this.current.next > this.current.last) this.current = await this.nextBlock();
-            else head.ids.push(this.current.next++);
+            const got = this.takeNow(1);
+            if (got) head.ids.push(got[0]);
+            else this.current = await this.nextBlock();
           }
         } catch (e) {
           // The store is out of reach: every waiter fails now rather than one timeout after another.
