@@ -6,7 +6,8 @@
 // are asked for; across processes they are ordered only block by block.
 import type { Client, types } from 'cassandra-driver';
 
-interface Block { next: number; last: number }
+/** Ids first..last, reserved by this process; next is the first not handed out yet. */
+interface Block { first: number; next: number; last: number }
 
 /** Reserves blocks of a sequence with compare-and-set on sequences.value. */
 export class SequenceReserver {
@@ -67,12 +68,25 @@ export class SequenceReserver {
   /** Reserves `size` new ids; returns the block. */
   async reserve(name: string, size: number): Promise<Block> {
     const [before, after] = await this.advance(name, (v) => v + size);
-    return { next: before + 1, last: after };
+    return { first: before + 1, next: before + 1, last: after };
   }
 
   /** Makes sure the sequence's value is at least `value`. */
   async reserveUpTo(name: string, value: number): Promise<void> {
     await this.advance(name, (v) => Math.max(v, value));
+  }
+
+  /**
+   * Gives back the unused top of the sequence: moves it from `top` down to `to`, only if
+   * nobody reserved past `top` meanwhile (compare-and-set). True when it was given back.
+   */
+  async giveBack(name: string, top: number, to: number): Promise<boolean> {
+    if (to >= top) return false;
+    const r = await this.run('id block', () => this.client.execute(
+      `UPDATE ${this.keyspace}.sequences SET value = ? WHERE name = ? IF value = ?`, [to, name, top], this.options()));
+    const seen: unknown = r.wasApplied() ? to : r.first()?.get('value');
+    this.seen.set(name, seen === null || seen === undefined ? null : Number(seen));
+    return r.wasApplied();
   }
 }
 
@@ -161,6 +175,30 @@ export class Sequence {
       try { return await spare; } catch { /* reserve afresh below */ }
     }
     return this.reserver.reserve(this.name, this.blockSize);
+  }
+
+  /**
+   * Stops handing out ids and gives back the ids reserved but never handed out, when this
+   * process holds the top of the sequence; ids then run on without a gap after a clean
+   * restart. After a crash (or when another process reserved after us) they are skipped.
+   */
+  async release(): Promise<void> {
+    this.queue.splice(0).forEach((w) => w.reject(new Error('store is closed')));
+    if (this.spare) {
+      const spare = this.spare;
+      await spare.then((block) => { if (this.spare === spare) this.ready = block; }, () => undefined);
+      this.spare = null;
+    }
+    const { current, ready } = this;
+    this.current = null;
+    this.ready = null;
+    const top = ready ?? current;
+    if (!top) return;
+    // What this process holds at the top: the block reserved ahead (never used), and the
+    // rest of the current one when nobody reserved between the two.
+    const from = ready && !(current && current.last + 1 === ready.first) ? ready.first : current!.next;
+    const to = Math.max(from - 1, this.floor);
+    await this.reserver.giveBack(this.name, top.last, to).catch(() => false);
   }
 
   private async pump(): Promise<void> {

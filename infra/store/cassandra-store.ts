@@ -119,6 +119,8 @@ export class CassandraStore implements Store {
   private readonly idBlock: number;
   private readonly knownBuckets = new Set<string>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** close() has begun: no new writes or ids. */
+  private closing = false;
   private closed = false;
 
   constructor(private readonly client: Client, opts: CassandraStoreOptions, layout: Layout) {
@@ -241,7 +243,7 @@ export class CassandraStore implements Store {
 
   /** One record with everything it writes, as one logged batch; resolves once Cassandra acknowledged it. */
   persist(event: PersistedEvent, writes: Writes): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('store is closed'));
+    if (this.closing) return Promise.reject(new Error('store is closed'));
     // History ids are taken now, before any await, so they increase in the order of persists.
     const history = writes.history ?? [];
     const ids = this.historyIds.take(history.length);
@@ -513,7 +515,7 @@ export class CassandraStore implements Store {
   }
 
   async nextId(sequence: string): Promise<number> {
-    if (this.closed) throw new Error('store is closed');
+    if (this.closing) throw new Error('store is closed');
     try {
       return await this.sequence(sequence).next();
     } catch (e) {
@@ -537,10 +539,12 @@ export class CassandraStore implements Store {
     await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (name, value) VALUES (?, ?)`, [name, value], { consistency: this.write }));
   }
 
-  /** Waits for the writes under way, then closes the connections. */
+  /** Waits for the writes under way, gives back the ids reserved but not handed out, then closes the connections. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closing) return;
+    this.closing = true;
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await Promise.all([this.historyIds, ...this.sequences.values()].map((s) => s.release()));
     this.closed = true;
     await this.client.shutdown();
   }

@@ -117,18 +117,25 @@ describe('Cassandra store parts', () => {
   });
 
   describe('id blocks', () => {
+    /** The sequence's value (read through a function, so each assertion reads it afresh). */
+    const valueOf = (r: { value: number }) => r.value;
     /** A reserver in memory: blocks follow one another, after a delay; it can be made to fail. */
     function fakeReserver() {
-      let value = 0;
       const fake = {
+        value: 0,
         reserved: 0,
         failing: false,
+        async giveBack(_name: string, top: number, to: number) {
+          if (fake.value !== top || to >= top) return false;
+          fake.value = to;
+          return true;
+        },
         async reserve(_name: string, size: number) {
           await new Promise((r) => setTimeout(r, 2));
           if (fake.failing) throw new StoreUnavailableError('down');
           fake.reserved++;
-          const block = { next: value + 1, last: value + size };
-          value += size;
+          const block = { first: fake.value + 1, next: fake.value + 1, last: fake.value + size };
+          fake.value += size;
           return block;
         },
       };
@@ -166,6 +173,42 @@ describe('Cassandra store parts', () => {
       assert.deepEqual(await seq.take(2), [41, 42]);
       seq.raiseFloor(100);
       assert.deepEqual(await seq.take(1), [101]);
+    });
+
+    it('gives back the ids reserved and not handed out when it holds the top of the sequence', async () => {
+      const reserver = fakeReserver();
+      const seq = new Sequence(reserver as unknown as SequenceReserver, 's', 10, true);
+      for (let i = 0; i < 6; i++) await seq.take(1);
+      await new Promise((r) => setTimeout(r, 10));
+      assert.equal(valueOf(reserver), 20, 'a spare block is reserved');
+      await seq.release();
+      assert.equal(valueOf(reserver), 6, 'both the rest of the block and the spare are given back');
+      const again = new Sequence(reserver as unknown as SequenceReserver, 's', 10, false);
+      assert.deepEqual(await again.take(2), [7, 8]);
+      reserver.value += 10; // another process reserves 11..20
+      await again.release();
+      assert.equal(valueOf(reserver), 26, 'nothing is given back below a block another process holds');
+    });
+
+    it('gives back only the spare block when another process reserved between it and the current one', async () => {
+      const reserver = fakeReserver();
+      const seq = new Sequence(reserver as unknown as SequenceReserver, 's', 10, true);
+      assert.deepEqual(await seq.take(6), [1, 2, 3, 4, 5, 6]);
+      reserver.value += 10; // another process takes 11..20 before the spare is reserved
+      await seq.take(1);
+      await new Promise((r) => setTimeout(r, 10));
+      assert.equal(valueOf(reserver), 30);
+      await seq.release();
+      assert.equal(valueOf(reserver), 20, 'the spare 21..30 goes back, 8..10 are skipped');
+    });
+
+    it('never gives back below a raised floor', async () => {
+      const reserver = fakeReserver();
+      const seq = new Sequence(reserver as unknown as SequenceReserver, 's', 64, false);
+      await seq.take(1);
+      seq.raiseFloor(30);
+      await seq.release();
+      assert.equal(valueOf(reserver), 30);
     });
 
     it('fails every waiter when no block can be reserved, and recovers on the next call', async () => {

@@ -372,6 +372,38 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
     });
   });
 
+  describe('ids after a clean restart', () => {
+    it('run on without a gap when this process held the top of the sequence', async () => {
+      const keyspace = cassandra.keyspace();
+      const persist = writer();
+      const entry: HistoryEntry = { day: 1, category: 'c', agent_id: null, organization_ids: [], summary: 's' };
+      let store = await openCassandraStore(cassandra.options({ keyspace }));
+      assert.deepEqual([await store.nextId('thing'), await store.nextId('thing')], [1, 2]);
+      for (let i = 0; i < 5; i++) await persist([store], 'k:1', { history: [entry] });
+      await store.close();
+      store = await openCassandraStore(cassandra.options({ keyspace }));
+      assert.equal(await store.nextId('thing'), 3);
+      await persist([store], 'k:1', { history: [entry] });
+      assert.equal(await store.lastHistoryId(), 6, 'the newest id counts the history');
+      await store.close();
+    });
+
+    it('skip the rest of a block when another process reserved after it, and never repeat', async () => {
+      const keyspace = cassandra.keyspace();
+      const a = await openCassandraStore(cassandra.options({ keyspace }));
+      const b = await openCassandraStore(cassandra.options({ keyspace }));
+      assert.equal(await a.nextId('thing'), 1);
+      assert.equal(await b.nextId('thing'), 65);
+      await a.close();
+      assert.equal(await b.nextId('thing'), 66);
+      await b.close();
+      const c = await openCassandraStore(cassandra.options({ keyspace }));
+      assert.equal(await c.nextId('thing'), 67, 'b gave back 67..128 when it closed; a could not give back 2..64');
+      await assert.rejects(a.nextId('thing'), /closed/);
+      await c.close();
+    });
+  });
+
   describe('the nact engine', () => {
     let store: CassandraStore;
     const persist = writer();
