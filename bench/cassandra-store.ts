@@ -79,7 +79,9 @@ async function main() {
     const at = (await store.ids('activeOrganizationsAt', 'ironcrag')).length;
     report(`list activeOrganizationsAt ironcrag (SAI x2, ${at} rows)`, await timed(20, () => store.list('activeOrganizationsAt', 'ironcrag')));
     report('list organizationsOfAgent (SAI, 1 row)', await timed(200, (i) => store.list('organizationsOfAgent', 1000 + i)));
-    report('count bankruptOrganizations (SAI, keys only)', await timed(50, () => store.count('bankruptOrganizations')));
+    report('count bankruptOrganizations (SAI, COUNT(*))', await timed(50, () => store.count('bankruptOrganizations')));
+    report(`count activeOrganizations (SAI, COUNT(*), ${active})`, await timed(20, () => store.count('activeOrganizations')));
+    report(`count organizations (every bucket, COUNT(*), ${n})`, await timed(20, () => store.count('organizations')));
 
     report('history, newest 30', await timed(200, () => store.history({ limit: 30 })));
     report('history, 30 before an id half-way back', await timed(200, () => store.history({ limit: 30, before_id: Math.floor(total / 2) })));

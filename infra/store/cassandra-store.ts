@@ -80,7 +80,7 @@ const consistencyOf = (name: string): number => {
 
 interface Statement { query: string; params: unknown[] }
 
-interface RowWithKey { idNum: number; id: string; doc?: string; kind?: string; status?: string }
+interface RowWithKey { idNum: number; id: string; doc?: string }
 
 /** What nact's persistent actor needs from events(): a stream with an async-friendly reduce (also awaitable, as nact's EventStream type says). */
 class JournalStream implements EventStream {
@@ -325,46 +325,64 @@ export class CassandraStore implements Store {
     return spec;
   }
 
+  /**
+   * How a named query reads the entities table: a whole kind walks its buckets; a `due_by`
+   * reads the due_day index; any other reads the storage-attached indexes, one request per
+   * status listed (SAI answers = but not IN; the statuses are disjoint).
+   */
+  private async plan(name: QueryName, arg: string | number | undefined): Promise<
+    | { walk: number[]; spec: QuerySpec }
+    | { due: number; spec: QuerySpec }
+    | { index: Array<{ where: string; params: unknown[] }>; spec: QuerySpec }> {
+    const spec = this.spec(name);
+    if (spec.by === undefined && spec.status === undefined) {
+      const buckets: number[] = [];
+      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE kind = ?`, [spec.kind], (r) => { buckets.push(num(r.get('bucket'))); });
+      return { walk: buckets, spec };
+    }
+    if (arg === undefined && spec.by !== undefined) throw new Error(`query ${String(name)} needs an argument (${spec.by})`);
+    if (spec.by === 'due_by') return { due: Math.min(Number(arg), NO_DUE_DAY - 1), spec };
+    const by = spec.by !== undefined ? byIndex(spec, arg!) : undefined;
+    const statuses: Array<string | undefined> = spec.status ? spec.status.map((s) => indexValue(spec.kind, s)) : [undefined];
+    return {
+      spec,
+      index: statuses.map((status) => {
+        const where: string[] = [];
+        const params: unknown[] = [];
+        if (by) { where.push(`${by.column} = ?`); params.push(by.value); }
+        if (status !== undefined) { where.push('k_status = ?'); params.push(status); }
+        return { where: where.join(' AND '), params };
+      }),
+    };
+  }
+
   /** The rows of a named query in id order; `withDoc` false reads the keys only. */
   private async select(name: QueryName, arg: string | number | undefined, withDoc: boolean): Promise<RowWithKey[]> {
-    const spec = this.spec(name);
+    const plan = await this.plan(name, arg);
+    const { spec } = plan;
     const docColumn = withDoc ? ', doc' : '';
     const take = (into: RowWithKey[]) => (r: types.Row) => {
       into.push({ idNum: num(r.get('id_num')), id: r.get('id'), doc: withDoc ? r.get('doc') : undefined });
     };
-    if (spec.by === undefined && spec.status === undefined) {
-      // A whole kind: its buckets in order, each already sorted by its clustering key.
-      const buckets: number[] = [];
-      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE kind = ?`, [spec.kind], (r) => { buckets.push(num(r.get('bucket'))); });
-      const parts = await mapLimited(buckets, FAN_OUT, async (bucket) => {
+    if ('walk' in plan) {
+      // Buckets in order, each already sorted by its clustering key.
+      const parts = await mapLimited(plan.walk, FAN_OUT, async (bucket) => {
         const rows: RowWithKey[] = [];
         await this.all('list', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE kind = ? AND bucket = ?`, [spec.kind, bucket], take(rows));
         return rows;
       });
       return parts.flat();
     }
-    if (arg === undefined && spec.by !== undefined) throw new Error(`query ${String(name)} needs an argument (${spec.by})`);
     const rows: RowWithKey[] = [];
-    if (spec.by === 'due_by') {
-      // Only rows with work of their own carry a due_day; those already due are few.
-      const day = Number(arg);
-      const found: RowWithKey[] = [];
-      await this.all('due rows', `SELECT kind, id_num, id, k_status${docColumn} FROM ${this.t('entities')} WHERE due_day <= ?`, [Math.min(day, NO_DUE_DAY - 1)], (r) => {
-        found.push({ idNum: num(r.get('id_num')), id: r.get('id'), doc: withDoc ? r.get('doc') : undefined, kind: r.get('kind'), status: r.get('k_status') });
-      });
+    if ('due' in plan) {
+      // Only rows with work of their own carry a due_day, and those already due are few: the kind is checked here.
       const statuses = spec.status?.map((s) => indexValue(spec.kind, s));
-      rows.push(...found.filter((r) => r.kind === spec.kind && (!statuses || statuses.includes(r.status ?? ''))));
-    } else {
-      const by = spec.by !== undefined ? byIndex(spec, arg!) : undefined;
-      const statuses: Array<string | undefined> = spec.status ? spec.status.map((s) => indexValue(spec.kind, s)) : [undefined];
-      // One query per status (storage-attached indexes answer = but not IN); statuses are disjoint.
-      await mapLimited(statuses, FAN_OUT, async (status) => {
-        const where: string[] = [];
-        const params: unknown[] = [];
-        if (by) { where.push(`${by.column} = ?`); params.push(by.value); }
-        if (status !== undefined) { where.push('k_status = ?'); params.push(status); }
-        await this.all('query', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE ${where.join(' AND ')}`, params, take(rows));
+      await this.all('due rows', `SELECT kind, id_num, id, k_status${docColumn} FROM ${this.t('entities')} WHERE due_day <= ?`, [plan.due], (r) => {
+        if (r.get('kind') === spec.kind && (!statuses || statuses.includes(r.get('k_status')))) take(rows)(r);
       });
+    } else {
+      await mapLimited(plan.index, FAN_OUT, ({ where, params }) =>
+        this.all('query', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE ${where}`, params, take(rows)));
     }
     return rows.sort(compareKeys);
   }
@@ -377,8 +395,16 @@ export class CassandraStore implements Store {
     return (await this.select(query, arg, false)).map((r) => r.id);
   }
 
+  /** Counted by Cassandra (COUNT(*) per bucket or per index value), so no keys travel; due queries count what they read. */
   async count(query: QueryName, arg?: string | number): Promise<number> {
-    return (await this.select(query, arg, false)).length;
+    const plan = await this.plan(query, arg);
+    if ('due' in plan) return (await this.select(query, arg, false)).length;
+    const count = async (cql: string, params: unknown[]) =>
+      num((await this.exec('count', cql, params, { readTimeout: 60_000 })).first().get('n'));
+    const counts = 'walk' in plan
+      ? await mapLimited(plan.walk, FAN_OUT, (bucket) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE kind = ? AND bucket = ?`, [plan.spec.kind, bucket]))
+      : await mapLimited(plan.index, FAN_OUT, ({ where, params }) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE ${where}`, params));
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   // ------------------------------------------------------------------------------------------
