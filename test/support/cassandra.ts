@@ -38,8 +38,9 @@ function servers(command: 'up' | 'down', timeoutMs: number): Promise<{ stdout: s
   return new Promise((resolve, reject) => {
     execFile(path.join(root, 'infra', 'servers'), [command, 'cassandra'], { cwd: root, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       if (error) {
-        const tail = String(stderr).trim().split('\n').slice(-25).join('\n');
-        reject(new Error(`Cassandra: 'infra/servers ${command} cassandra' failed (${error.killed ? `killed after ${timeoutMs} ms` : `exit ${error.code}`}):\n${tail}`));
+        const said = `${String(stderr).trim()}\n${String(stdout).trim()}`.trim();
+        const tail = said ? said.split('\n').slice(-25).join('\n') : '(it printed nothing; run `infra/servers up cassandra` from the repository root to see why)';
+        reject(new Error(`Cassandra: 'infra/servers ${command} cassandra' failed (${error.killed ? `killed after ${timeoutMs} ms` : `exit ${error.code}`}), so the Cassandra tests cannot run:\n${tail}`));
       } else resolve({ stdout: String(stdout), stderr: String(stderr) });
     });
   });
