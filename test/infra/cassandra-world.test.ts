@@ -20,6 +20,10 @@ import { relationshipKind } from '../../actors/relationship/actor';
 import { suggestionKind } from '../../actors/suggestion/actor';
 import { worldEventKind } from '../../actors/world-event/actor';
 import { seedWorld } from '../../actors/world/seed';
+import type { AddressInfo } from 'net';
+import { routes } from '../../http/routes';
+import { buildServer } from '../../http/server';
+import { currentDay } from '../../http/services';
 import { EmbeddedBus } from '../../infra/bus/embedded-bus';
 import { openCassandraStore } from '../../infra/store/cassandra-store';
 import { SqliteStore } from '../../infra/store/sqlite-store';
@@ -98,6 +102,71 @@ describe('the world on the Cassandra store', function () {
     } finally {
       await cas.close();
       await sql.close();
+    }
+  });
+
+  it('serves the HTTP API from Cassandra: keys, founding, ticks, events and their paging, the investigation, the counts', async () => {
+    const store = await openCassandraStore(cassandra.options());
+    const log = (line: string) => { throw new Error(`the world logged: ${line}`); };
+    const bus = new EmbeddedBus();
+    const region = new Region(store.engine, store, [
+      clockKind(bus), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
+    ], { log });
+    bus.subscribe(TOPICS.days, dailyTick(region, store, SEED, (sequence) => store.nextId(sequence), log));
+    const { server, setReady } = buildServer(routes, log);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const admin = 'cassandra-admin-key';
+    try {
+      await seedWorld(region, store, SEED);
+      await region.ask('clock', CLOCK_ID, { type: 'resume' }, 120_000);
+      setReady({ entities: region, read: store, store, keys: { admin, spectator: 'cassandra-spectator-key' }, seed: SEED, day: () => currentDay(store) });
+      const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+        const res = await fetch(url + path, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
+        return { status: res.status, body: await res.json() as any };
+      };
+
+      const agent = await call('POST', '/api/agents', { name: 'Mira Ashvale', model: 'test-model' });
+      assert.equal(agent.status, 201, JSON.stringify(agent.body));
+      const key = { 'x-agent-key': agent.body.api_key as string };
+      const me = await call('GET', '/api/agents/me', undefined, key);
+      assert.equal(me.status, 200);
+      assert.equal(me.body.id, agent.body.id, 'the key is found by its hash');
+      assert.equal((await call('GET', '/api/agents/me', undefined, { 'x-agent-key': 'wsk_wrong' })).status, 401);
+
+      const org = await call('POST', '/api/organizations', { name: 'The Lantern Company', kind: 'merchant company', motto: 'Light for a fair price' }, key);
+      assert.equal(org.status, 201, JSON.stringify(org.body));
+      assert.ok(org.body.id > 4, 'ids above the seeded organizations');
+      assert.equal((await call('GET', `/api/organizations/${org.body.id}`)).body.name, 'The Lantern Company');
+      assert.ok((await call('GET', '/api/organizations')).body.some((o: { id: number }) => o.id === org.body.id));
+
+      for (let d = 0; d < 3; d++) assert.equal((await call('POST', '/api/tick', undefined, { 'x-admin-key': admin })).status, 200);
+      const world = await call('GET', '/api/world');
+      assert.equal(world.body.day, 4);
+      assert.equal(world.body.counts.history_events, await store.lastHistoryId());
+
+      const newest = await call('GET', '/api/events?limit=5');
+      assert.equal(newest.body.length, 5);
+      const ids = newest.body.map((e: { id: number }) => e.id);
+      assert.deepEqual(ids, [...ids].sort((a, b) => b - a), 'newest first');
+      const older = await call('GET', `/api/events?limit=5&before_id=${ids[4]}`);
+      assert.ok(older.body.every((e: { id: number }) => e.id < ids[4]));
+      const ofOrg = await call('GET', `/api/events?organization_id=${org.body.id}`);
+      assert.ok(ofOrg.body.length >= 1 && ofOrg.body.every((e: { organization_ids: number[] }) => e.organization_ids.includes(org.body.id)));
+      const founding = ofOrg.body[ofOrg.body.length - 1];
+      const investigation = await call('GET', `/api/events/${founding.id}/investigation`);
+      assert.equal(investigation.status, 200);
+      assert.equal(investigation.body.event.id, founding.id);
+      assert.ok(investigation.body.surrounding.length > 0);
+      assert.equal(investigation.body.involved.organizations[0].id, org.body.id);
+      const profile = await call('GET', `/api/agents/${agent.body.id}`);
+      assert.equal(profile.body.statistics.events_caused, await store.historyCountOfAgent(agent.body.id));
+      assert.ok(profile.body.statistics.events_caused >= 5);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      region.stop();
+      await bus.close();
+      await store.close();
     }
   });
 });
