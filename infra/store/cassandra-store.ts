@@ -1,0 +1,618 @@
+// The Cassandra store: the asynchronous store port (actors/ports/store.ts) on Apache
+// Cassandra 5.0. One command's journal record, its read-model rows, history entries and
+// credentials go to Cassandra as ONE logged batch (all or nothing), at QUORUM by default,
+// and the persist resolves only when the batch is acknowledged; reads are at QUORUM too, so
+// a read that follows an acknowledged persist sees it. Every request passes one bounded
+// limiter (a few hundred in flight at most). When Cassandra is out of reach, reads and
+// persists reject with StoreUnavailableError (503), never crash the process.
+//
+// Tables, keys and the order guarantees are described in docs/cassandra.md; the schema and
+// its migrations are in cassandra-schema.ts, the pure key mapping in cassandra-model.ts and
+// the id blocks in cassandra-ids.ts.
+import { Client, types } from 'cassandra-driver';
+import {
+  QUERIES, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
+  type PersistedSnapshot, type ProjectionRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
+} from '../../actors/ports/store';
+import { StoreUnavailableError, storeError } from './cassandra-errors';
+import { Sequence, SequenceReserver } from './cassandra-ids';
+import { Limiter, mapLimited } from './cassandra-limit';
+import {
+  HISTORY_COLUMNS, NO_DUE_DAY, allHistory, byAgent, byCategory, byDay, byIndex, byOrganization, compareKeys, dimensionValue,
+  entityKey, entityValues, historyBucket, historyPaths, historyValues, indexValue, num, toHistoryEvent,
+  type HistoryPath, type Layout,
+} from './cassandra-model';
+import { DEFAULT_JOURNAL_PARTITION_SIZE, migrate, validKeyspace, type Replication } from './cassandra-schema';
+
+export type ConsistencyName = 'ANY' | 'ONE' | 'TWO' | 'THREE' | 'QUORUM' | 'ALL' | 'LOCAL_QUORUM' | 'EACH_QUORUM' | 'LOCAL_ONE';
+
+export interface CassandraStoreOptions {
+  /** host or host:port of one or more nodes. */
+  contactPoints: string[];
+  /** The data center this process is in (datacenter1 for SimpleSnitch). */
+  localDataCenter: string;
+  keyspace: string;
+  /** Consistency of reads and writes; QUORUM by default. With RF = 3, QUORUM reads after QUORUM writes see them. */
+  consistency?: ConsistencyName;
+  /** Overrides `consistency` for reads. */
+  readConsistency?: ConsistencyName;
+  /** Overrides `consistency` for writes. */
+  writeConsistency?: ConsistencyName;
+  /** Consistency of the lightweight transactions' Paxos phase: SERIAL (default) or LOCAL_SERIAL. */
+  serialConsistency?: 'SERIAL' | 'LOCAL_SERIAL';
+  /** Replication of the keyspace when this store creates it; SimpleStrategy with one replica by default. */
+  replication?: Replication;
+  /** Requests of this store in flight at once, at most (default 256; one connection refuses beyond 2,048). */
+  maxInFlight?: number;
+  /** Ids reserved per lightweight transaction for nextId (default 64, as the SQLite store). */
+  idBlock?: number;
+  /** History ids reserved per lightweight transaction (default 1,000; the next block is reserved when half is left). */
+  historyIdBlock?: number;
+  /** Partition sizes for a NEW keyspace; an existing keyspace keeps the ones it was created with. */
+  layout?: Partial<Layout>;
+  /** Client-side timeout of one request (default 12 s). */
+  requestTimeoutMs?: number;
+  /** Timeout of the first connection (default 5 s). */
+  connectTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_LAYOUT: Layout = {
+  journalPartitionSize: DEFAULT_JOURNAL_PARTITION_SIZE,
+  entityBucketSize: 1000,
+  historyBucketSize: 10_000,
+};
+
+/** The sequence history ids come from; not a name the world uses. */
+const HISTORY_SEQUENCE = '$history';
+/** Buckets and partitions read at once by one listing. */
+const FAN_OUT = 8;
+const PAGE = 1000;
+/** Bucket keys this process knows are registered; forgotten (and written again) past this many. */
+const KNOWN_BUCKETS_MAX = 100_000;
+
+const consistencyOf = (name: string): number => {
+  const key = name.toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof typeof types.consistencies;
+  const value = types.consistencies[key];
+  if (typeof value !== 'number') throw new Error(`unknown consistency ${name}`);
+  return value;
+};
+
+interface Statement { query: string; params: unknown[] }
+
+interface RowWithKey { idNum: number; id: string; doc?: string }
+
+/** What nact's persistent actor needs from events(): a stream with an async-friendly reduce (also awaitable, as nact's EventStream type says). */
+class JournalStream implements EventStream {
+  constructor(private readonly read: (onEvent: (e: PersistedEvent) => Promise<void>) => Promise<void>) {}
+
+  /** Folds the events in order; each step waits for the previous one, so a page at a time is held in memory. */
+  reduce<U>(f: (acc: U, event: PersistedEvent, index: number) => U, init: U): Promise<U> {
+    return (async () => {
+      let acc = init;
+      let index = 0;
+      await this.read(async (e) => { acc = await f(acc, e, index++); });
+      return acc;
+    })();
+  }
+
+  then<R1 = PersistedEvent[], R2 = never>(
+    onFulfilled?: ((value: PersistedEvent[]) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    const all: PersistedEvent[] = [];
+    return this.read(async (e) => { all.push(e); }).then(() => all).then(onFulfilled, onRejected);
+  }
+}
+
+export class CassandraStore implements Store {
+  readonly engine: StoreEngine;
+  readonly keyspace: string;
+  readonly layout: Layout;
+  private readonly limiter: Limiter;
+  private readonly read: number;
+  private readonly write: number;
+  private readonly serial: number;
+  private readonly reserver: SequenceReserver;
+  private readonly sequences = new Map<string, Sequence>();
+  private readonly historyIds: Sequence;
+  private readonly idBlock: number;
+  private readonly knownBuckets = new Set<string>();
+  private readonly pending = new Set<Promise<unknown>>();
+  /** close() has begun: no new writes or ids. */
+  private closing = false;
+  private closed = false;
+
+  constructor(private readonly client: Client, opts: CassandraStoreOptions, layout: Layout) {
+    this.keyspace = validKeyspace(opts.keyspace);
+    this.layout = layout;
+    this.limiter = new Limiter(opts.maxInFlight ?? 256);
+    this.read = consistencyOf(opts.readConsistency ?? opts.consistency ?? 'QUORUM');
+    this.write = consistencyOf(opts.writeConsistency ?? opts.consistency ?? 'QUORUM');
+    this.serial = consistencyOf(opts.serialConsistency ?? 'SERIAL');
+    this.reserver = new SequenceReserver(client, this.keyspace, (what, fn) => this.run(what, fn), this.serial, this.write);
+    this.idBlock = opts.idBlock ?? 64;
+    this.historyIds = new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
+    this.engine = this.makeEngine();
+  }
+
+  /** The most requests this store ever had in flight at once. */
+  get peakInFlight(): number {
+    return this.limiter.peak;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Requests
+
+  /** Runs one driver request under the limiter; unreachable Cassandra becomes StoreUnavailableError. */
+  private async run<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('store is closed');
+    try {
+      return await this.limiter.run(fn);
+    } catch (e) {
+      throw storeError(e, what);
+    }
+  }
+
+  private t(table: string): string {
+    return `${this.keyspace}.${table}`;
+  }
+
+  private exec(what: string, query: string, params: unknown[], opts: Record<string, unknown> = {}): Promise<types.ResultSet> {
+    return this.run(what, () => this.client.execute(query, params, { prepare: true, consistency: this.read, ...opts }));
+  }
+
+  /** Every row of a query, page by page (each page is one request under the limiter). */
+  private async all(what: string, query: string, params: unknown[], onRow: (row: types.Row) => void | Promise<void>, fetchSize = PAGE): Promise<void> {
+    let pageState: string | undefined;
+    do {
+      const r = await this.exec(what, query, params, { fetchSize, pageState, autoPage: false });
+      for (const row of r.rows) await onRow(row);
+      pageState = r.pageState ?? undefined;
+    } while (pageState);
+  }
+
+  /** Keeps track of a write until it settles, so close() can wait for it. */
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.pending.add(p);
+    const done = () => { this.pending.delete(p); };
+    p.then(done, done);
+    return p;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The nact engine
+
+  private makeEngine(): StoreEngine {
+    const store = this;
+    return {
+      events(persistenceKey: string, offset = 0, limit?: number) {
+        return new JournalStream((onEvent) => store.readJournal(persistenceKey, offset, limit, onEvent));
+      },
+      latestSnapshot(persistenceKey: string) {
+        return store.latestSnapshot(persistenceKey);
+      },
+      takeSnapshot(snapshot: PersistedSnapshot) {
+        return store.takeSnapshot(snapshot);
+      },
+      persist(event: PersistedEvent, writes?: Writes) {
+        return store.persist(event, writes ?? {});
+      },
+    };
+  }
+
+  /** The journal of a key after sequence number `offset`, at most `limit` records, partition after partition. */
+  private async readJournal(key: string, offset: number, limit: number | undefined, onEvent: (e: PersistedEvent) => Promise<void>): Promise<void> {
+    const size = this.layout.journalPartitionSize;
+    let remaining = limit ?? Number.MAX_SAFE_INTEGER;
+    let from = Math.max(0, Math.floor(offset)) + 1;
+    let partition = Math.floor(from / size);
+    while (remaining > 0) {
+      let last = -1;
+      await this.all('journal read',
+        `SELECT sequence_nr, created_at, data, tags, is_deleted FROM ${this.t('journal')} WHERE persistence_key = ? AND partition_nr = ? AND sequence_nr >= ? LIMIT ?`,
+        [key, partition, from, Math.min(remaining, 2 ** 31 - 1)],
+        async (r) => {
+          last = num(r.get('sequence_nr'));
+          remaining--;
+          await onEvent({
+            key, sequenceNumber: last, createdAt: num(r.get('created_at')),
+            data: JSON.parse(r.get('data')), tags: JSON.parse(r.get('tags') ?? '[]'), isDeleted: r.get('is_deleted') === true,
+          } as PersistedEvent);
+        }, Math.min(PAGE, size));
+      // Sequence numbers have no gaps: a partition that ends early is the last one.
+      if (last < (partition + 1) * size - 1) return;
+      partition++;
+      from = partition * size;
+    }
+  }
+
+  private async latestSnapshot(key: string): Promise<PersistedSnapshot | undefined> {
+    const r = await this.exec('snapshot read', `SELECT sequence_nr, created_at, data FROM ${this.t('snapshots')} WHERE persistence_key = ? LIMIT 1`, [key]);
+    const row = r.first();
+    return row ? { key, sequenceNumber: num(row.get('sequence_nr')), createdAt: num(row.get('created_at')), data: JSON.parse(row.get('data')) } : undefined;
+  }
+
+  private takeSnapshot(s: PersistedSnapshot): Promise<void> {
+    // One partition: the batch is atomic and isolated. Older snapshots of the key go.
+    return this.track(this.run('snapshot', () => this.client.batch([
+      { query: `INSERT INTO ${this.t('snapshots')} (persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?)`, params: [s.key, s.sequenceNumber, s.createdAt, JSON.stringify(s.data)] },
+      { query: `DELETE FROM ${this.t('snapshots')} WHERE persistence_key = ? AND sequence_nr < ?`, params: [s.key, s.sequenceNumber] },
+    ], { prepare: true, logged: false, consistency: this.write, isIdempotent: true })).then(() => undefined));
+  }
+
+  /** One record with everything it writes, as one logged batch; resolves once Cassandra acknowledged it. */
+  persist(event: PersistedEvent, writes: Writes): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('store is closed'));
+    // History ids are taken now, before any await, so they increase in the order of persists.
+    const history = writes.history ?? [];
+    const ids = this.historyIds.take(history.length);
+    return this.track((async () => {
+      const historyIds = Array.isArray(ids) ? ids : await ids.catch((e) => { throw storeError(e, 'history ids'); });
+      const { statements, newBuckets } = this.batchOf(event, writes.rows ?? [], history, historyIds, writes.credentials ?? []);
+      await this.run('persist', () => this.client.batch(statements, { prepare: true, logged: true, consistency: this.write, isIdempotent: true }));
+      for (const b of newBuckets) this.rememberBucket(b);
+    })());
+  }
+
+  private rememberBucket(key: string): void {
+    if (this.knownBuckets.size >= KNOWN_BUCKETS_MAX) this.knownBuckets.clear();
+    this.knownBuckets.add(key);
+  }
+
+  private batchOf(event: PersistedEvent, rows: ProjectionRow[], history: HistoryEntry[], historyIds: number[], credentials: Credential[]) {
+    const statements: Statement[] = [];
+    const newBuckets = new Set<string>();
+    const registerBucket = (key: string, statement: Statement) => {
+      if (this.knownBuckets.has(key) || newBuckets.has(key)) return;
+      newBuckets.add(key);
+      statements.push(statement);
+    };
+    statements.push({
+      query: `INSERT INTO ${this.t('journal')} (persistence_key, partition_nr, sequence_nr, created_at, data, tags, is_deleted) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      params: [event.key, Math.floor(event.sequenceNumber / this.layout.journalPartitionSize), event.sequenceNumber,
+        event.createdAt, JSON.stringify(event.data), JSON.stringify(event.tags ?? []), !!event.isDeleted],
+    });
+    // Statements of one batch share a timestamp: keep only the last write of each row, as a sequential apply would.
+    const lastOfRow = new Map<string, ProjectionRow>();
+    for (const row of rows) lastOfRow.set(`${row.kind}\u0000${row.id}`, row);
+    for (const row of lastOfRow.values()) {
+      const k = entityKey(this.layout, row.kind, row.id);
+      if (row.deleted) {
+        statements.push({ query: `DELETE FROM ${this.t('entities')} WHERE kind = ? AND bucket = ? AND id_num = ? AND id = ?`, params: [k.kind, k.bucket, k.idNum, k.id] });
+        continue;
+      }
+      statements.push({
+        query: `INSERT INTO ${this.t('entities')} (kind, bucket, id_num, id, k_status, k_location, k_organization, k_agent, due_day, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: entityValues(this.layout, row),
+      });
+      registerBucket(`e\u0000${k.kind}\u0000${k.bucket}`, { query: `INSERT INTO ${this.t('entity_buckets')} (kind, bucket) VALUES (?, ?)`, params: [k.kind, k.bucket] });
+    }
+    for (const c of credentials) {
+      statements.push({ query: `INSERT INTO ${this.t('credentials')} (key_hash, agent_id) VALUES (?, ?)`, params: [c.key_hash, c.agent_id] });
+    }
+    const createdAt = new Date().toISOString();
+    history.forEach((entry, i) => {
+      const id = historyIds[i];
+      const bucket = historyBucket(this.layout, id);
+      const values = historyValues(id, entry, createdAt);
+      for (const path of historyPaths(entry)) {
+        const columns = path.column ? `${path.column}, bucket, ${HISTORY_COLUMNS}` : `bucket, ${HISTORY_COLUMNS}`;
+        const params = path.column ? [path.value, bucket, ...values] : [bucket, ...values];
+        statements.push({ query: `INSERT INTO ${this.t(path.table)} (${columns}) VALUES (${params.map(() => '?').join(', ')})`, params });
+        const value = dimensionValue(path);
+        registerBucket(`h\u0000${path.dimension}\u0000${value}\u0000${bucket}`, {
+          query: `INSERT INTO ${this.t('history_buckets')} (dimension, value, bucket) VALUES (?, ?, ?)`, params: [path.dimension, value, bucket],
+        });
+      }
+    });
+    return { statements, newBuckets };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The read model
+
+  async row<T = Record<string, unknown>>(kind: string, id: string | number): Promise<T | undefined> {
+    const k = entityKey(this.layout, kind, id);
+    const r = await this.exec('row read', `SELECT doc FROM ${this.t('entities')} WHERE kind = ? AND bucket = ? AND id_num = ? AND id = ?`, [k.kind, k.bucket, k.idNum, k.id]);
+    const row = r.first();
+    return row ? (JSON.parse(row.get('doc')) as T) : undefined;
+  }
+
+  private spec(name: QueryName): QuerySpec {
+    const spec = (QUERIES as Record<string, QuerySpec>)[name];
+    if (!spec) throw new Error(`unknown query ${String(name)}`);
+    return spec;
+  }
+
+  /**
+   * How a named query reads the entities table: a whole kind walks its buckets; a `due_by`
+   * reads the due_day index; any other reads the storage-attached indexes, one request per
+   * status listed (SAI answers = but not IN; the statuses are disjoint).
+   */
+  private async plan(name: QueryName, arg: string | number | undefined): Promise<
+    | { walk: number[]; spec: QuerySpec }
+    | { due: number; spec: QuerySpec }
+    | { index: Array<{ where: string; params: unknown[] }>; spec: QuerySpec }> {
+    const spec = this.spec(name);
+    if (spec.by === undefined && spec.status === undefined) {
+      const buckets: number[] = [];
+      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE kind = ?`, [spec.kind], (r) => { buckets.push(num(r.get('bucket'))); });
+      return { walk: buckets, spec };
+    }
+    if (arg === undefined && spec.by !== undefined) throw new Error(`query ${String(name)} needs an argument (${spec.by})`);
+    if (spec.by === 'due_by') return { due: Math.min(Number(arg), NO_DUE_DAY - 1), spec };
+    const by = spec.by !== undefined ? byIndex(spec, arg!) : undefined;
+    const statuses: Array<string | undefined> = spec.status ? spec.status.map((s) => indexValue(spec.kind, s)) : [undefined];
+    return {
+      spec,
+      index: statuses.map((status) => {
+        const where: string[] = [];
+        const params: unknown[] = [];
+        if (by) { where.push(`${by.column} = ?`); params.push(by.value); }
+        if (status !== undefined) { where.push('k_status = ?'); params.push(status); }
+        return { where: where.join(' AND '), params };
+      }),
+    };
+  }
+
+  /** The rows of a named query in id order; `withDoc` false reads the keys only. */
+  private async select(name: QueryName, arg: string | number | undefined, withDoc: boolean): Promise<RowWithKey[]> {
+    const plan = await this.plan(name, arg);
+    const { spec } = plan;
+    const docColumn = withDoc ? ', doc' : '';
+    const take = (into: RowWithKey[]) => (r: types.Row) => {
+      into.push({ idNum: num(r.get('id_num')), id: r.get('id'), doc: withDoc ? r.get('doc') : undefined });
+    };
+    if ('walk' in plan) {
+      // Buckets in order, each already sorted by its clustering key.
+      const parts = await mapLimited(plan.walk, FAN_OUT, async (bucket) => {
+        const rows: RowWithKey[] = [];
+        await this.all('list', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE kind = ? AND bucket = ?`, [spec.kind, bucket], take(rows));
+        return rows;
+      });
+      return parts.flat();
+    }
+    const rows: RowWithKey[] = [];
+    if ('due' in plan) {
+      // Only rows with work of their own carry a due_day, and those already due are few: the kind is checked here.
+      const statuses = spec.status?.map((s) => indexValue(spec.kind, s));
+      await this.all('due rows', `SELECT kind, id_num, id, k_status${docColumn} FROM ${this.t('entities')} WHERE due_day <= ?`, [plan.due], (r) => {
+        if (r.get('kind') === spec.kind && (!statuses || statuses.includes(r.get('k_status')))) take(rows)(r);
+      });
+    } else {
+      await mapLimited(plan.index, FAN_OUT, ({ where, params }) =>
+        this.all('query', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE ${where}`, params, take(rows)));
+    }
+    return rows.sort(compareKeys);
+  }
+
+  async list<T = Record<string, unknown>>(query: QueryName, arg?: string | number): Promise<T[]> {
+    return (await this.select(query, arg, true)).map((r) => JSON.parse(r.doc!) as T);
+  }
+
+  async ids(query: QueryName, arg?: string | number): Promise<string[]> {
+    return (await this.select(query, arg, false)).map((r) => r.id);
+  }
+
+  /** Counted by Cassandra (COUNT(*) per bucket or per index value), so no keys travel; due queries count what they read. */
+  async count(query: QueryName, arg?: string | number): Promise<number> {
+    const plan = await this.plan(query, arg);
+    if ('due' in plan) return (await this.select(query, arg, false)).length;
+    const count = async (cql: string, params: unknown[]) =>
+      num((await this.exec('count', cql, params, { readTimeout: 60_000 })).first().get('n'));
+    const counts = 'walk' in plan
+      ? await mapLimited(plan.walk, FAN_OUT, (bucket) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE kind = ? AND bucket = ?`, [plan.spec.kind, bucket]))
+      : await mapLimited(plan.index, FAN_OUT, ({ where, params }) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE ${where}`, params));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // History
+
+  /** The buckets of an access path that hold events, newest first, from `maxBucket` down; read a few at a time. */
+  private async *buckets(path: HistoryPath, maxBucket?: number): AsyncGenerator<number> {
+    const where = maxBucket === undefined ? '' : ' AND bucket <= ?';
+    const params: unknown[] = [path.dimension, dimensionValue(path)];
+    if (maxBucket !== undefined) params.push(maxBucket);
+    let pageState: string | undefined;
+    do {
+      const r = await this.exec('history buckets', `SELECT bucket FROM ${this.t('history_buckets')} WHERE dimension = ? AND value = ?${where}`, params, { fetchSize: 32, pageState, autoPage: false });
+      for (const row of r.rows) yield num(row.get('bucket'));
+      pageState = r.pageState ?? undefined;
+    } while (pageState);
+  }
+
+  private partitionWhere(path: HistoryPath, bucket: number): { where: string; params: unknown[] } {
+    return path.column
+      ? { where: `${path.column} = ? AND bucket = ?`, params: [path.value, bucket] }
+      : { where: 'bucket = ?', params: [bucket] };
+  }
+
+  async history(q: HistoryQuery): Promise<HistoryEvent[]> {
+    const limit = Math.max(0, Math.trunc(q.limit));
+    if (limit === 0) return [];
+    // The most selective access path the filters allow; the other filters are checked here.
+    const path = q.organization_id !== undefined ? byOrganization(q.organization_id)
+      : q.agent_id !== undefined ? byAgent(q.agent_id)
+        : q.category !== undefined ? byCategory(q.category) : allHistory;
+    const keep = (e: HistoryEvent) => (q.category === undefined || e.category === q.category)
+      && (q.agent_id === undefined || e.agent_id === q.agent_id)
+      && (q.organization_id === undefined || e.organization_ids.includes(q.organization_id));
+    const exact = [q.organization_id, q.agent_id, q.category].filter((f) => f !== undefined).length <= 1;
+    const before = q.before_id;
+    if (before !== undefined && before <= 1) return [];
+    const out: HistoryEvent[] = [];
+    for await (const bucket of this.buckets(path, before === undefined ? undefined : historyBucket(this.layout, before - 1))) {
+      const { where, params } = this.partitionWhere(path, bucket);
+      let cql = `SELECT ${HISTORY_COLUMNS} FROM ${this.t(path.table)} WHERE ${where}`;
+      if (before !== undefined) { cql += ' AND id < ?'; params.push(before); }
+      let pageState: string | undefined;
+      do {
+        // An exact path needs only what is missing; a filtered one reads a page at a time.
+        const want = limit - out.length;
+        const r = await this.exec('history', `${cql} LIMIT ?`, [...params, exact ? want : 2 ** 31 - 1],
+          { fetchSize: exact ? want : Math.max(PAGE, want), pageState, autoPage: false });
+        for (const row of r.rows) {
+          const e = toHistoryEvent(row);
+          if (keep(e)) out.push(e);
+          if (out.length >= limit) return out;
+        }
+        pageState = exact ? undefined : r.pageState ?? undefined;
+      } while (pageState);
+    }
+    return out;
+  }
+
+  async historyCountOfAgent(agentId: number): Promise<number> {
+    const path = byAgent(agentId);
+    const buckets: number[] = [];
+    for await (const b of this.buckets(path)) buckets.push(b);
+    const counts = await mapLimited(buckets, FAN_OUT, async (bucket) => {
+      const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t(path.table)} WHERE by_agent = ? AND bucket = ?`, [agentId, bucket]);
+      return num(r.first().get('n'));
+    });
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  async lastHistoryId(): Promise<number> {
+    for await (const bucket of this.buckets(allHistory)) {
+      const r = await this.exec('last history id', `SELECT id FROM ${this.t('history')} WHERE bucket = ? LIMIT 1`, [bucket]);
+      const row = r.first();
+      if (row) return num(row.get('id'));
+    }
+    return 0;
+  }
+
+  async historyEvent(id: number): Promise<HistoryEvent | undefined> {
+    if (!Number.isSafeInteger(id)) return undefined;
+    const r = await this.exec('history event', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE bucket = ? AND id = ?`, [historyBucket(this.layout, id), id]);
+    const row = r.first();
+    return row ? toHistoryEvent(row) : undefined;
+  }
+
+  async historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): Promise<HistoryEvent[]> {
+    limit = Math.max(0, Math.trunc(limit));
+    if (limit === 0 || toDay < fromDay) return [];
+    if (toDay - fromDay > 3660) throw new Error(`historyBetweenDays: a window of ${toDay - fromDay + 1} days is too wide`);
+    const days = Array.from({ length: toDay - fromDay + 1 }, (_, i) => fromDay + i);
+    const perDay = await mapLimited(days, FAN_OUT, async (day) => {
+      const list: Array<{ day: number; bucket: number }> = [];
+      for await (const bucket of this.buckets(byDay(day))) list.push({ day, bucket });
+      return list;
+    });
+    // In each (day, bucket) partition, the `limit` nearest below and above nearId: the nearest overall are among them.
+    const size = this.layout.historyBucketSize;
+    const reads: Array<{ day: number; bucket: number; below: boolean }> = [];
+    for (const { day, bucket } of perDay.flat()) {
+      if (bucket * size <= nearId) reads.push({ day, bucket, below: true });
+      if ((bucket + 1) * size - 1 > nearId) reads.push({ day, bucket, below: false });
+    }
+    const found = await mapLimited(reads, FAN_OUT, async ({ day, bucket, below }) => {
+      const cql = below
+        ? `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history_by_day')} WHERE by_day = ? AND bucket = ? AND id <= ? ORDER BY id DESC LIMIT ?`
+        : `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history_by_day')} WHERE by_day = ? AND bucket = ? AND id > ? ORDER BY id ASC LIMIT ?`;
+      const r = await this.exec('history window', cql, [day, bucket, nearId, limit], { fetchSize: limit });
+      return r.rows.map(toHistoryEvent);
+    });
+    return found.flat()
+      .sort((a, b) => Math.abs(a.id - nearId) - Math.abs(b.id - nearId) || a.id - b.id)
+      .slice(0, limit)
+      .sort((a, b) => a.id - b.id);
+  }
+
+  async agentForKeyHash(keyHash: string): Promise<number | undefined> {
+    const r = await this.exec('credential read', `SELECT agent_id FROM ${this.t('credentials')} WHERE key_hash = ?`, [keyHash]);
+    const row = r.first();
+    return row ? num(row.get('agent_id')) : undefined;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Ids and settings
+
+  private sequence(name: string): Sequence {
+    if (name === HISTORY_SEQUENCE) throw new Error(`sequence name ${name} is reserved`);
+    let s = this.sequences.get(name);
+    if (!s) {
+      s = new Sequence(this.reserver, name, this.idBlock, false);
+      this.sequences.set(name, s);
+    }
+    return s;
+  }
+
+  async nextId(sequence: string): Promise<number> {
+    if (this.closing) throw new Error('store is closed');
+    try {
+      return await this.sequence(sequence).next();
+    } catch (e) {
+      throw storeError(e, 'id block');
+    }
+  }
+
+  async reserveIdsUpTo(sequence: string, value: number): Promise<void> {
+    const s = this.sequence(sequence);
+    s.raiseFloor(value);
+    await this.reserver.reserveUpTo(sequence, value);
+  }
+
+  async setting(name: string): Promise<string | undefined> {
+    const r = await this.exec('setting read', `SELECT value FROM ${this.t('settings')} WHERE name = ?`, [name]);
+    const row = r.first();
+    return row ? (row.get('value') as string) : undefined;
+  }
+
+  async setSetting(name: string, value: string): Promise<void> {
+    await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (name, value) VALUES (?, ?)`, [name, value], { consistency: this.write }));
+  }
+
+  /** Waits for the writes under way, gives back the ids reserved but not handed out, then closes the connections. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await Promise.all([this.historyIds, ...this.sequences.values()].map((s) => s.release()));
+    this.closed = true;
+    await this.client.shutdown();
+  }
+}
+
+/** Reads the keyspace's layout, fixing it with the given one when the keyspace is new. */
+async function loadLayout(client: Client, keyspace: string, wanted: Layout, serial: number, write: number): Promise<Layout> {
+  const r = await client.execute(`INSERT INTO ${keyspace}.store_meta (name, value) VALUES ('layout', ?) IF NOT EXISTS`, [JSON.stringify(wanted)],
+    { prepare: true, serialConsistency: serial, consistency: write });
+  if (r.wasApplied()) return wanted;
+  const stored = JSON.parse(r.first().get('value')) as Partial<Layout>;
+  return { ...DEFAULT_LAYOUT, ...stored };
+}
+
+/**
+ * Connects, creates or migrates the keyspace, and returns the store. Rejects with
+ * StoreUnavailableError when Cassandra cannot be reached.
+ */
+export async function openCassandraStore(opts: CassandraStoreOptions): Promise<CassandraStore> {
+  const keyspace = validKeyspace(opts.keyspace);
+  const write = consistencyOf(opts.writeConsistency ?? opts.consistency ?? 'QUORUM');
+  const serial = consistencyOf(opts.serialConsistency ?? 'SERIAL');
+  const client = new Client({
+    contactPoints: opts.contactPoints,
+    localDataCenter: opts.localDataCenter,
+    queryOptions: { consistency: consistencyOf(opts.readConsistency ?? opts.consistency ?? 'QUORUM'), prepare: true },
+    socketOptions: { connectTimeout: opts.connectTimeoutMs ?? 5000, readTimeout: opts.requestTimeoutMs ?? 12_000 },
+    protocolOptions: { maxSchemaAgreementWaitSeconds: 30 },
+  });
+  try {
+    await client.connect();
+  } catch (e) {
+    await client.shutdown().catch(() => undefined);
+    throw new StoreUnavailableError(`Cassandra at ${opts.contactPoints.join(', ')} cannot be reached: ${(e as Error)?.message ?? e}`, e);
+  }
+  try {
+    await migrate(client, { keyspace, replication: opts.replication ?? { class: 'SimpleStrategy', replication_factor: 1 }, log: opts.log });
+    const layout = await loadLayout(client, keyspace, { ...DEFAULT_LAYOUT, ...opts.layout }, serial, write)
+      .catch((e) => { throw storeError(e, 'layout'); });
+    return new CassandraStore(client, opts, layout);
+  } catch (e) {
+    await client.shutdown().catch(() => undefined);
+    throw e;
+  }
+}

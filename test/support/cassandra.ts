@@ -1,0 +1,150 @@
+// Test support: a real Cassandra for the Cassandra store's tests. The first suite that needs
+// it runs `infra/servers up cassandra` (once per mocha run; harmless when it already runs)
+// and reads the settings it prints; each test file works in keyspaces of its own
+// (worldsim_test_<random>), dropped when the file is done. A server this run started is
+// stopped at the end of the run (set WORLDSIM_KEEP_CASSANDRA=1 to keep it up). When
+// CASSANDRA_CONTACT_POINTS is set, that server is used and nothing is started.
+//
+// If Cassandra cannot be started, the suites FAIL with the reason: they are never skipped.
+import { execFile } from 'child_process';
+import crypto from 'crypto';
+import fs from 'fs';
+import path from 'path';
+import { Client } from 'cassandra-driver';
+import type { CassandraStoreOptions } from '../../infra/store/cassandra-store';
+
+export interface CassandraServer {
+  contactPoints: string[];
+  localDataCenter: string;
+  /** This mocha run started it (and stops it at the end). */
+  startedHere: boolean;
+}
+
+/** The first start fetches nothing (jars are cached) but may take a while on a busy machine. */
+export const CASSANDRA_START_TIMEOUT_MS = 200_000;
+
+function repoRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'infra', 'servers'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`cannot find the repository root (with infra/servers) above ${__dirname}`);
+    dir = up;
+  }
+}
+
+function servers(command: 'up' | 'down', timeoutMs: number): Promise<{ stdout: string; stderr: string }> {
+  const root = repoRoot();
+  return new Promise((resolve, reject) => {
+    execFile(path.join(root, 'infra', 'servers'), [command, 'cassandra'], { cwd: root, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      if (error) {
+        const said = `${String(stderr).trim()}\n${String(stdout).trim()}`.trim();
+        const tail = said ? said.split('\n').slice(-25).join('\n') : '(it printed nothing; run `infra/servers up cassandra` from the repository root to see why)';
+        reject(new Error(`Cassandra: 'infra/servers ${command} cassandra' failed (${error.killed ? `killed after ${timeoutMs} ms` : `exit ${error.code}`}), so the Cassandra tests cannot run:\n${tail}`));
+      } else resolve({ stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** KEY=value lines of `infra/servers up`. */
+export function parseSettings(stdout: string): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const line of stdout.split('\n')) {
+    const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (m) settings[m[1]] = m[2];
+  }
+  return settings;
+}
+
+let server: Promise<CassandraServer> | null = null;
+
+/** The Cassandra of this run: started once, on first use. Rejects with the reason when it cannot start. */
+export function ensureCassandra(): Promise<CassandraServer> {
+  if (!server) {
+    server = (async () => {
+      if (process.env.CASSANDRA_CONTACT_POINTS) {
+        return {
+          contactPoints: process.env.CASSANDRA_CONTACT_POINTS.split(',').map((s) => s.trim()).filter(Boolean),
+          localDataCenter: process.env.CASSANDRA_LOCAL_DATACENTER ?? 'datacenter1',
+          startedHere: false,
+        };
+      }
+      const { stdout, stderr } = await servers('up', CASSANDRA_START_TIMEOUT_MS);
+      const settings = parseSettings(stdout);
+      if (!settings.CASSANDRA_CONTACT_POINTS) throw new Error(`Cassandra: 'infra/servers up cassandra' printed no CASSANDRA_CONTACT_POINTS:\n${stdout}\n${stderr}`);
+      return {
+        contactPoints: settings.CASSANDRA_CONTACT_POINTS.split(','),
+        localDataCenter: settings.CASSANDRA_LOCAL_DATACENTER ?? 'datacenter1',
+        startedHere: !/already runs/.test(stderr),
+      };
+    })();
+    // A failed start is reported by every suite that needs it, each with the reason.
+    server.catch(() => undefined);
+  }
+  return server;
+}
+
+// At the end of the run, stop a server this run started.
+after(async function stopCassandra() {
+  if (!server || process.env.WORLDSIM_KEEP_CASSANDRA) return;
+  const s = await server.catch(() => null);
+  if (!s?.startedHere) return;
+  this.timeout(90_000);
+  await servers('down', 80_000);
+});
+
+export function randomKeyspace(): string {
+  return `worldsim_test_${crypto.randomBytes(6).toString('hex')}`;
+}
+
+export async function dropKeyspaces(s: CassandraServer, keyspaces: string[]): Promise<void> {
+  if (keyspaces.length === 0) return;
+  const client = new Client({ contactPoints: s.contactPoints, localDataCenter: s.localDataCenter });
+  try {
+    await client.connect();
+    for (const ks of keyspaces) await client.execute(`DROP KEYSPACE IF EXISTS ${ks}`);
+  } finally {
+    await client.shutdown();
+  }
+}
+
+export interface CassandraFixture {
+  server(): CassandraServer;
+  /** A fresh keyspace name, dropped after the suite. */
+  keyspace(): string;
+  /** Store options for a keyspace (a fresh one unless given). */
+  options(overrides?: Partial<CassandraStoreOptions>): CassandraStoreOptions;
+}
+
+/**
+ * For a describe block: starts (or finds) Cassandra before its tests, with the long timeout
+ * a first start needs, and drops the keyspaces it handed out afterwards.
+ */
+export function useCassandra(): CassandraFixture {
+  let current: CassandraServer | null = null;
+  const made: string[] = [];
+  before(async function startCassandra() {
+    this.timeout(CASSANDRA_START_TIMEOUT_MS + 10_000);
+    current = await ensureCassandra();
+  });
+  after(async function dropTestKeyspaces() {
+    this.timeout(120_000);
+    if (current) await dropKeyspaces(current, made.splice(0));
+  });
+  const fixture: CassandraFixture = {
+    server() {
+      if (!current) throw new Error('Cassandra is not up (the before hook failed)');
+      return current;
+    },
+    keyspace() {
+      const ks = randomKeyspace();
+      made.push(ks);
+      return ks;
+    },
+    options(overrides = {}) {
+      const s = fixture.server();
+      return { contactPoints: s.contactPoints, localDataCenter: s.localDataCenter, keyspace: overrides.keyspace ?? fixture.keyspace(), ...overrides };
+    },
+  };
+  return fixture;
+}
