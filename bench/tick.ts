@@ -9,6 +9,7 @@ import path from 'path';
 import { CLOCK_ID } from '../actors/clock/actor';
 import { forEachLimited } from '../actors/concurrency';
 import { startWorld } from '../infra/app';
+import { readConfig } from '../infra/config';
 import { generateAdventurer } from '../actors/world/generate';
 
 /** CPU time of the whole process (the main thread and the writer thread). */
@@ -17,7 +18,11 @@ const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 async function main() {
   const [orgs = 10_000, adventurers = 100_000, days = 3] = process.argv.slice(2).map(Number);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-'));
-  const world = await startWorld({ port: 0, host: '127.0.0.1', dataDir, adminKey: 'a', spectatorKey: 's', daySeconds: 0, seed: 'bench' }, () => undefined);
+  // WORLD_STORE=cassandra (with the CASSANDRA_* settings) times the tick on Cassandra, in a fresh keyspace.
+  const env = readConfig();
+  const cassandra = { ...env.cassandra, keyspace: env.store === 'cassandra' ? `bench_${Date.now()}` : env.cassandra.keyspace };
+  const world = await startWorld({ ...env, port: 0, host: '127.0.0.1', dataDir, cassandra, adminKey: 'a', spectatorKey: 's', daySeconds: 0, seed: 'bench' }, () => undefined);
+  console.log(`store: ${env.store}${env.store === 'cassandra' ? ` (keyspace ${cassandra.keyspace})` : ''}`);
   const { store } = world.services;
   const { region } = world;
   const t0 = Date.now();

@@ -11,6 +11,7 @@ import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperator
 import { HttpError, invalid } from './errors';
 import type { Route } from './route';
 import type { Services } from './services';
+import { StoreUnavailableError } from '../actors/ports/store';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const HEADER_MAX = 256;
@@ -18,7 +19,15 @@ const HEADER_MAX = 256;
 export interface ServerHandle {
   server: restify.Server;
   setReady(services: Services): void;
+  /**
+   * Something the world needs cannot be reached (the store): /healthz and every /api
+   * endpoint answer 503 with the reason until it is cleared with null.
+   */
+  setUnavailable(reason: string | null): void;
 }
+
+/** What a request that met an unreachable store is told. */
+export const STORE_UNAVAILABLE = "the world's store cannot be reached right now; try again shortly (if you were changing something, read the current state first: it may or may not have happened)";
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -116,6 +125,7 @@ function header(req: restify.Request, name: string, problems: DetailItem[]): str
 
 export function buildServer(routes: Route[], log: (line: string) => void = () => undefined): ServerHandle {
   let services: Services | null = null;
+  let unavailable: string | null = null;
   const server = restify.createServer({ name: 'worldsim', handleUncaughtExceptions: false, ignoreTrailingSlash: true } as restify.ServerOptions);
   // restify's own logger would print whole requests (keys included) on some failures: keep it quiet.
   (server.log as unknown as { level: string }).level = 'silent'; // restify 11 logs through pino
@@ -133,7 +143,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
   });
 
   server.get('/healthz', (_req, res, next) => {
-    res.send(services ? 200 : 503, services ? { status: 'ok' } : { status: 'starting' });
+    if (unavailable) res.send(503, { status: services ? 'unavailable' : 'starting', detail: unavailable });
+    else res.send(services ? 200 : 503, services ? { status: 'ok' } : { status: 'starting' });
     return next();
   });
 
@@ -141,6 +152,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     const path = r.path.replace(/\{(\w+)\}/g, ':$1');
     const handler = async (req: restify.Request, res: restify.Response) => {
       try {
+        if (unavailable) throw new HttpError(503, unavailable);
         if (!services) throw new HttpError(503, 'the world is starting; try again in a moment');
         const problems: DetailItem[] = [];
         const raw = r.method === 'GET' ? '' : await readBody(req);
@@ -183,6 +195,9 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         if (e instanceof HttpError) {
           if (e.status === 413) res.setHeader('connection', 'close');
           res.send(e.status, { detail: typeof e.detail === 'string' ? e.detail : withSafeInputs(e.detail) });
+        } else if (e instanceof StoreUnavailableError) {
+          log(`${req.method} ${req.path()}: ${e.message}`);
+          res.send(503, { detail: STORE_UNAVAILABLE });
         } else {
           log(`error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? e}`);
           res.send(500, { detail: 'internal error' });
@@ -194,5 +209,5 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     else server.patch(path, handler);
   }
 
-  return { server, setReady: (s) => { services = s; } };
+  return { server, setReady: (s) => { services = s; }, setUnavailable: (reason) => { unavailable = reason; } };
 }

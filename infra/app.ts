@@ -23,7 +23,8 @@ import { EmbeddedBus } from './bus/embedded-bus';
 import { TOPICS } from '../actors/ports/bus';
 import { IntervalTicker } from './clock/interval-ticker';
 import type { Config } from './config';
-import type { Store } from '../actors/ports/store';
+import { StoreUnavailableError, type Store } from '../actors/ports/store';
+import { openCassandraStore } from './store/cassandra-store';
 import { SqliteStore } from './store/sqlite-store';
 
 export interface World {
@@ -52,19 +53,66 @@ async function operatorKeys(store: Store, config: Config): Promise<{ keys: Keys;
   return { keys: { admin: await keyFor(config.adminKey, 'admin_key'), spectator: await keyFor(config.spectatorKey, 'spectator_key') }, generated };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const STORE_RETRY_MAX_MS = 10_000;
+export const STORE_PING_MS = 2_000;
+
+/** Where the configured store lives, for the log. */
+const storeName = (config: Config) => (config.store === 'sqlite'
+  ? `SQLite in ${config.dataDir}`
+  : `Cassandra at ${config.cassandra.contactPoints.join(', ')} (keyspace ${config.cassandra.keyspace})`);
+
+function openStore(config: Config): Promise<Store> {
+  if (config.store === 'sqlite') return Promise.resolve(new SqliteStore(config.dataDir));
+  const c = config.cassandra;
+  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, localDataCenter: c.localDataCenter, consistency: c.consistency });
+}
+
+/**
+ * Runs a step of the start-up until it succeeds, for as long as the store cannot be
+ * reached: the HTTP API answers 503 with the reason meanwhile, the log says why, and
+ * the wait between attempts grows to STORE_RETRY_MAX_MS. Any other failure is thrown.
+ */
+async function untilReachable<T>(what: string, step: () => Promise<T>, unavailable: (reason: string | null) => void, log: (line: string) => void): Promise<T> {
+  for (let wait = 500; ; wait = Math.min(wait * 2, STORE_RETRY_MAX_MS)) {
+    try {
+      const value = await step();
+      unavailable(null);
+      return value;
+    } catch (e) {
+      if (!(e instanceof StoreUnavailableError)) throw e;
+      const reason = `the world's store cannot be reached (${what}): ${e.message}`;
+      unavailable(reason);
+      log(`worldsim: ${reason}; trying again in ${wait / 1000} s`);
+      await sleep(wait);
+    }
+  }
+}
+
+/** A refusal of the world during start-up: a store that failed under an actor is worth another try, anything else is not. */
+const startupStep = (what: string) => (r: { ok: boolean; refusal?: { status: number; detail: string } }) => {
+  if (r.ok) return;
+  if (r.refusal?.status === 503) throw new StoreUnavailableError(`${what}: ${r.refusal.detail}`);
+  throw new Error(`${what} failed: ${r.refusal?.detail}`);
+};
+
 export async function startWorld(config: Config, log: (line: string) => void = (l) => console.log(l)): Promise<World> {
-  const { server, setReady } = buildServer(routes, log);
+  const { server, setReady, setUnavailable } = buildServer(routes, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
 
-  const store = new SqliteStore(config.dataDir);
-  const { keys } = await operatorKeys(store, config);
+  const patiently = <T>(what: string, step: () => Promise<T>) => untilReachable(what, step, setUnavailable, log);
+  const store = await patiently(`opening ${storeName(config)}`, () => openStore(config));
+  const { keys } = await patiently('reading the operator keys', () => operatorKeys(store, config));
   // The world's seed is fixed when it is first created; a restart keeps it.
-  const seed = await store.setting('world_seed') ?? config.seed;
-  await store.setSetting('world_seed', seed);
+  const seed = await patiently('reading the world seed', async () => {
+    const kept = await store.setting('world_seed') ?? config.seed;
+    await store.setSetting('world_seed', kept);
+    return kept;
+  });
 
   const bus = new EmbeddedBus();
   const region = new Region(store.engine, store, [
@@ -72,14 +120,31 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   ], { log });
   bus.subscribe(TOPICS.days, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log));
 
-  await seedWorld(region, store, seed);
+  await patiently('seeding the world', () => seedWorld(region, store, seed));
   // Settle the current day again in case the last run stopped halfway through it.
-  await region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000);
+  await patiently('settling the current day', () => region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000).then(startupStep('settling the current day')));
 
   const services: Services = { entities: region, read: store, store, keys, seed, day: () => currentDay(store) };
   const ticker = new IntervalTicker();
   ticker.start(config.daySeconds * 1000, () => region.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
   setReady(services);
+
+  // While the world runs, the store is watched: when it cannot be reached, every /api
+  // request and /healthz answer 503 with the reason until it answers again.
+  let down: string | null = null;
+  const health = setInterval(() => {
+    store.ping().then(() => {
+      if (down) log(`worldsim: ${storeName(config)} answers again`);
+      down = null;
+      setUnavailable(null);
+    }, (e: unknown) => {
+      const reason = `the world's store cannot be reached: ${(e as Error)?.message ?? e}`;
+      if (!down) log(`worldsim: ${reason}`);
+      down = reason;
+      setUnavailable(reason);
+    });
+  }, STORE_PING_MS);
+  health.unref();
 
   return {
     url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
@@ -88,6 +153,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     services,
     region,
     async close() {
+      clearInterval(health);
       ticker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();

@@ -1,8 +1,22 @@
 // Configuration from the environment (api-conventions.md, "Running the service").
+export type StoreKind = 'sqlite' | 'cassandra';
+export const CONSISTENCY_LEVELS = ['ONE', 'TWO', 'THREE', 'QUORUM', 'ALL', 'LOCAL_QUORUM', 'EACH_QUORUM', 'LOCAL_ONE'] as const;
+export type Consistency = (typeof CONSISTENCY_LEVELS)[number];
+
+export interface CassandraConfig {
+  contactPoints: string[];
+  keyspace: string;
+  localDataCenter: string;
+  consistency: Consistency;
+}
+
 export interface Config {
   port: number;
   host: string;
+  /** Where the world's state lives: the embedded SQLite file (default) or Apache Cassandra. */
+  store: StoreKind;
   dataDir: string;
+  cassandra: CassandraConfig;
   adminKey: string | null;
   spectatorKey: string | null;
   daySeconds: number;
@@ -19,12 +33,38 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
   return n;
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = raw.trim();
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return value as T;
+}
+
+export const DEFAULT_CASSANDRA: CassandraConfig = {
+  contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', localDataCenter: 'datacenter1', consistency: 'QUORUM',
+};
+
+function cassandra(env: NodeJS.ProcessEnv): CassandraConfig {
+  const points = (env.CASSANDRA_CONTACT_POINTS ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const keyspace = env.CASSANDRA_KEYSPACE?.trim() || DEFAULT_CASSANDRA.keyspace;
+  if (!/^[A-Za-z][A-Za-z0-9_]{0,47}$/.test(keyspace)) throw new Error(`CASSANDRA_KEYSPACE must be letters, digits and _ (starting with a letter, at most 48), got "${keyspace}"`);
+  return {
+    contactPoints: points.length ? points : DEFAULT_CASSANDRA.contactPoints,
+    keyspace,
+    localDataCenter: env.CASSANDRA_LOCAL_DC?.trim() || DEFAULT_CASSANDRA.localDataCenter,
+    consistency: oneOf(env, 'CASSANDRA_CONSISTENCY', CONSISTENCY_LEVELS, DEFAULT_CASSANDRA.consistency),
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nonEmpty = (v: string | undefined) => (v && v.length > 0 ? v : null);
   return {
     port: number(env, 'PORT', 8080, 0),
     host: env.HOST || '0.0.0.0',
+    store: oneOf(env, 'WORLD_STORE', ['sqlite', 'cassandra'] as const, 'sqlite'),
     dataDir: env.WORLD_DATA_DIR || './data',
+    cassandra: cassandra(env),
     adminKey: nonEmpty(env.WORLD_ADMIN_KEY),
     spectatorKey: nonEmpty(env.WORLD_SPECTATOR_KEY),
     daySeconds: number(env, 'WORLD_DAY_SECONDS', 3600, 0),

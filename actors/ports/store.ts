@@ -206,8 +206,24 @@ export const eventStream = (load: () => Promise<PersistedEvent[]>): EventStream 
   reduce: (reducer, initial) => load().then((events) => events.reduce(reducer, initial)),
 });
 
+/**
+ * The store cannot be reached right now (a database across the network is down or
+ * overloaded). The service answers 503 and tries again later; the outcome of a write
+ * that failed so is unknown.
+ */
+export class StoreUnavailableError extends Error {
+  /** The HTTP status the service answers with. */
+  readonly status = 503;
+  constructor(message: string, readonly cause?: unknown) {
+    super(message);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 /** Everything the service needs from a persistence backend. */
 export interface Store extends ReadModel {
+  /** Resolves when the store answers; rejects with StoreUnavailableError when it cannot be reached. */
+  ping(): Promise<void>;
   /** The nact engine; its persist(event, writes) applies `writes` together with the event, all or nothing. */
   engine: StoreEngine;
   /** A new identifier of the given sequence (organization, agent, ...); never reused. */

@@ -1,16 +1,11 @@
 // Errors of the Cassandra store. A store that cannot reach enough replicas answers with
 // StoreUnavailableError, which the service turns into 503 ("try again"), never a crash.
 import { errors, types } from 'cassandra-driver';
+import { StoreUnavailableError } from '../../actors/ports/store';
 
-/** Cassandra (or enough of its replicas) could not be reached, or did not answer in time. The outcome of a write that failed so is unknown. */
-export class StoreUnavailableError extends Error {
-  /** The HTTP status the service answers with. */
-  readonly status = 503;
-  constructor(message: string, readonly cause?: unknown) {
-    super(message);
-    this.name = 'StoreUnavailableError';
-  }
-}
+// Cassandra (or enough of its replicas) could not be reached, or did not answer in time:
+// the port's StoreUnavailableError. The outcome of a write that failed so is unknown.
+export { StoreUnavailableError };
 
 /** Server answers that mean "not now" rather than "never": too few replicas, timeouts, overload, a node still starting. */
 const UNAVAILABLE_CODES = new Set<number>([

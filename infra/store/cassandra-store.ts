@@ -565,6 +565,10 @@ export class CassandraStore implements Store {
     await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (name, value) VALUES (?, ?)`, [name, value], { consistency: this.write }));
   }
 
+  async ping(): Promise<void> {
+    await this.exec('ping', 'SELECT release_version FROM system.local', []);
+  }
+
   /** Waits for the writes under way, gives back the ids reserved but not handed out, then closes the connections. */
   async close(): Promise<void> {
     if (this.closing) return;

@@ -334,6 +334,10 @@ export class SqliteStore implements Store {
   }
 
   /** Waits for queued writes to commit, then closes the writer and the file. */
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     while (this.queue.length > 0 || this.inFlight || this.flushScheduled) {
       await new Promise<void>((r) => { this.drained.push(r); if (!this.inFlight && !this.flushScheduled) this.flush(); });

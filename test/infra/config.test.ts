@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import path from 'path';
 import type { AddressInfo } from 'net';
 import { startWorld, type World } from '../../infra/app';
-import { DEFAULT_SEED, readConfig, type Config } from '../../infra/config';
+import { DEFAULT_CASSANDRA, DEFAULT_SEED, readConfig, type Config } from '../../infra/config';
 import { routes } from '../../http/routes';
 import { buildServer } from '../../http/server';
 import { tempDir } from '../support/world';
@@ -15,7 +15,7 @@ import { tempDir } from '../support/world';
 const quiet = () => undefined;
 
 const configFor = (over: Partial<Config>): Config => ({
-  port: 0, host: '127.0.0.1', dataDir: tempDir('worldsim-config-'), adminKey: null, spectatorKey: null, daySeconds: 0, seed: 'config-seed', ...over,
+  port: 0, host: '127.0.0.1', store: 'sqlite', dataDir: tempDir('worldsim-config-'), cassandra: DEFAULT_CASSANDRA, adminKey: null, spectatorKey: null, daySeconds: 0, seed: 'config-seed', ...over,
 });
 
 async function call(base: string, method: string, url: string, headers: Record<string, string> = {}) {
@@ -29,10 +29,27 @@ async function call(base: string, method: string, url: string, headers: Record<s
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('readConfig (api-conventions: running the service)', () => {
-  it('defaults: PORT 8080, HOST 0.0.0.0, WORLD_DATA_DIR ./data, no operator keys, WORLD_DAY_SECONDS 3600, the fixed default seed', () => {
+  it('defaults: PORT 8080, HOST 0.0.0.0, the embedded store in WORLD_DATA_DIR ./data, no operator keys, WORLD_DAY_SECONDS 3600, the fixed default seed', () => {
     assert.deepEqual(readConfig({}), {
-      port: 8080, host: '0.0.0.0', dataDir: './data', adminKey: null, spectatorKey: null, daySeconds: 3600, seed: DEFAULT_SEED,
+      port: 8080, host: '0.0.0.0', store: 'sqlite', dataDir: './data', adminKey: null, spectatorKey: null, daySeconds: 3600, seed: DEFAULT_SEED,
+      cassandra: { contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', localDataCenter: 'datacenter1', consistency: 'QUORUM' },
     });
+  });
+
+  it('reads the Cassandra store settings: WORLD_STORE, CASSANDRA_CONTACT_POINTS, CASSANDRA_KEYSPACE, CASSANDRA_LOCAL_DC, CASSANDRA_CONSISTENCY', () => {
+    const c = readConfig({
+      WORLD_STORE: 'cassandra', CASSANDRA_CONTACT_POINTS: '10.0.0.1:9042, 10.0.0.2', CASSANDRA_KEYSPACE: 'world_two',
+      CASSANDRA_LOCAL_DC: 'dc1', CASSANDRA_CONSISTENCY: 'LOCAL_QUORUM',
+    });
+    assert.equal(c.store, 'cassandra');
+    assert.deepEqual(c.cassandra, { contactPoints: ['10.0.0.1:9042', '10.0.0.2'], keyspace: 'world_two', localDataCenter: 'dc1', consistency: 'LOCAL_QUORUM' });
+    assert.equal(readConfig({ WORLD_STORE: '' }).store, 'sqlite', 'an empty WORLD_STORE reads as unset');
+  });
+
+  it('refuses an unknown store, consistency or keyspace, naming the variable', () => {
+    assert.throws(() => readConfig({ WORLD_STORE: 'postgres' }), /WORLD_STORE must be one of sqlite, cassandra/);
+    assert.throws(() => readConfig({ CASSANDRA_CONSISTENCY: 'SOMETIMES' }), /CASSANDRA_CONSISTENCY/);
+    assert.throws(() => readConfig({ CASSANDRA_KEYSPACE: 'drop table;' }), /CASSANDRA_KEYSPACE/);
   });
 
   it('has a fixed, non-empty default seed, so two fresh worlds start alike', () => {
@@ -48,8 +65,8 @@ describe('readConfig (api-conventions: running the service)', () => {
       WORLD_SPECTATOR_KEY: 'spectator-from-env', WORLD_DAY_SECONDS: '0.5', WORLD_SEED: 'another-seed',
     };
     assert.deepEqual(readConfig(env), {
-      port: 9091, host: '127.0.0.2', dataDir: '/tmp/somewhere-else', adminKey: 'admin-from-env', spectatorKey: 'spectator-from-env',
-      daySeconds: 0.5, seed: 'another-seed',
+      port: 9091, host: '127.0.0.2', store: 'sqlite', dataDir: '/tmp/somewhere-else', adminKey: 'admin-from-env', spectatorKey: 'spectator-from-env',
+      daySeconds: 0.5, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA,
     });
     assert.equal(readConfig({ WORLD_DAY_SECONDS: '0' }).daySeconds, 0, '0 turns the background clock off');
     assert.equal(readConfig({ WORLD_ADMIN_KEY: '', WORLD_SPECTATOR_KEY: '' }).adminKey, null, 'an empty key reads as unset');

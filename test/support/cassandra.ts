@@ -84,14 +84,23 @@ export function ensureCassandra(): Promise<CassandraServer> {
   return server;
 }
 
-// At the end of the run, stop a server this run started.
-after(async function stopCassandra() {
-  if (!server || process.env.WORLDSIM_KEEP_CASSANDRA) return;
-  const s = await server.catch(() => null);
-  if (!s?.startedHere) return;
-  this.timeout(90_000);
-  await servers('down', 80_000);
-});
+/** Keyspaces handed out for the run's worlds, dropped at its end (before a server this run started is stopped). */
+const runKeyspaces = new Set<string>();
+export const trackKeyspace = (keyspace: string) => { runKeyspaces.add(keyspace); };
+
+// At the end of the run: drop the worlds' keyspaces, then stop a server this run started.
+// (Guarded: scripts outside mocha import this module too.)
+if (typeof after === 'function') {
+  after(async function stopCassandra() {
+    if (!server) return;
+    this.timeout(300_000);
+    const s = await server.catch(() => null);
+    if (!s) return;
+    await dropKeyspaces(s, [...runKeyspaces]).catch(() => undefined);
+    if (!s.startedHere || process.env.WORLDSIM_KEEP_CASSANDRA) return;
+    await servers('down', 80_000);
+  });
+}
 
 export function randomKeyspace(): string {
   return `worldsim_test_${crypto.randomBytes(6).toString('hex')}`;

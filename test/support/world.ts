@@ -1,10 +1,12 @@
 // Test support: a real world on a temporary data folder, served on a loopback port, and
 // a small JSON client for it.
+import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { startWorld, type World } from '../../infra/app';
-import type { Config } from '../../infra/config';
+import { DEFAULT_CASSANDRA, type Config, type StoreKind } from '../../infra/config';
+import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, trackKeyspace } from './cassandra';
 
 export interface Answer<T = any> {
   status: number;
@@ -25,11 +27,37 @@ export interface TestWorld extends World {
 
 export const tempDir = (prefix = 'worldsim-test-') => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
+/**
+ * The store the tests' worlds run on: the embedded SQLite store, or with
+ * WORLD_TEST_STORE=cassandra a real Cassandra (started once per run through
+ * infra/servers), one keyspace per world. `npm test` runs the HTTP suite both ways.
+ */
+export const TEST_STORE: StoreKind = process.env.WORLD_TEST_STORE === 'cassandra' ? 'cassandra' : 'sqlite';
+
+/** A world's keyspace follows its data folder, so a restart on the same folder finds the same world. */
+const keyspaceFor = (dataDir: string) => `wt_${crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16)}`;
+
+if (TEST_STORE === 'cassandra' && typeof before === 'function') {
+  // Up front, with the time a first start needs: every world of the run uses it.
+  before(async function startCassandra() {
+    this.timeout(CASSANDRA_START_TIMEOUT_MS + 10_000);
+    await ensureCassandra();
+  });
+}
+
+async function storeConfig(dataDir: string, overrides: Partial<Config>): Promise<Pick<Config, 'store' | 'cassandra'>> {
+  if ((overrides.store ?? TEST_STORE) === 'sqlite') return { store: 'sqlite', cassandra: DEFAULT_CASSANDRA };
+  const server = await ensureCassandra();
+  const keyspace = overrides.cassandra?.keyspace ?? keyspaceFor(dataDir);
+  trackKeyspace(keyspace);
+  return { store: 'cassandra', cassandra: { ...DEFAULT_CASSANDRA, contactPoints: server.contactPoints, localDataCenter: server.localDataCenter, keyspace } };
+}
+
 export async function startTestWorld(overrides: Partial<Config> = {}): Promise<TestWorld> {
   const dataDir = overrides.dataDir ?? tempDir();
   const config: Config = {
     port: 0, host: '127.0.0.1', dataDir, adminKey: 'test-admin-key', spectatorKey: 'test-spectator-key',
-    daySeconds: 0, seed: 'test-seed', ...overrides,
+    daySeconds: 0, seed: 'test-seed', ...overrides, ...await storeConfig(dataDir, overrides),
   };
   const world = await startWorld(config, () => undefined);
   let agentCount = 0;
