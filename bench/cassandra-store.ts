@@ -5,28 +5,17 @@
 //   node dist/bench/cassandra-store.js tick [orgs=2000] [adventurers=20000] [days=3]
 //     (the daily tick of a world built through the real actors on Cassandra, as bench/tick.ts on SQLite)
 // CASSANDRA_CONTACT_POINTS (default 127.0.0.1:9042) and CASSANDRA_LOCAL_DATACENTER (datacenter1).
+import { CLOCK_ID } from '../actors/clock/actor';
 import crypto from 'crypto';
 import { Client } from 'cassandra-driver';
 import type { PersistedEvent } from 'nact';
 import type { HistoryEntry, ProjectionRow, Writes } from '../actors/ports/store';
-import { adventurerKind } from '../actors/adventurer/actor';
-import { agentKind } from '../actors/agent/actor';
-import { allianceKind } from '../actors/alliance/actor';
-import { CLOCK_ID, clockKind } from '../actors/clock/actor';
-import { dailyTick } from '../actors/clock/daily';
 import { forEachLimited } from '../actors/concurrency';
-import { contractKind } from '../actors/contract/actor';
-import { locationKind } from '../actors/location/actor';
-import { organizationKind } from '../actors/organization/actor';
-import { TOPICS } from '../actors/ports/bus';
-import { questKind } from '../actors/quest/actor';
-import { Region } from '../actors/region';
-import { relationshipKind } from '../actors/relationship/actor';
-import { suggestionKind } from '../actors/suggestion/actor';
-import { worldEventKind } from '../actors/world-event/actor';
 import { generateAdventurer } from '../actors/world/generate';
 import { seedWorld } from '../actors/world/seed';
 import { EmbeddedBus } from '../infra/bus/embedded-bus';
+import { NODE, worldRegion } from '../infra/app';
+import { StoreSettlements } from '../infra/clock/store-settlements';
 import { openCassandraStore, type CassandraStore } from '../infra/store/cassandra-store';
 
 const contactPoints = (process.env.CASSANDRA_CONTACT_POINTS ?? '127.0.0.1:9042').split(',');
@@ -82,10 +71,7 @@ async function tick(orgs: number, adventurers: number, days: number) {
   const keyspace = `worldsim_bench_${crypto.randomBytes(4).toString('hex')}`;
   const store = await openCassandraStore({ contactPoints, localDataCenter, keyspace });
   const bus = new EmbeddedBus();
-  const region = new Region(store.engine, store, [
-    clockKind(bus), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
-  ], { log: (line) => console.error(line) });
-  bus.subscribe(TOPICS.days, dailyTick(region, store, 'bench', (sequence) => store.nextId(sequence), (line) => console.error(line)));
+  const region = await worldRegion(store, bus, new StoreSettlements(store, NODE), 'bench', (line: string) => console.error(line));
   try {
     await seedWorld(region, store, 'bench');
     await region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000);

@@ -24,6 +24,13 @@ export interface ServerHandle {
    * endpoint answer 503 with the reason until it is cleared with null.
    */
   setUnavailable(reason: string | null): void;
+  /**
+   * Something the world can live without for a while is missing (the message bus): the
+   * API keeps serving, and /healthz answers 200 with status "degraded" and the reason.
+   */
+  setDegraded(reason: string | null): void;
+  /** More facts /healthz reports (the bus, the history relay's lag). */
+  setHealthFacts(facts: () => Record<string, unknown>): void;
 }
 
 /** What a request that met an unreachable store is told. */
@@ -126,6 +133,8 @@ function header(req: restify.Request, name: string, problems: DetailItem[]): str
 export function buildServer(routes: Route[], log: (line: string) => void = () => undefined): ServerHandle {
   let services: Services | null = null;
   let unavailable: string | null = null;
+  let degraded: string | null = null;
+  let facts: () => Record<string, unknown> = () => ({});
   const server = restify.createServer({ name: 'worldsim', handleUncaughtExceptions: false, ignoreTrailingSlash: true } as restify.ServerOptions);
   // restify's own logger would print whole requests (keys included) on some failures: keep it quiet.
   (server.log as unknown as { level: string }).level = 'silent'; // restify 11 logs through pino
@@ -144,7 +153,9 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
 
   server.get('/healthz', (_req, res, next) => {
     if (unavailable) res.send(503, { status: services ? 'unavailable' : 'starting', detail: unavailable });
-    else res.send(services ? 200 : 503, services ? { status: 'ok' } : { status: 'starting' });
+    else if (!services) res.send(503, { status: 'starting' });
+    else if (degraded) res.send(200, { status: 'degraded', detail: degraded, ...facts() });
+    else res.send(200, { status: 'ok', ...facts() });
     return next();
   });
 
@@ -209,5 +220,11 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     else server.patch(path, handler);
   }
 
-  return { server, setReady: (s) => { services = s; }, setUnavailable: (reason) => { unavailable = reason; } };
+  return {
+    server,
+    setReady: (s) => { services = s; },
+    setUnavailable: (reason) => { unavailable = reason; },
+    setDegraded: (reason) => { degraded = reason; },
+    setHealthFacts: (f) => { facts = f; },
+  };
 }

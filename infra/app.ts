@@ -4,7 +4,7 @@ import type { AddressInfo } from 'net';
 import { adventurerKind } from '../actors/adventurer/actor';
 import { agentKind } from '../actors/agent/actor';
 import { CLOCK_ID, clockKind } from '../actors/clock/actor';
-import { dailyTick } from '../actors/clock/daily';
+import { dailySettler, dailyTick } from '../actors/clock/daily';
 import { locationKind } from '../actors/location/actor';
 import { organizationKind } from '../actors/organization/actor';
 import { questKind } from '../actors/quest/actor';
@@ -20,7 +20,10 @@ import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
 import { currentDay, type Keys, type Services } from '../http/services';
 import { EmbeddedBus } from './bus/embedded-bus';
-import { TOPICS } from '../actors/ports/bus';
+import { KafkaBus } from './bus/kafka-bus';
+import { HistoryRelay } from './history/relay';
+import { TOPICS, type Bus, type DaySettlements } from '../actors/ports/bus';
+import { StoreSettlements } from './clock/store-settlements';
 import { IntervalTicker } from './clock/interval-ticker';
 import type { Config } from './config';
 import { StoreUnavailableError, type Store } from '../actors/ports/store';
@@ -53,6 +56,22 @@ async function operatorKeys(store: Store, config: Config): Promise<{ keys: Keys;
   return { keys: { admin: await keyFor(config.adminKey, 'admin_key'), spectator: await keyFor(config.spectatorKey, 'spectator_key') }, generated };
 }
 
+/** This node's name among the settlers of a day (one node today). */
+export const NODE = 'node-1';
+
+/**
+ * The world's actors on a store and a bus: every entity kind in its region, and the
+ * daily settler subscribed to the days topic. (The service, the benchmarks and the tests
+ * that run a world without HTTP all build it here.)
+ */
+export async function worldRegion(store: Store, bus: Bus, settlements: DaySettlements, seed: string, log: (line: string) => void): Promise<Region> {
+  const region = new Region(store.engine, store, [
+    clockKind(bus, settlements, log), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
+  ], { log });
+  await bus.subscribe(TOPICS.days, dailySettler(settlements, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log)));
+  return region;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const STORE_RETRY_MAX_MS = 10_000;
 export const STORE_PING_MS = 2_000;
@@ -61,6 +80,21 @@ export const STORE_PING_MS = 2_000;
 const storeName = (config: Config) => (config.store === 'sqlite'
   ? `SQLite in ${config.dataDir}`
   : `Cassandra at ${config.cassandra.contactPoints.join(', ')} (keyspace ${config.cassandra.keyspace})`);
+
+/** The bus the configuration names, and (on Kafka) the relay of the history to its topic. */
+function openBus(config: Config, store: Store, log: (line: string) => void): { bus: Bus; relay: HistoryRelay | null } {
+  if (config.bus === 'local') return { bus: new EmbeddedBus(log), relay: null };
+  const k = config.kafka;
+  const bus = new KafkaBus({
+    brokers: k.brokers, clientId: k.clientId, groupPrefix: `${k.clientId}.${NODE}`, log,
+    topics: [
+      { topic: k.tickTopic, numPartitions: k.tickPartitions, replicationFactor: k.replicationFactor },
+      { topic: k.historyTopic, numPartitions: k.historyPartitions, replicationFactor: k.replicationFactor },
+    ],
+    rename: { [TOPICS.days]: k.tickTopic },
+  });
+  return { bus, relay: new HistoryRelay(store, (records) => bus.send(k.historyTopic, records), log) };
+}
 
 function openStore(config: Config): Promise<Store> {
   if (config.store === 'sqlite') return Promise.resolve(new SqliteStore(config.dataDir));
@@ -97,7 +131,7 @@ const startupStep = (what: string) => (r: { ok: boolean; refusal?: { status: num
 };
 
 export async function startWorld(config: Config, log: (line: string) => void = (l) => console.log(l)): Promise<World> {
-  const { server, setReady, setUnavailable } = buildServer(routes, log);
+  const { server, setReady, setUnavailable, setDegraded, setHealthFacts } = buildServer(routes, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -114,11 +148,9 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     return kept;
   });
 
-  const bus = new EmbeddedBus();
-  const region = new Region(store.engine, store, [
-    clockKind(bus), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
-  ], { log });
-  bus.subscribe(TOPICS.days, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log));
+  const { bus, relay } = openBus(config, store, log);
+  const settlements = new StoreSettlements(store, NODE);
+  const region = await worldRegion(store, bus, settlements, seed, log);
 
   await patiently('seeding the world', () => seedWorld(region, store, seed));
   // Settle the current day again in case the last run stopped halfway through it.
@@ -127,11 +159,16 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   const services: Services = { entities: region, read: store, store, keys, seed, day: () => currentDay(store) };
   const ticker = new IntervalTicker();
   ticker.start(config.daySeconds * 1000, () => region.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
+  relay?.start();
+  setHealthFacts(() => ({ store: config.store, bus: config.bus, ...(relay ? { history_relay: relay.status() } : {}) }));
   setReady(services);
 
-  // While the world runs, the store is watched: when it cannot be reached, every /api
-  // request and /healthz answer 503 with the reason until it answers again.
+  // While the world runs, the store and the bus are watched. A store that cannot be
+  // reached makes every /api request and /healthz answer 503 with the reason until it
+  // answers again; a bus that cannot be reached leaves the API serving, stops the days
+  // (the clock refuses to advance) and shows in /healthz as "degraded".
   let down: string | null = null;
+  let busDown: string | null = null;
   const health = setInterval(() => {
     store.ping().then(() => {
       if (down) log(`worldsim: ${storeName(config)} answers again`);
@@ -142,6 +179,16 @@ export async function startWorld(config: Config, log: (line: string) => void = (
       if (!down) log(`worldsim: ${reason}`);
       down = reason;
       setUnavailable(reason);
+    });
+    bus.ready().then(() => {
+      if (busDown) log('worldsim: the message bus answers again; days advance');
+      busDown = null;
+      setDegraded(null);
+    }, (e: unknown) => {
+      const reason = `the message bus cannot be reached (${(e as Error)?.message ?? e}); the API serves, but days do not advance until it is back`;
+      if (!busDown) log(`worldsim: ${reason}`);
+      busDown = reason;
+      setDegraded(reason);
     });
   }, STORE_PING_MS);
   health.unref();
@@ -156,9 +203,10 @@ export async function startWorld(config: Config, log: (line: string) => void = (
       clearInterval(health);
       ticker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await relay?.stop();
+      await bus.close();
       await store.close();
       region.stop();
-      await bus.close();
     },
   };
 }

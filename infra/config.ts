@@ -10,6 +10,26 @@ export interface CassandraConfig {
   consistency: Consistency;
 }
 
+export type BusKind = 'local' | 'kafka';
+
+export interface KafkaConfig {
+  brokers: string[];
+  clientId: string;
+  /** The daily tick: {day}. */
+  tickTopic: string;
+  /** The world's history for analysts (docs/history-topic.md). */
+  historyTopic: string;
+  /** Partitions and replication of the topics when the service creates them. */
+  tickPartitions: number;
+  historyPartitions: number;
+  replicationFactor: number;
+}
+
+export const DEFAULT_KAFKA: KafkaConfig = {
+  brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history',
+  tickPartitions: 1, historyPartitions: 6, replicationFactor: 1,
+};
+
 export interface Config {
   port: number;
   host: string;
@@ -17,6 +37,9 @@ export interface Config {
   store: StoreKind;
   dataDir: string;
   cassandra: CassandraConfig;
+  /** How the daily tick travels and whether the history goes to Kafka: in-process (default) or Apache Kafka. */
+  bus: BusKind;
+  kafka: KafkaConfig;
   adminKey: string | null;
   spectatorKey: string | null;
   daySeconds: number;
@@ -57,6 +80,31 @@ function cassandra(env: NodeJS.ProcessEnv): CassandraConfig {
   };
 }
 
+const TOPIC = /^[A-Za-z0-9._-]{1,200}$/;
+
+function kafka(env: NodeJS.ProcessEnv): KafkaConfig {
+  const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  const topic = (name: string, fallback: string) => {
+    const v = env[name]?.trim() || fallback;
+    if (!TOPIC.test(v)) throw new Error(`${name} must be a Kafka topic name (letters, digits, '.', '_', '-'), got "${v}"`);
+    return v;
+  };
+  const whole = (name: string, fallback: number) => {
+    const n = number(env, name, fallback, 1);
+    if (!Number.isInteger(n)) throw new Error(`${name} must be a whole number >= 1, got "${env[name]}"`);
+    return n;
+  };
+  return {
+    brokers: brokers.length ? brokers : DEFAULT_KAFKA.brokers,
+    clientId: env.KAFKA_CLIENT_ID?.trim() || DEFAULT_KAFKA.clientId,
+    tickTopic: topic('WORLD_TICK_TOPIC', DEFAULT_KAFKA.tickTopic),
+    historyTopic: topic('WORLD_HISTORY_TOPIC', DEFAULT_KAFKA.historyTopic),
+    tickPartitions: whole('WORLD_TICK_PARTITIONS', DEFAULT_KAFKA.tickPartitions),
+    historyPartitions: whole('WORLD_HISTORY_PARTITIONS', DEFAULT_KAFKA.historyPartitions),
+    replicationFactor: whole('KAFKA_REPLICATION_FACTOR', DEFAULT_KAFKA.replicationFactor),
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nonEmpty = (v: string | undefined) => (v && v.length > 0 ? v : null);
   return {
@@ -65,6 +113,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     store: oneOf(env, 'WORLD_STORE', ['sqlite', 'cassandra'] as const, 'sqlite'),
     dataDir: env.WORLD_DATA_DIR || './data',
     cassandra: cassandra(env),
+    bus: oneOf(env, 'WORLD_BUS', ['local', 'kafka'] as const, 'local'),
+    kafka: kafka(env),
     adminKey: nonEmpty(env.WORLD_ADMIN_KEY),
     spectatorKey: nonEmpty(env.WORLD_SPECTATOR_KEY),
     daySeconds: number(env, 'WORLD_DAY_SECONDS', 3600, 0),

@@ -1,10 +1,11 @@
 // `npm test`: every test, on every store.
-// 1. Starts the real servers the distributed tests need (`infra/servers up`), unless
-//    CASSANDRA_CONTACT_POINTS says where one already runs. If they cannot start, the run
-//    fails and says why: nothing is skipped.
-// 2. Runs the whole suite (the embedded store, the Cassandra adapter's own tests).
+// 1. Starts the real servers the distributed tests need (`infra/servers up`: Cassandra and
+//    Kafka), unless CASSANDRA_CONTACT_POINTS and KAFKA_BROKERS say where they already run.
+//    If they cannot start, the run fails and says why: nothing is skipped.
+// 2. Runs the whole suite (the embedded store and bus; the adapters' own tests).
 // 3. Runs the HTTP suite again with every world on Cassandra (WORLD_TEST_STORE=cassandra).
-// 4. Stops the servers it started, whatever happened.
+// 4. Runs the HTTP suite again with every world's days and history on Kafka (WORLD_TEST_BUS=kafka).
+// 5. Stops the servers it started, whatever happened.
 // Extra arguments go to both mocha runs (for example --grep).
 import { spawnSync } from 'child_process';
 import path from 'path';
@@ -23,26 +24,29 @@ function run(what: string, command: string, args: string[], env: NodeJS.ProcessE
 
 function main(): number {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  let started = false;
-  if (!env.CASSANDRA_CONTACT_POINTS) {
-    console.log('== infra/servers up cassandra');
-    const up = spawnSync(servers, ['up', 'cassandra'], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const needed = [...(env.CASSANDRA_CONTACT_POINTS ? [] : ['cassandra']), ...(env.KAFKA_BROKERS ? [] : ['kafka'])];
+  const started: string[] = [];
+  for (const server of needed) {
+    console.log(`== infra/servers up ${server}`);
+    const up = spawnSync(servers, ['up', server], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (up.status !== 0) {
-      console.error('The Cassandra tests cannot run: infra/servers could not start Cassandra (its reasons are above).');
+      console.error(`The ${server} tests cannot run: infra/servers could not start ${server} (its reasons are above).`);
+      for (const s of started) run(`infra/servers down ${s}`, servers, ['down', s], env);
       return 1;
     }
     for (const line of up.stdout.split('\n')) {
       const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
       if (m) env[m[1]] = m[2];
     }
-    started = true;
+    started.push(server);
   }
   try {
     const embedded = run('the whole suite', mocha, extra, env);
-    const cassandra = run('the HTTP suite on Cassandra', mocha, ['--config', '.mocharc.cassandra.json', ...extra], { ...env, WORLD_TEST_STORE: 'cassandra' });
-    return embedded || cassandra;
+    const cassandra = run('the HTTP suite on Cassandra', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_STORE: 'cassandra' });
+    const kafka = run('the HTTP suite on Kafka', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_BUS: 'kafka' });
+    return embedded || cassandra || kafka;
   } finally {
-    if (started) run('infra/servers down cassandra', servers, ['down', 'cassandra'], env);
+    for (const s of started) run(`infra/servers down ${s}`, servers, ['down', s], env);
   }
 }
 

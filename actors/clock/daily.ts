@@ -1,9 +1,11 @@
 // The daily fan-out: what a node does when the bus says a day began. It finds the
 // entities that have work to do from the read model (never by asking every actor) and
 // asks each of them to settle the day, with bounded concurrency. Each entity remembers
-// the last day it settled, so a repeated day (after a restart) changes nothing.
+// the last day it settled, so a repeated day (after a restart) changes nothing; the node
+// records the days it settled (the settlements port), which the clock waits for.
 import { forEachLimited } from '../concurrency';
 import type { Entities, Protocols } from '../ports/entities';
+import type { DaySettlements } from '../ports/bus';
 import type { ReadModel } from '../ports/store';
 import { followEnding } from '../organization/ending';
 import { generateAdventurer } from '../world/generate';
@@ -13,8 +15,30 @@ import type { DayBegan } from './messages';
 
 export const TICK_CONCURRENCY = 256;
 
+/**
+ * The subscriber of the days topic. A day arrives at least once (a clock that restarts
+ * publishes the current day again; Kafka may deliver twice): a day this node has already
+ * settled is ignored, and a day that follows a gap settles the missing days first, in
+ * order. The world's initiative is taken once per day, also when a crash cut the day
+ * short after the fan-out. A node that has never recorded a day (a new world) settles
+ * only the day it is given, without the initiative: the world's first day begins quiet.
+ */
+export function dailySettler(settlements: DaySettlements, tick: (day: number, initiative: boolean) => Promise<void>) {
+  return async ({ day }: DayBegan): Promise<void> => {
+    const last = await settlements.lastSettled();
+    if (last !== null && day <= last) return;
+    for (let d = last === null ? day : last + 1; d <= day; d++) {
+      const taken = await settlements.lastInitiative();
+      const initiative = last !== null && (taken === null || taken < d);
+      await tick(d, initiative);
+      if (initiative || taken === null) await settlements.recordInitiative(d);
+      await settlements.record(d);
+    }
+  };
+}
+
 export function dailyTick(entities: Entities, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
-  return async ({ day, resumed }: DayBegan): Promise<void> => {
+  return async (day: number, initiative: boolean): Promise<void> => {
     const settle = async <K extends 'location' | 'quest' | 'adventurer' | 'world-event'>(kind: K, id: string, command: Protocols[K]) => {
       const r = await entities.ask(kind, id, command, 120_000);
       if (!r.ok) log(`day ${day}: ${kind} ${id} could not settle: ${r.refusal.detail}`);
@@ -54,10 +78,10 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
 
     // World events that have run their course end after shaping their last day.
     await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), { type: 'day-began', day }));
-    if (resumed) return;
+    if (!initiative) return;
 
-    // The world's own initiative: seeded organizations post quests; new adventurers arrive.
-    // (Not repeated when a restart settles the current day again.)
+    // The world's own initiative: seeded organizations post quests; new adventurers arrive
+    // (once a day: the settler records it).
     const openQuests = await read.list<{ requester_id: number }>('openQuests');
     // The seeded organizations among those that began the day, read again for today's treasury and status.
     const seeded: Array<{ id: number; treasury: number; status: string }> = [];

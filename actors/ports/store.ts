@@ -173,6 +173,12 @@ export interface ReadModel {
   history(query: HistoryQuery): Promise<HistoryEvent[]>;
   /** How many events an agent caused. */
   historyCountOfAgent(agentId: number): Promise<number>;
+  /**
+   * Events with ids above `afterId`, oldest first, at most `limit`: the history read as
+   * an outbox (the Kafka relay). Where writes from several writers become visible out of
+   * id order (Cassandra), an id may appear later than a higher one; callers allow for it.
+   */
+  historySince(afterId: number, limit: number): Promise<HistoryEvent[]>;
   /** The id of the newest history event (0 before any): history is never deleted, so this counts it. */
   lastHistoryId(): Promise<number>;
   historyEvent(id: number): Promise<HistoryEvent | undefined>;

@@ -475,6 +475,20 @@ export class CassandraStore implements Store {
     return counts.reduce((a, b) => a + b, 0);
   }
 
+  async historySince(afterId: number, limit: number): Promise<HistoryEvent[]> {
+    limit = Math.max(0, Math.trunc(limit));
+    const out: HistoryEvent[] = [];
+    if (limit === 0) return out;
+    const last = await this.lastHistoryId();
+    // The whole history's buckets, oldest first from the bucket of afterId + 1 (an absent bucket is simply empty).
+    for (let bucket = historyBucket(this.layout, afterId + 1); bucket <= historyBucket(this.layout, last) && out.length < limit; bucket++) {
+      const r = await this.exec('history since', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE bucket = ? AND id > ? ORDER BY id ASC LIMIT ?`,
+        [bucket, afterId, limit - out.length]);
+      for (const row of r.rows) out.push(toHistoryEvent(row));
+    }
+    return out;
+  }
+
   async lastHistoryId(): Promise<number> {
     for await (const bucket of this.buckets(allHistory)) {
       const r = await this.exec('last history id', `SELECT id FROM ${this.t('history')} WHERE bucket = ? LIMIT 1`, [bucket]);

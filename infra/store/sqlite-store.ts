@@ -126,6 +126,7 @@ export class SqliteStore implements Store {
       snapshot: db.prepare('SELECT * FROM snapshots WHERE persistence_key = ?'),
       row: db.prepare('SELECT doc FROM entities WHERE kind = ? AND id = ?'),
       historyEvent: db.prepare('SELECT * FROM history WHERE id = ?'),
+      historySince: db.prepare('SELECT * FROM history WHERE id > ? ORDER BY id LIMIT ?'),
       // The nearest events first (the earlier of two as near), then in id order.
       historyDays: db.prepare('SELECT * FROM (SELECT * FROM history WHERE day BETWEEN ? AND ? ORDER BY ABS(id - ?), id LIMIT ?) ORDER BY id'),
       historyOfAgent: db.prepare('SELECT COUNT(*) AS n FROM history WHERE agent_id = ?'),
@@ -292,6 +293,10 @@ export class SqliteStore implements Store {
 
   async lastHistoryId(): Promise<number> {
     return (this.stmts.lastHistoryId.get() as { n: number }).n;
+  }
+
+  async historySince(afterId: number, limit: number): Promise<HistoryEvent[]> {
+    return (this.stmts.historySince.all(afterId, Math.max(0, Math.trunc(limit))) as HistoryRow[]).map(toHistoryEvent);
   }
 
   async historyEvent(id: number): Promise<HistoryEvent | undefined> {

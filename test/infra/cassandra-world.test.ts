@@ -3,28 +3,17 @@
 // them, without the HTTP server), on Cassandra and on SQLite side by side. The world is
 // deterministic given its seed, so both stores must end with the same read model and the
 // same history.
+import { CLOCK_ID } from '../../actors/clock/actor';
 import assert from 'assert/strict';
-import { adventurerKind } from '../../actors/adventurer/actor';
-import { agentKind } from '../../actors/agent/actor';
-import { allianceKind } from '../../actors/alliance/actor';
-import { CLOCK_ID, clockKind } from '../../actors/clock/actor';
-import { dailyTick } from '../../actors/clock/daily';
-import { contractKind } from '../../actors/contract/actor';
-import { locationKind } from '../../actors/location/actor';
-import { organizationKind } from '../../actors/organization/actor';
-import { TOPICS } from '../../actors/ports/bus';
 import { QUERIES, type HistoryEvent, type QueryName, type QuerySpec, type Store } from '../../actors/ports/store';
-import { questKind } from '../../actors/quest/actor';
-import { Region } from '../../actors/region';
-import { relationshipKind } from '../../actors/relationship/actor';
-import { suggestionKind } from '../../actors/suggestion/actor';
-import { worldEventKind } from '../../actors/world-event/actor';
 import { seedWorld } from '../../actors/world/seed';
 import type { AddressInfo } from 'net';
 import { routes } from '../../http/routes';
 import { buildServer } from '../../http/server';
 import { currentDay } from '../../http/services';
 import { EmbeddedBus } from '../../infra/bus/embedded-bus';
+import { NODE, worldRegion } from '../../infra/app';
+import { StoreSettlements } from '../../infra/clock/store-settlements';
 import { openCassandraStore } from '../../infra/store/cassandra-store';
 import { SqliteStore } from '../../infra/store/sqlite-store';
 import { useCassandra } from '../support/cassandra';
@@ -37,10 +26,7 @@ const DAYS = 12;
 async function runWorld(store: Store, days: number): Promise<void> {
   const log = (line: string) => { throw new Error(`the world logged: ${line}`); };
   const bus = new EmbeddedBus();
-  const region = new Region(store.engine, store, [
-    clockKind(bus), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
-  ], { log });
-  bus.subscribe(TOPICS.days, dailyTick(region, store, SEED, (sequence) => store.nextId(sequence), log));
+  const region = await worldRegion(store, bus, new StoreSettlements(store, NODE), SEED, log);
   try {
     await seedWorld(region, store, SEED);
     await region.ask('clock', CLOCK_ID, { type: 'resume' }, 120_000);
@@ -109,10 +95,7 @@ describe('the world on the Cassandra store', function () {
     const store = await openCassandraStore(cassandra.options());
     const log = (line: string) => { throw new Error(`the world logged: ${line}`); };
     const bus = new EmbeddedBus();
-    const region = new Region(store.engine, store, [
-      clockKind(bus), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
-    ], { log });
-    bus.subscribe(TOPICS.days, dailyTick(region, store, SEED, (sequence) => store.nextId(sequence), log));
+    const region = await worldRegion(store, bus, new StoreSettlements(store, NODE), SEED, log);
     const { server, setReady } = buildServer(routes, log);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import path from 'path';
 import type { AddressInfo } from 'net';
 import { startWorld, type World } from '../../infra/app';
-import { DEFAULT_CASSANDRA, DEFAULT_SEED, readConfig, type Config } from '../../infra/config';
+import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, DEFAULT_SEED, readConfig, type Config } from '../../infra/config';
 import { routes } from '../../http/routes';
 import { buildServer } from '../../http/server';
 import { tempDir } from '../support/world';
@@ -15,7 +15,7 @@ import { tempDir } from '../support/world';
 const quiet = () => undefined;
 
 const configFor = (over: Partial<Config>): Config => ({
-  port: 0, host: '127.0.0.1', store: 'sqlite', dataDir: tempDir('worldsim-config-'), cassandra: DEFAULT_CASSANDRA, adminKey: null, spectatorKey: null, daySeconds: 0, seed: 'config-seed', ...over,
+  port: 0, host: '127.0.0.1', store: 'sqlite', dataDir: tempDir('worldsim-config-'), cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA, adminKey: null, spectatorKey: null, daySeconds: 0, seed: 'config-seed', ...over,
 });
 
 async function call(base: string, method: string, url: string, headers: Record<string, string> = {}) {
@@ -33,7 +33,22 @@ describe('readConfig (api-conventions: running the service)', () => {
     assert.deepEqual(readConfig({}), {
       port: 8080, host: '0.0.0.0', store: 'sqlite', dataDir: './data', adminKey: null, spectatorKey: null, daySeconds: 3600, seed: DEFAULT_SEED,
       cassandra: { contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', localDataCenter: 'datacenter1', consistency: 'QUORUM' },
+      bus: 'local',
+      kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', tickPartitions: 1, historyPartitions: 6, replicationFactor: 1 },
     });
+  });
+
+  it('reads the Kafka bus settings: WORLD_BUS, KAFKA_BROKERS, KAFKA_CLIENT_ID, WORLD_TICK_TOPIC, WORLD_HISTORY_TOPIC, partitions and replication', () => {
+    const c = readConfig({
+      WORLD_BUS: 'kafka', KAFKA_BROKERS: 'k1:9092,k2:9092', KAFKA_CLIENT_ID: 'world-a', WORLD_TICK_TOPIC: 'a.days', WORLD_HISTORY_TOPIC: 'a.history',
+      WORLD_TICK_PARTITIONS: '1', WORLD_HISTORY_PARTITIONS: '12', KAFKA_REPLICATION_FACTOR: '3',
+    });
+    assert.equal(c.bus, 'kafka');
+    assert.deepEqual(c.kafka, { brokers: ['k1:9092', 'k2:9092'], clientId: 'world-a', tickTopic: 'a.days', historyTopic: 'a.history', tickPartitions: 1, historyPartitions: 12, replicationFactor: 3 });
+    assert.throws(() => readConfig({ WORLD_BUS: 'rabbit' }), /WORLD_BUS must be one of local, kafka/);
+    assert.throws(() => readConfig({ WORLD_HISTORY_TOPIC: 'bad topic!' }), /WORLD_HISTORY_TOPIC/);
+    assert.throws(() => readConfig({ WORLD_HISTORY_PARTITIONS: '0' }), /WORLD_HISTORY_PARTITIONS/);
+    assert.throws(() => readConfig({ KAFKA_REPLICATION_FACTOR: '1.5' }), /KAFKA_REPLICATION_FACTOR/);
   });
 
   it('reads the Cassandra store settings: WORLD_STORE, CASSANDRA_CONTACT_POINTS, CASSANDRA_KEYSPACE, CASSANDRA_LOCAL_DC, CASSANDRA_CONSISTENCY', () => {
@@ -66,7 +81,7 @@ describe('readConfig (api-conventions: running the service)', () => {
     };
     assert.deepEqual(readConfig(env), {
       port: 9091, host: '127.0.0.2', store: 'sqlite', dataDir: '/tmp/somewhere-else', adminKey: 'admin-from-env', spectatorKey: 'spectator-from-env',
-      daySeconds: 0.5, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA,
+      daySeconds: 0.5, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA,
     });
     assert.equal(readConfig({ WORLD_DAY_SECONDS: '0' }).daySeconds, 0, '0 turns the background clock off');
     assert.equal(readConfig({ WORLD_ADMIN_KEY: '', WORLD_SPECTATOR_KEY: '' }).adminKey, null, 'an empty key reads as unset');

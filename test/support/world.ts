@@ -5,7 +5,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { startWorld, type World } from '../../infra/app';
-import { DEFAULT_CASSANDRA, type Config, type StoreKind } from '../../infra/config';
+import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, type BusKind, type Config, type StoreKind } from '../../infra/config';
 import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, trackKeyspace } from './cassandra';
 
 export interface Answer<T = any> {
@@ -34,8 +34,9 @@ export const tempDir = (prefix = 'worldsim-test-') => fs.mkdtempSync(path.join(o
  */
 export const TEST_STORE: StoreKind = process.env.WORLD_TEST_STORE === 'cassandra' ? 'cassandra' : 'sqlite';
 
-/** A world's keyspace follows its data folder, so a restart on the same folder finds the same world. */
-const keyspaceFor = (dataDir: string) => `wt_${crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16)}`;
+/** A world's name follows its data folder, so a restart on the same folder finds the same world. */
+const worldName = (dataDir: string) => crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+const keyspaceFor = (dataDir: string) => `wt_${worldName(dataDir)}`;
 
 if (TEST_STORE === 'cassandra' && typeof before === 'function') {
   // Up front, with the time a first start needs: every world of the run uses it.
@@ -53,11 +54,25 @@ async function storeConfig(dataDir: string, overrides: Partial<Config>): Promise
   return { store: 'cassandra', cassandra: { ...DEFAULT_CASSANDRA, contactPoints: server.contactPoints, localDataCenter: server.localDataCenter, keyspace } };
 }
 
+/**
+ * The bus the tests' worlds run on: in-process, or with WORLD_TEST_BUS=kafka the Kafka at
+ * KAFKA_BROKERS (started by test/run.ts), with topics and consumer groups of each world's
+ * own, named after its data folder (a restart on the same folder finds them again).
+ */
+export const TEST_BUS: BusKind = process.env.WORLD_TEST_BUS === 'kafka' ? 'kafka' : 'local';
+
+function busConfig(dataDir: string, overrides: Partial<Config>): Pick<Config, 'bus' | 'kafka'> {
+  if ((overrides.bus ?? TEST_BUS) === 'local') return { bus: 'local', kafka: overrides.kafka ?? DEFAULT_KAFKA };
+  const name = `t-${worldName(dataDir)}`;
+  const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+  return { bus: 'kafka', kafka: { ...DEFAULT_KAFKA, brokers, clientId: name, tickTopic: `${name}.days`, historyTopic: `${name}.history`, historyPartitions: 3, ...overrides.kafka } };
+}
+
 export async function startTestWorld(overrides: Partial<Config> = {}): Promise<TestWorld> {
   const dataDir = overrides.dataDir ?? tempDir();
   const config: Config = {
     port: 0, host: '127.0.0.1', dataDir, adminKey: 'test-admin-key', spectatorKey: 'test-spectator-key',
-    daySeconds: 0, seed: 'test-seed', ...overrides, ...await storeConfig(dataDir, overrides),
+    daySeconds: 0, seed: 'test-seed', ...overrides, ...await storeConfig(dataDir, overrides), ...busConfig(dataDir, overrides),
   };
   const world = await startWorld(config, () => undefined);
   let agentCount = 0;

@@ -1,0 +1,155 @@
+// The bus over Apache Kafka (kafkajs). Publishing goes through one idempotent producer
+// (acks from every in-sync replica, one request in flight, so retries never reorder or
+// duplicate on the broker); a subscription is a consumer group of this node, reading its
+// topic from the beginning (a subscriber skips what it has already handled) and taking a
+// message again when the handler fails. The topics are created at start-up when missing.
+//
+// A broker that is down never stops the service: the bus connects in the background and
+// keeps trying; until it can, `ready` and `publish` reject with BusUnavailableError saying
+// why, and the consumers join once the broker answers.
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import { BusClosedError, BusUnavailableError, type Bus, type Handler } from '../../actors/ports/bus';
+
+export interface TopicSpec { topic: string; numPartitions: number; replicationFactor: number }
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Consumer groups of this node are named `<groupPrefix>.<topic>`. */
+  groupPrefix: string;
+  /** Created at start-up when missing. */
+  topics: TopicSpec[];
+  /** Topic names as the domain publishes them (TOPICS.days) → the configured names. */
+  rename?: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+export const CONNECT_RETRY_MS = 2_000;
+
+export class KafkaBus implements Bus {
+  private readonly kafka: Kafka;
+  private producer: Producer;
+  /** A send failed: the idempotent producer's sequence may be out of step with the broker, so the next send starts a new one. */
+  private producerSpoiled = false;
+  private readonly admin: Admin;
+  private readonly consumers: Consumer[] = [];
+  private readonly log: (line: string) => void;
+  private connected = false;
+  private closed = false;
+  private lastError: string | null = null;
+  private connecting: Promise<void>;
+  private readonly pending: Array<{ topic: string; handler: Handler<any> }> = [];
+
+  constructor(private readonly opts: KafkaBusOptions) {
+    this.log = opts.log ?? (() => undefined);
+    const seen = new Set<string>();
+    // kafkajs logs every failed attempt; the bus says once what is wrong, and when it is right again.
+    const logCreator = () => ({ level, log }: LogEntry) => {
+      if (level > logLevel.ERROR || !log?.message) return;
+      const line = `kafka: ${log.message}`;
+      if (!seen.has(line)) { seen.add(line); if (seen.size > 100) seen.clear(); this.log(line); }
+    };
+    this.kafka = new Kafka({
+      clientId: opts.clientId, brokers: opts.brokers, logLevel: logLevel.ERROR, logCreator,
+      connectionTimeout: 3_000, requestTimeout: 10_000, retry: { retries: 3, initialRetryTime: 300, maxRetryTime: 3_000 },
+    });
+    this.producer = this.newProducer();
+    this.admin = this.kafka.admin();
+    this.connecting = this.connectLoop();
+  }
+
+  private newProducer(): Producer {
+    return this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  }
+
+  private name(topic: string): string {
+    return this.opts.rename?.[topic] ?? topic;
+  }
+
+  /** Connects and creates the topics, trying again until it works or the bus closes. */
+  private async connectLoop(): Promise<void> {
+    while (!this.closed) {
+      try {
+        await this.admin.connect();
+        const existing = new Set(await this.admin.listTopics());
+        const missing = this.opts.topics.filter((t) => !existing.has(t.topic));
+        if (missing.length) await this.admin.createTopics({ topics: missing, waitForLeaders: true });
+        await this.producer.connect();
+        this.connected = true;
+        if (this.lastError) this.log(`bus: Kafka at ${this.opts.brokers.join(', ')} answers again`);
+        this.lastError = null;
+        for (const p of this.pending.splice(0)) await this.startConsumer(p.topic, p.handler);
+        return;
+      } catch (e) {
+        const reason = `Kafka at ${this.opts.brokers.join(', ')} cannot be reached: ${(e as Error)?.message ?? e}`;
+        if (reason !== this.lastError) this.log(`bus: ${reason}; trying again every ${CONNECT_RETRY_MS / 1000} s`);
+        this.lastError = reason;
+        await new Promise((r) => setTimeout(r, CONNECT_RETRY_MS));
+      }
+    }
+  }
+
+  /** Resolves once the topics exist and the producer is connected (for tests and tools). */
+  whenConnected(): Promise<void> {
+    return this.connecting;
+  }
+
+  async publish<M>(topic: string, message: M, key?: string): Promise<void> {
+    await this.send(this.name(topic), [{ key: key ?? null, value: JSON.stringify(message) }]);
+  }
+
+  /** Several records to one topic in one request, in order. */
+  async send(topic: string, messages: Array<{ key: string | null; value: string }>): Promise<void> {
+    if (this.closed) throw new BusClosedError();
+    if (!this.connected) throw new BusUnavailableError(this.lastError ?? 'Kafka is not connected yet');
+    try {
+      if (this.producerSpoiled) {
+        // A new producer id and sequence: what the old one may have half-sent comes again, and consumers deduplicate.
+        await this.producer.disconnect().catch(() => undefined);
+        this.producer = this.newProducer();
+        await this.producer.connect();
+        this.producerSpoiled = false;
+      }
+      await this.producer.send({ topic, acks: -1, messages });
+    } catch (e) {
+      this.producerSpoiled = true;
+      throw new BusUnavailableError(`Kafka did not take the message: ${(e as Error)?.message ?? e}`, e);
+    }
+  }
+
+  async subscribe<M>(topic: string, handler: Handler<M>): Promise<void> {
+    if (this.connected) await this.startConsumer(this.name(topic), handler);
+    else this.pending.push({ topic: this.name(topic), handler });
+  }
+
+  private async startConsumer<M>(topic: string, handler: Handler<M>): Promise<void> {
+    const consumer = this.kafka.consumer({ groupId: `${this.opts.groupPrefix}.${topic}`, maxWaitTimeInMs: 250, retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 500, maxRetryTime: 5_000 } });
+    this.consumers.push(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      // The offset is committed only after the handler succeeds; a failure delivers the message again.
+      eachMessage: async ({ message }) => { if (message.value) await handler(JSON.parse(message.value.toString()) as M); },
+    });
+  }
+
+  async ready(): Promise<void> {
+    if (!this.connected) throw new BusUnavailableError(this.lastError ?? 'Kafka is not connected yet');
+    try {
+      await withTimeout(this.admin.describeCluster(), 3_000, 'Kafka did not answer within 3 s');
+    } catch (e) {
+      throw new BusUnavailableError(`Kafka at ${this.opts.brokers.join(', ')} cannot be reached: ${(e as Error)?.message ?? e}`, e);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled(this.consumers.map((c) => c.disconnect()));
+    await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([p, new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); })]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,90 @@
+// Kafka stopped while agents act, then started again (a broker of its own, on ports of its
+// own): the API keeps serving, the day does not advance and /healthz says why; once the
+// broker is back the days advance again, the relay catches up, and every event reaches
+// the history topic, none twice with different content.
+import assert from 'assert/strict';
+import { execFile } from 'child_process';
+import path from 'path';
+import { parseSettings } from '../support/cassandra';
+import { expectStatus, foundOrg } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
+import { allEvents, historyTopicOf, readTopic, relayCaughtUp } from '../support/kafka';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ENV = { WORLD_SERVERS_DIR: path.resolve(__dirname, '..', '..', '..', 'data', 'servers-kafka-outage'), KAFKA_PORT: '29092', KAFKA_CONTROLLER_PORT: '29093' };
+
+function broker(command: 'up' | 'down'): Promise<string> {
+  const root = path.resolve(__dirname, '..', '..', '..');
+  return new Promise((resolve, reject) => {
+    execFile(path.join(root, 'infra', 'servers'), [command, 'kafka'], { cwd: root, env: { ...process.env, ...ENV }, timeout: 180_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`infra/servers ${command} kafka (outage broker) failed: ${stderr}`)) : resolve(String(stdout))));
+  });
+}
+
+describe('Kafka stopped while agents act, then started again', function () {
+  this.timeout(400_000);
+  let w: TestWorld | null = null;
+  after(async function () {
+    this.timeout(120_000);
+    await w?.close();
+    await broker('down').catch(() => undefined);
+  });
+
+  it('serves agents meanwhile, holds the day until the broker is back, and then publishes every event', async () => {
+    const brokers = parseSettings(await broker('up')).KAFKA_BROKERS;
+    assert.ok(brokers, 'the outage broker prints where it listens');
+    w = await startTestWorld({ bus: 'kafka', kafka: { brokers: [brokers] } as never, seed: 'kafka-outage' });
+    const world = w;
+    expectStatus(await world.call('POST', '/api/tick', { admin: world.keys.admin }), 200);
+    const agents = await Promise.all(Array.from({ length: 8 }, (_, i) => foundOrg(world, `Outage Crier ${i}`, 'merchant company')));
+
+    let stop = false;
+    const answers: number[] = [];
+    const load = agents.map(async (a, i) => {
+      for (let n = 0; !stop; n++) {
+        const r = n % 2 === 0
+          ? await world.post('/api/messages', { sender_id: a.org.id, recipient_id: null, body: `Word ${n} from ${i}` }, a.key)
+          : await world.post('/api/trade', { organization_id: a.org.id, resource: 'food', side: 'buy', quantity: 1 }, a.key);
+        answers.push(r.status);
+        await sleep(100);
+      }
+    });
+
+    await sleep(1_000);
+    await broker('down');
+    // The API serves; the day waits; /healthz says why.
+    const served = answers.length;
+    await sleep(3_000);
+    assert.ok(answers.length > served + 20, 'agents were served while the broker was down');
+    let health = (await world.get('/healthz')).body;
+    for (let i = 0; i < 50 && health.status !== 'degraded'; i++) { await sleep(100); health = (await world.get('/healthz')).body; }
+    assert.equal(health.status, 'degraded', JSON.stringify(health));
+    assert.match(health.detail, /message bus cannot be reached/);
+    const tick = await world.call('POST', '/api/tick', { admin: world.keys.admin });
+    expectStatus(tick, 503);
+    assert.match(tick.body.detail, /the day cannot advance/);
+    assert.equal((await world.get('/api/world')).body.day, 2, 'the day did not advance');
+    const lag = (await world.get('/healthz')).body.history_relay;
+    assert.ok(lag.lag > 0, `events wait for the broker: ${JSON.stringify(lag)}`);
+
+    await broker('up');
+    for (let i = 0; i < 300 && (await world.get('/healthz')).body.status !== 'ok'; i++) await sleep(100);
+    assert.equal((await world.get('/healthz')).body.status, 'ok');
+    expectStatus(await world.call('POST', '/api/tick', { admin: world.keys.admin }), 200);
+    assert.equal((await world.get('/api/world')).body.day, 3);
+    stop = true;
+    await Promise.all(load);
+    assert.ok(answers.every((s) => s === 200 || s === 201), `every agent request was served: ${[...new Set(answers)].join(', ')}`);
+
+    await relayCaughtUp(world, 120_000);
+    const events = await allEvents(world);
+    const records = await readTopic([brokers], historyTopicOf(world), (rs) => new Set(rs.map((r) => r.value.id)).size >= events.length, 120_000);
+    const byId = new Map<number, unknown>();
+    for (const r of records) {
+      if (byId.has(r.value.id)) assert.deepEqual(r.value, byId.get(r.value.id), `event ${r.value.id} twice, with the same content`);
+      byId.set(r.value.id, r.value);
+    }
+    for (const e of events) assert.deepEqual(byId.get(e.id), { schema: 1, ...e }, `event ${e.id} reached the topic`);
+    assert.equal(byId.size, events.length);
+  });
+});
