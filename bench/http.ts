@@ -2,6 +2,7 @@
 // keep-alive connections on loopback. Reads (world summary, an organization, a market
 // board, history) and writes (trades: a buy and a sell of one unit each time).
 //   node dist/bench/http.js [seconds per case=5] [connections=32]
+//   WORLD_STORE=cassandra CASSANDRA_CONTACT_POINTS=... node dist/bench/http.js   (the same on Cassandra)
 import { spawn } from 'child_process';
 import fs from 'fs';
 import http from 'http';
@@ -48,9 +49,11 @@ async function measure(name: string, seconds: number, connections: number, call:
 
 async function main() {
   const [seconds = 5, connections = 32] = process.argv.slice(2).map(Number);
+  console.log(`store ${process.env.WORLD_STORE || 'sqlite'}, bus ${process.env.WORLD_BUS || 'local'}, ${connections} connections, ${seconds} s a case`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-http-bench-'));
   const server = spawn(process.execPath, ['--no-deprecation', path.join(__dirname, '../infra/main.js')], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin' },
+    // WORLD_STORE=cassandra (and WORLD_BUS=kafka) run it on the distributed adapters: a fresh keyspace unless one is named.
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin', CASSANDRA_KEYSPACE: process.env.CASSANDRA_KEYSPACE ?? `bench_http_${Date.now()}` },
     stdio: 'ignore',
   });
   try {
