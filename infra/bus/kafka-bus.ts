@@ -1,6 +1,6 @@
 // The bus over Apache Kafka (kafkajs). Publishing goes through one idempotent producer
 // (acks from every in-sync replica, one request in flight, so retries never reorder or
-// duplicate on the broker); a subscription is a consumer group of this node, reading its
+// duplicate on the broker); each subscription is a consumer group of its own, reading its
 // topic from the beginning (a subscriber skips what it has already handled) and taking a
 // message again when the handler fails. The topics are created at start-up when missing.
 //
@@ -122,8 +122,15 @@ export class KafkaBus implements Bus {
     else this.pending.push({ topic: this.name(topic), handler });
   }
 
+  /** Subscriptions so far per topic: each has a consumer group of its own, so every subscriber gets every message. */
+  private readonly subscriptions = new Map<string, number>();
+
   private async startConsumer<M>(topic: string, handler: Handler<M>): Promise<void> {
-    const consumer = this.kafka.consumer({ groupId: `${this.opts.groupPrefix}.${topic}`, maxWaitTimeInMs: 250, retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 500, maxRetryTime: 5_000 } });
+    const n = (this.subscriptions.get(topic) ?? 0) + 1;
+    this.subscriptions.set(topic, n);
+    // The first subscription of a topic keeps the plain name (a node's daily settler); later ones are numbered.
+    const groupId = n === 1 ? `${this.opts.groupPrefix}.${topic}` : `${this.opts.groupPrefix}.${topic}.${n}`;
+    const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 250, retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 500, maxRetryTime: 5_000 } });
     this.consumers.push(consumer);
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
