@@ -34,17 +34,39 @@ export function entityKey(layout: Layout, kind: string, id: string | number): En
   return { kind, bucket: Math.floor(n / layout.entityBucketSize), idNum: n, id: String(id) };
 }
 
-/** The value of an index column: "<kind>|<value>", or '' (not indexed) when the row has none. */
-export function indexValue(kind: string, value: string | number | null | undefined): string {
-  return value === null || value === undefined ? '' : `${kind}|${value}`;
+/** The world of a store when none is named: a keyspace of the service holds this one world. */
+export const DEFAULT_WORLD = 'main';
+
+/**
+ * A world's name: letters, digits, `_` and `-` (at most 48). It is the first partition-key
+ * column of every table of a world's data and the first part of every index value, so it
+ * must never contain the index values' separator `|`.
+ */
+export function validWorld(name: string): string {
+  if (!/^[A-Za-z0-9_-]{1,48}$/.test(name)) throw new Error(`invalid world name '${name}': letters, digits, _ and - (1 to 48)`);
+  return name;
+}
+
+/**
+ * The value of an index column: "<world>|<kind>|<value>", or '' (not indexed) when the row
+ * has none. World and kind never contain '|', so two different (world, kind, value) never
+ * share an index value: a lookup stays within its world and kind.
+ */
+export function indexValue(world: string, kind: string, value: string | number | null | undefined): string {
+  return value === null || value === undefined ? '' : `${world}|${kind}|${value}`;
+}
+
+/** The value of k_due: "<world>|<kind>" for a row with a due day, '' (not indexed) otherwise. */
+export function dueValue(world: string, kind: string, dueDay?: number | null): string {
+  return dueDay === null || dueDay === undefined ? '' : `${world}|${kind}`;
 }
 
 /** The index column a `by` of a named query reads, and the value it looks for. */
-export function byIndex(spec: QuerySpec, arg: string | number): { column: string; value: string } {
+export function byIndex(world: string, spec: QuerySpec, arg: string | number): { column: string; value: string } {
   switch (spec.by) {
-    case 'location_id': return { column: 'k_location', value: indexValue(spec.kind, String(arg)) };
-    case 'organization_id': return { column: 'k_organization', value: indexValue(spec.kind, integerArg(arg)) };
-    case 'agent_id': return { column: 'k_agent', value: indexValue(spec.kind, integerArg(arg)) };
+    case 'location_id': return { column: 'k_location', value: indexValue(world, spec.kind, String(arg)) };
+    case 'organization_id': return { column: 'k_organization', value: indexValue(world, spec.kind, integerArg(arg)) };
+    case 'agent_id': return { column: 'k_agent', value: indexValue(world, spec.kind, integerArg(arg)) };
     default: throw new Error(`query by ${spec.by} has no index column`);
   }
 }
@@ -55,15 +77,19 @@ function integerArg(arg: string | number): string {
   return Number.isFinite(n) ? String(n) : `\u0000${String(arg)}`;
 }
 
-/** The values of one entities row, in the column order of the upsert statement. */
-export function entityValues(layout: Layout, row: ProjectionRow): unknown[] {
+/** The columns of one entities row, in the order entityValues gives their values. */
+export const ENTITY_COLUMNS = 'world, kind, bucket, id_num, id, k_status, k_location, k_organization, k_agent, k_due, due_day, doc';
+
+/** The values of one entities row of a world, in ENTITY_COLUMNS order. */
+export function entityValues(layout: Layout, world: string, row: ProjectionRow): unknown[] {
   const k = entityKey(layout, row.kind, row.id);
   return [
-    k.kind, k.bucket, k.idNum, k.id,
-    indexValue(row.kind, row.status),
-    indexValue(row.kind, row.location_id),
-    indexValue(row.kind, row.organization_id),
-    indexValue(row.kind, row.agent_id),
+    world, k.kind, k.bucket, k.idNum, k.id,
+    indexValue(world, row.kind, row.status),
+    indexValue(world, row.kind, row.location_id),
+    indexValue(world, row.kind, row.organization_id),
+    indexValue(world, row.kind, row.agent_id),
+    dueValue(world, row.kind, row.due_day),
     row.due_day === null || row.due_day === undefined ? NO_DUE_DAY : row.due_day,
     JSON.stringify(row.doc),
   ];

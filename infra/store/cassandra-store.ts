@@ -18,8 +18,8 @@ import { StoreUnavailableError, storeError } from './cassandra-errors';
 import { Sequence, SequenceReserver } from './cassandra-ids';
 import { Limiter, mapLimited } from './cassandra-limit';
 import {
-  HISTORY_COLUMNS, NO_DUE_DAY, allHistory, byAgent, byCategory, byDay, byIndex, byOrganization, compareKeys, dimensionValue,
-  entityKey, entityValues, historyBucket, historyPaths, historyValues, indexValue, num, toHistoryEvent,
+  DEFAULT_WORLD, ENTITY_COLUMNS, HISTORY_COLUMNS, NO_DUE_DAY, allHistory, byAgent, byCategory, byDay, byIndex, byOrganization, compareKeys,
+  dimensionValue, dueValue, entityKey, entityValues, historyBucket, historyPaths, historyValues, indexValue, num, toHistoryEvent, validWorld,
   type HistoryPath, type Layout,
 } from './cassandra-model';
 import { DEFAULT_JOURNAL_PARTITION_SIZE, migrate, validKeyspace, type Replication } from './cassandra-schema';
@@ -32,6 +32,11 @@ export interface CassandraStoreOptions {
   /** The data center this process is in (datacenter1 for SimpleSnitch). */
   localDataCenter: string;
   keyspace: string;
+  /**
+   * The world within the keyspace (letters, digits, _ and -; default 'main'). Worlds of one
+   * keyspace share its schema and layout and nothing else; opening a new one costs no DDL.
+   */
+  world?: string;
   /** Consistency of reads and writes; QUORUM by default. With RF = 3, QUORUM reads after QUORUM writes see them. */
   consistency?: ConsistencyName;
   /** Overrides `consistency` for reads. */
@@ -108,6 +113,8 @@ class JournalStream implements EventStream {
 export class CassandraStore implements Store {
   readonly engine: StoreEngine;
   readonly keyspace: string;
+  /** The world of this store within the keyspace. */
+  readonly world: string;
   readonly layout: Layout;
   private readonly limiter: Limiter;
   private readonly read: number;
@@ -125,12 +132,13 @@ export class CassandraStore implements Store {
 
   constructor(private readonly client: Client, opts: CassandraStoreOptions, layout: Layout) {
     this.keyspace = validKeyspace(opts.keyspace);
+    this.world = validWorld(opts.world ?? DEFAULT_WORLD);
     this.layout = layout;
     this.limiter = new Limiter(opts.maxInFlight ?? 256);
     this.read = consistencyOf(opts.readConsistency ?? opts.consistency ?? 'QUORUM');
     this.write = consistencyOf(opts.writeConsistency ?? opts.consistency ?? 'QUORUM');
     this.serial = consistencyOf(opts.serialConsistency ?? 'SERIAL');
-    this.reserver = new SequenceReserver(client, this.keyspace, (what, fn) => this.run(what, fn), this.serial, this.write);
+    this.reserver = new SequenceReserver(client, this.keyspace, this.world, (what, fn) => this.run(what, fn), this.serial, this.write);
     this.idBlock = opts.idBlock ?? 64;
     this.historyIds = new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
     this.engine = this.makeEngine();
@@ -210,8 +218,8 @@ export class CassandraStore implements Store {
     while (remaining > 0) {
       let last = -1;
       await this.all('journal read',
-        `SELECT sequence_nr, created_at, data, tags, is_deleted FROM ${this.t('journal')} WHERE persistence_key = ? AND partition_nr = ? AND sequence_nr >= ? LIMIT ?`,
-        [key, partition, from, Math.min(remaining, 2 ** 31 - 1)],
+        `SELECT sequence_nr, created_at, data, tags, is_deleted FROM ${this.t('journal')} WHERE world = ? AND persistence_key = ? AND partition_nr = ? AND sequence_nr >= ? LIMIT ?`,
+        [this.world, key, partition, from, Math.min(remaining, 2 ** 31 - 1)],
         async (r) => {
           last = num(r.get('sequence_nr'));
           remaining--;
@@ -228,7 +236,7 @@ export class CassandraStore implements Store {
   }
 
   private async latestSnapshot(key: string): Promise<PersistedSnapshot | undefined> {
-    const r = await this.exec('snapshot read', `SELECT sequence_nr, created_at, data FROM ${this.t('snapshots')} WHERE persistence_key = ? LIMIT 1`, [key]);
+    const r = await this.exec('snapshot read', `SELECT sequence_nr, created_at, data FROM ${this.t('snapshots')} WHERE world = ? AND persistence_key = ? LIMIT 1`, [this.world, key]);
     const row = r.first();
     return row ? { key, sequenceNumber: num(row.get('sequence_nr')), createdAt: num(row.get('created_at')), data: JSON.parse(row.get('data')) } : undefined;
   }
@@ -236,8 +244,8 @@ export class CassandraStore implements Store {
   private takeSnapshot(s: PersistedSnapshot): Promise<void> {
     // One partition: the batch is atomic and isolated. Older snapshots of the key go.
     return this.track(this.run('snapshot', () => this.client.batch([
-      { query: `INSERT INTO ${this.t('snapshots')} (persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?)`, params: [s.key, s.sequenceNumber, s.createdAt, JSON.stringify(s.data)] },
-      { query: `DELETE FROM ${this.t('snapshots')} WHERE persistence_key = ? AND sequence_nr < ?`, params: [s.key, s.sequenceNumber] },
+      { query: `INSERT INTO ${this.t('snapshots')} (world, persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?, ?)`, params: [this.world, s.key, s.sequenceNumber, s.createdAt, JSON.stringify(s.data)] },
+      { query: `DELETE FROM ${this.t('snapshots')} WHERE world = ? AND persistence_key = ? AND sequence_nr < ?`, params: [this.world, s.key, s.sequenceNumber] },
     ], { prepare: true, logged: false, consistency: this.write, isIdempotent: true })).then(() => undefined));
   }
 
@@ -269,8 +277,8 @@ export class CassandraStore implements Store {
       statements.push(statement);
     };
     statements.push({
-      query: `INSERT INTO ${this.t('journal')} (persistence_key, partition_nr, sequence_nr, created_at, data, tags, is_deleted) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      params: [event.key, Math.floor(event.sequenceNumber / this.layout.journalPartitionSize), event.sequenceNumber,
+      query: `INSERT INTO ${this.t('journal')} (world, persistence_key, partition_nr, sequence_nr, created_at, data, tags, is_deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      params: [this.world, event.key, Math.floor(event.sequenceNumber / this.layout.journalPartitionSize), event.sequenceNumber,
         event.createdAt, JSON.stringify(event.data), JSON.stringify(event.tags ?? []), !!event.isDeleted],
     });
     // Statements of one batch share a timestamp: keep only the last write of each row, as a sequential apply would.
@@ -279,17 +287,17 @@ export class CassandraStore implements Store {
     for (const row of lastOfRow.values()) {
       const k = entityKey(this.layout, row.kind, row.id);
       if (row.deleted) {
-        statements.push({ query: `DELETE FROM ${this.t('entities')} WHERE kind = ? AND bucket = ? AND id_num = ? AND id = ?`, params: [k.kind, k.bucket, k.idNum, k.id] });
+        statements.push({ query: `DELETE FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ? AND id_num = ? AND id = ?`, params: [this.world, k.kind, k.bucket, k.idNum, k.id] });
         continue;
       }
       statements.push({
-        query: `INSERT INTO ${this.t('entities')} (kind, bucket, id_num, id, k_status, k_location, k_organization, k_agent, due_day, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: entityValues(this.layout, row),
+        query: `INSERT INTO ${this.t('entities')} (${ENTITY_COLUMNS}) VALUES (${ENTITY_COLUMNS.split(',').map(() => '?').join(', ')})`,
+        params: entityValues(this.layout, this.world, row),
       });
-      registerBucket(`e\u0000${k.kind}\u0000${k.bucket}`, { query: `INSERT INTO ${this.t('entity_buckets')} (kind, bucket) VALUES (?, ?)`, params: [k.kind, k.bucket] });
+      registerBucket(`e\u0000${k.kind}\u0000${k.bucket}`, { query: `INSERT INTO ${this.t('entity_buckets')} (world, kind, bucket) VALUES (?, ?, ?)`, params: [this.world, k.kind, k.bucket] });
     }
     for (const c of credentials) {
-      statements.push({ query: `INSERT INTO ${this.t('credentials')} (key_hash, agent_id) VALUES (?, ?)`, params: [c.key_hash, c.agent_id] });
+      statements.push({ query: `INSERT INTO ${this.t('credentials')} (world, key_hash, agent_id) VALUES (?, ?, ?)`, params: [this.world, c.key_hash, c.agent_id] });
     }
     const createdAt = new Date().toISOString();
     history.forEach((entry, i) => {
@@ -297,12 +305,12 @@ export class CassandraStore implements Store {
       const bucket = historyBucket(this.layout, id);
       const values = historyValues(id, entry, createdAt);
       for (const path of historyPaths(entry)) {
-        const columns = path.column ? `${path.column}, bucket, ${HISTORY_COLUMNS}` : `bucket, ${HISTORY_COLUMNS}`;
-        const params = path.column ? [path.value, bucket, ...values] : [bucket, ...values];
+        const columns = path.column ? `world, ${path.column}, bucket, ${HISTORY_COLUMNS}` : `world, bucket, ${HISTORY_COLUMNS}`;
+        const params = path.column ? [this.world, path.value, bucket, ...values] : [this.world, bucket, ...values];
         statements.push({ query: `INSERT INTO ${this.t(path.table)} (${columns}) VALUES (${params.map(() => '?').join(', ')})`, params });
         const value = dimensionValue(path);
         registerBucket(`h\u0000${path.dimension}\u0000${value}\u0000${bucket}`, {
-          query: `INSERT INTO ${this.t('history_buckets')} (dimension, value, bucket) VALUES (?, ?, ?)`, params: [path.dimension, value, bucket],
+          query: `INSERT INTO ${this.t('history_buckets')} (world, dimension, value, bucket) VALUES (?, ?, ?, ?)`, params: [this.world, path.dimension, value, bucket],
         });
       }
     });
@@ -314,7 +322,7 @@ export class CassandraStore implements Store {
 
   async row<T = Record<string, unknown>>(kind: string, id: string | number): Promise<T | undefined> {
     const k = entityKey(this.layout, kind, id);
-    const r = await this.exec('row read', `SELECT doc FROM ${this.t('entities')} WHERE kind = ? AND bucket = ? AND id_num = ? AND id = ?`, [k.kind, k.bucket, k.idNum, k.id]);
+    const r = await this.exec('row read', `SELECT doc FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ? AND id_num = ? AND id = ?`, [this.world, k.kind, k.bucket, k.idNum, k.id]);
     const row = r.first();
     return row ? (JSON.parse(row.get('doc')) as T) : undefined;
   }
@@ -337,13 +345,13 @@ export class CassandraStore implements Store {
     const spec = this.spec(name);
     if (spec.by === undefined && spec.status === undefined) {
       const buckets: number[] = [];
-      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE kind = ?`, [spec.kind], (r) => { buckets.push(num(r.get('bucket'))); });
+      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE world = ? AND kind = ?`, [this.world, spec.kind], (r) => { buckets.push(num(r.get('bucket'))); });
       return { walk: buckets, spec };
     }
     if (arg === undefined && spec.by !== undefined) throw new Error(`query ${String(name)} needs an argument (${spec.by})`);
     if (spec.by === 'due_by') return { due: Math.min(Number(arg), NO_DUE_DAY - 1), spec };
-    const by = spec.by !== undefined ? byIndex(spec, arg!) : undefined;
-    const statuses: Array<string | undefined> = spec.status ? spec.status.map((s) => indexValue(spec.kind, s)) : [undefined];
+    const by = spec.by !== undefined ? byIndex(this.world, spec, arg!) : undefined;
+    const statuses: Array<string | undefined> = spec.status ? spec.status.map((s) => indexValue(this.world, spec.kind, s)) : [undefined];
     return {
       spec,
       index: statuses.map((status) => {
@@ -368,17 +376,17 @@ export class CassandraStore implements Store {
       // Buckets in order, each already sorted by its clustering key.
       const parts = await mapLimited(plan.walk, FAN_OUT, async (bucket) => {
         const rows: RowWithKey[] = [];
-        await this.all('list', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE kind = ? AND bucket = ?`, [spec.kind, bucket], take(rows));
+        await this.all('list', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ?`, [this.world, spec.kind, bucket], take(rows));
         return rows;
       });
       return parts.flat();
     }
     const rows: RowWithKey[] = [];
     if ('due' in plan) {
-      // Only rows with work of their own carry a due_day, and those already due are few: the kind is checked here.
-      const statuses = spec.status?.map((s) => indexValue(spec.kind, s));
-      await this.all('due rows', `SELECT kind, id_num, id, k_status${docColumn} FROM ${this.t('entities')} WHERE due_day <= ?`, [plan.due], (r) => {
-        if (r.get('kind') === spec.kind && (!statuses || statuses.includes(r.get('k_status')))) take(rows)(r);
+      // Only rows with work of their own carry a k_due (world and kind); SAI intersects it with the day range.
+      const statuses = spec.status?.map((s) => indexValue(this.world, spec.kind, s));
+      await this.all('due rows', `SELECT id_num, id, k_status${docColumn} FROM ${this.t('entities')} WHERE k_due = ? AND due_day <= ?`, [dueValue(this.world, spec.kind, plan.due), plan.due], (r) => {
+        if (!statuses || statuses.includes(r.get('k_status'))) take(rows)(r);
       });
     } else {
       await mapLimited(plan.index, FAN_OUT, ({ where, params }) =>
@@ -402,7 +410,7 @@ export class CassandraStore implements Store {
     const count = async (cql: string, params: unknown[]) =>
       num((await this.exec('count', cql, params, { readTimeout: 60_000 })).first().get('n'));
     const counts = 'walk' in plan
-      ? await mapLimited(plan.walk, FAN_OUT, (bucket) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE kind = ? AND bucket = ?`, [plan.spec.kind, bucket]))
+      ? await mapLimited(plan.walk, FAN_OUT, (bucket) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ?`, [this.world, plan.spec.kind, bucket]))
       : await mapLimited(plan.index, FAN_OUT, ({ where, params }) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE ${where}`, params));
     return counts.reduce((a, b) => a + b, 0);
   }
@@ -413,11 +421,11 @@ export class CassandraStore implements Store {
   /** The buckets of an access path that hold events, newest first, from `maxBucket` down; read a few at a time. */
   private async *buckets(path: HistoryPath, maxBucket?: number): AsyncGenerator<number> {
     const where = maxBucket === undefined ? '' : ' AND bucket <= ?';
-    const params: unknown[] = [path.dimension, dimensionValue(path)];
+    const params: unknown[] = [this.world, path.dimension, dimensionValue(path)];
     if (maxBucket !== undefined) params.push(maxBucket);
     let pageState: string | undefined;
     do {
-      const r = await this.exec('history buckets', `SELECT bucket FROM ${this.t('history_buckets')} WHERE dimension = ? AND value = ?${where}`, params, { fetchSize: 32, pageState, autoPage: false });
+      const r = await this.exec('history buckets', `SELECT bucket FROM ${this.t('history_buckets')} WHERE world = ? AND dimension = ? AND value = ?${where}`, params, { fetchSize: 32, pageState, autoPage: false });
       for (const row of r.rows) yield num(row.get('bucket'));
       pageState = r.pageState ?? undefined;
     } while (pageState);
@@ -425,8 +433,8 @@ export class CassandraStore implements Store {
 
   private partitionWhere(path: HistoryPath, bucket: number): { where: string; params: unknown[] } {
     return path.column
-      ? { where: `${path.column} = ? AND bucket = ?`, params: [path.value, bucket] }
-      : { where: 'bucket = ?', params: [bucket] };
+      ? { where: `world = ? AND ${path.column} = ? AND bucket = ?`, params: [this.world, path.value, bucket] }
+      : { where: 'world = ? AND bucket = ?', params: [this.world, bucket] };
   }
 
   async history(q: HistoryQuery): Promise<HistoryEvent[]> {
@@ -469,7 +477,7 @@ export class CassandraStore implements Store {
     const buckets: number[] = [];
     for await (const b of this.buckets(path)) buckets.push(b);
     const counts = await mapLimited(buckets, FAN_OUT, async (bucket) => {
-      const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t(path.table)} WHERE by_agent = ? AND bucket = ?`, [agentId, bucket]);
+      const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t(path.table)} WHERE world = ? AND by_agent = ? AND bucket = ?`, [this.world, agentId, bucket]);
       return num(r.first().get('n'));
     });
     return counts.reduce((a, b) => a + b, 0);
@@ -477,7 +485,7 @@ export class CassandraStore implements Store {
 
   async lastHistoryId(): Promise<number> {
     for await (const bucket of this.buckets(allHistory)) {
-      const r = await this.exec('last history id', `SELECT id FROM ${this.t('history')} WHERE bucket = ? LIMIT 1`, [bucket]);
+      const r = await this.exec('last history id', `SELECT id FROM ${this.t('history')} WHERE world = ? AND bucket = ? LIMIT 1`, [this.world, bucket]);
       const row = r.first();
       if (row) return num(row.get('id'));
     }
@@ -486,7 +494,7 @@ export class CassandraStore implements Store {
 
   async historyEvent(id: number): Promise<HistoryEvent | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;
-    const r = await this.exec('history event', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE bucket = ? AND id = ?`, [historyBucket(this.layout, id), id]);
+    const r = await this.exec('history event', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE world = ? AND bucket = ? AND id = ?`, [this.world, historyBucket(this.layout, id), id]);
     const row = r.first();
     return row ? toHistoryEvent(row) : undefined;
   }
@@ -510,9 +518,9 @@ export class CassandraStore implements Store {
     }
     const found = await mapLimited(reads, FAN_OUT, async ({ day, bucket, below }) => {
       const cql = below
-        ? `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history_by_day')} WHERE by_day = ? AND bucket = ? AND id <= ? ORDER BY id DESC LIMIT ?`
-        : `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history_by_day')} WHERE by_day = ? AND bucket = ? AND id > ? ORDER BY id ASC LIMIT ?`;
-      const r = await this.exec('history window', cql, [day, bucket, nearId, limit], { fetchSize: limit });
+        ? `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history_by_day')} WHERE world = ? AND by_day = ? AND bucket = ? AND id <= ? ORDER BY id DESC LIMIT ?`
+        : `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history_by_day')} WHERE world = ? AND by_day = ? AND bucket = ? AND id > ? ORDER BY id ASC LIMIT ?`;
+      const r = await this.exec('history window', cql, [this.world, day, bucket, nearId, limit], { fetchSize: limit });
       return r.rows.map(toHistoryEvent);
     });
     return found.flat()
@@ -522,7 +530,7 @@ export class CassandraStore implements Store {
   }
 
   async agentForKeyHash(keyHash: string): Promise<number | undefined> {
-    const r = await this.exec('credential read', `SELECT agent_id FROM ${this.t('credentials')} WHERE key_hash = ?`, [keyHash]);
+    const r = await this.exec('credential read', `SELECT agent_id FROM ${this.t('credentials')} WHERE world = ? AND key_hash = ?`, [this.world, keyHash]);
     const row = r.first();
     return row ? num(row.get('agent_id')) : undefined;
   }
@@ -556,13 +564,13 @@ export class CassandraStore implements Store {
   }
 
   async setting(name: string): Promise<string | undefined> {
-    const r = await this.exec('setting read', `SELECT value FROM ${this.t('settings')} WHERE name = ?`, [name]);
+    const r = await this.exec('setting read', `SELECT value FROM ${this.t('settings')} WHERE world = ? AND name = ?`, [this.world, name]);
     const row = r.first();
     return row ? (row.get('value') as string) : undefined;
   }
 
   async setSetting(name: string, value: string): Promise<void> {
-    await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (name, value) VALUES (?, ?)`, [name, value], { consistency: this.write }));
+    await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (world, name, value) VALUES (?, ?, ?)`, [this.world, name, value], { consistency: this.write }));
   }
 
   async ping(): Promise<void> {
@@ -595,6 +603,7 @@ async function loadLayout(client: Client, keyspace: string, wanted: Layout, seri
  */
 export async function openCassandraStore(opts: CassandraStoreOptions): Promise<CassandraStore> {
   const keyspace = validKeyspace(opts.keyspace);
+  validWorld(opts.world ?? DEFAULT_WORLD);
   const write = consistencyOf(opts.writeConsistency ?? opts.consistency ?? 'QUORUM');
   const serial = consistencyOf(opts.serialConsistency ?? 'SERIAL');
   const client = new Client({

@@ -7,7 +7,7 @@ import { StoreUnavailableError, isUnavailable, storeError } from '../../infra/st
 import { Sequence, type SequenceReserver } from '../../infra/store/cassandra-ids';
 import { Limiter, mapLimited } from '../../infra/store/cassandra-limit';
 import {
-  NO_DUE_DAY, byIndex, compareKeys, entityKey, entityValues, historyPaths, idNum, type Layout,
+  ENTITY_COLUMNS, NO_DUE_DAY, byIndex, compareKeys, dueValue, entityKey, entityValues, historyPaths, idNum, indexValue, validWorld, type Layout,
 } from '../../infra/store/cassandra-model';
 import { replicationCql, validKeyspace } from '../../infra/store/cassandra-schema';
 
@@ -40,20 +40,29 @@ describe('Cassandra store parts', () => {
     });
 
     it('writes no nulls: absent index values are empty, an absent due day is beyond every day', () => {
-      const values = entityValues(layout, { kind: 'party', id: 31, organization_id: 4, doc: { a: 1 } });
-      assert.deepEqual(values, ['party', 3, 31, '31', '', '', 'party|4', '', NO_DUE_DAY, '{"a":1}']);
+      const values = entityValues(layout, 'w1', { kind: 'party', id: 31, organization_id: 4, doc: { a: 1 } });
+      assert.deepEqual(values, ['w1', 'party', 3, 31, '31', '', '', 'w1|party|4', '', '', NO_DUE_DAY, '{"a":1}']);
+      assert.equal(values.length, ENTITY_COLUMNS.split(',').length);
       assert.ok(values.every((v) => v !== null && v !== undefined));
-      const due = entityValues(layout, { kind: 'quest', id: 2, status: 'open', location_id: 'emberfall', agent_id: 0, due_day: 0, doc: {} });
-      assert.deepEqual(due.slice(4, 9), ['quest|open', 'quest|emberfall', '', 'quest|0', 0]);
+      const due = entityValues(layout, 'main', { kind: 'quest', id: 2, status: 'open', location_id: 'emberfall', agent_id: 0, due_day: 0, doc: {} });
+      assert.deepEqual(due.slice(5, 11), ['main|quest|open', 'main|quest|emberfall', '', 'main|quest|0', 'main|quest', 0]);
     });
 
     it('looks up integer columns by value, whether the argument is a number or its text', () => {
       const spec = { kind: 'adventurer', by: 'organization_id' as const };
-      assert.deepEqual(byIndex(spec, 5), { column: 'k_organization', value: 'adventurer|5' });
-      assert.deepEqual(byIndex(spec, '5'), { column: 'k_organization', value: 'adventurer|5' });
-      assert.notEqual(byIndex(spec, '').value, 'adventurer|0');
-      assert.notEqual(byIndex(spec, 'x').value, 'adventurer|NaN');
-      assert.deepEqual(byIndex({ kind: 'market', by: 'location_id' }, 'emberfall'), { column: 'k_location', value: 'market|emberfall' });
+      assert.deepEqual(byIndex('w', spec, 5), { column: 'k_organization', value: 'w|adventurer|5' });
+      assert.deepEqual(byIndex('w', spec, '5'), { column: 'k_organization', value: 'w|adventurer|5' });
+      assert.notEqual(byIndex('w', spec, '').value, 'w|adventurer|0');
+      assert.notEqual(byIndex('w', spec, 'x').value, 'w|adventurer|NaN');
+      assert.deepEqual(byIndex('w', { kind: 'market', by: 'location_id' }, 'emberfall'), { column: 'k_location', value: 'w|market|emberfall' });
+    });
+
+    it('keeps worlds apart in every index value, and accepts plain world names only', () => {
+      assert.notEqual(indexValue('a', 'agent', 'active'), indexValue('b', 'agent', 'active'));
+      assert.notEqual(dueValue('a', 'quest', 3), dueValue('b', 'quest', 3));
+      assert.equal(dueValue('a', 'quest', null), '');
+      for (const good of ['main', 'w-1_2', 'A', 'x'.repeat(48)]) assert.equal(validWorld(good), good);
+      for (const bad of ['', 'a|b', 'a b', 'x'.repeat(49), "a'", 'é']) assert.throws(() => validWorld(bad), /invalid world name/);
     });
   });
 
