@@ -6,7 +6,8 @@ import os from 'os';
 import path from 'path';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, type Config, type StoreKind } from '../../infra/config';
-import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, trackKeyspace } from './cassandra';
+import { openCassandraStore } from '../../infra/store/cassandra-store';
+import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, sharedKeyspace, trackKeyspace } from './cassandra';
 
 export interface Answer<T = any> {
   status: number;
@@ -30,27 +31,34 @@ export const tempDir = (prefix = 'worldsim-test-') => fs.mkdtempSync(path.join(o
 /**
  * The store the tests' worlds run on: the embedded SQLite store, or with
  * WORLD_TEST_STORE=cassandra a real Cassandra (started once per run through
- * infra/servers), one keyspace per world. `npm test` runs the HTTP suite both ways.
+ * infra/servers): one keyspace for the whole run (created by the first world, dropped at
+ * the end), a world of its own in it for each test world. `npm test` runs the HTTP suite
+ * both ways.
  */
 export const TEST_STORE: StoreKind = process.env.WORLD_TEST_STORE === 'cassandra' ? 'cassandra' : 'sqlite';
 
-/** A world's keyspace follows its data folder, so a restart on the same folder finds the same world. */
-const keyspaceFor = (dataDir: string) => `wt_${crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16)}`;
+/** A world's name follows its data folder, so a restart on the same folder finds the same world. */
+export const worldFor = (dataDir: string) => `w${crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 24)}`;
 
 if (TEST_STORE === 'cassandra' && typeof before === 'function') {
   // Up front, with the time a first start needs: every world of the run uses it.
   before(async function startCassandra() {
-    this.timeout(CASSANDRA_START_TIMEOUT_MS + 10_000);
-    await ensureCassandra();
+    this.timeout(CASSANDRA_START_TIMEOUT_MS + 60_000);
+    const server = await ensureCassandra();
+    // The run's keyspace and its schema, once: every world after it opens without DDL.
+    const keyspace = sharedKeyspace();
+    const store = await openCassandraStore({ contactPoints: server.contactPoints, localDataCenter: server.localDataCenter, keyspace });
+    await store.close();
   });
 }
 
 async function storeConfig(dataDir: string, overrides: Partial<Config>): Promise<Pick<Config, 'store' | 'cassandra'>> {
   if ((overrides.store ?? TEST_STORE) === 'sqlite') return { store: 'sqlite', cassandra: DEFAULT_CASSANDRA };
   const server = await ensureCassandra();
-  const keyspace = overrides.cassandra?.keyspace ?? keyspaceFor(dataDir);
+  const keyspace = overrides.cassandra?.keyspace ?? sharedKeyspace();
   trackKeyspace(keyspace);
-  return { store: 'cassandra', cassandra: { ...DEFAULT_CASSANDRA, contactPoints: server.contactPoints, localDataCenter: server.localDataCenter, keyspace } };
+  const world = overrides.cassandra?.world ?? worldFor(dataDir);
+  return { store: 'cassandra', cassandra: { ...DEFAULT_CASSANDRA, contactPoints: server.contactPoints, localDataCenter: server.localDataCenter, keyspace, world } };
 }
 
 export async function startTestWorld(overrides: Partial<Config> = {}): Promise<TestWorld> {
