@@ -27,13 +27,6 @@ export interface Migration {
 /** The journal partition size a new keyspace gets unless the store is opened with another (it is kept in store_meta; the first value wins). */
 export const DEFAULT_JOURNAL_PARTITION_SIZE = 500;
 
-/** One history table of a world: the partition columns, then the whole event, newest first. */
-function historyTable(name: string, partitionColumns: string, partitionKey: string): string {
-  return `CREATE TABLE IF NOT EXISTS {ks}.${name} (world text, ${partitionColumns} bucket bigint,
-    id bigint, day int, category text, agent_id bigint, organization_ids text, summary text, data text, created_at text,
-    PRIMARY KEY (${partitionKey}, id))
-    WITH CLUSTERING ORDER BY (id DESC)`;
-}
 
 // Every table of a world's data has `world` as its first partition-key column, and every
 // indexed value starts with "<world>|": several worlds share one keyspace (and its schema)
@@ -66,9 +59,10 @@ export const MIGRATIONS: readonly Migration[] = [
       // of ids (bucket = floor(id_num / entity_bucket_size)), clustered by id the way the port
       // orders it: id_num (the integer value of the id, 0 for names) then the id text.
       // The k_* columns hold "<world>|<kind>|<value>" (empty when the row has none) for the
-      // storage-attached indexes; k_due holds "<world>|<kind>" when the row has a due day,
-      // and due_day the day (NO_DUE_DAY when none), so a due lookup is k_due = ? AND
-      // due_day <= ?. Nothing is ever written as null, so upserts leave no tombstones.
+      // storage-attached indexes, written only for the kinds whose named queries read them;
+      // k_due holds "<world>|<kind>" when the row has a due day (due_day, not indexed: the
+      // rows with a due day are few, the day is checked in the process). Nothing is ever
+      // written as null, so upserts leave no tombstones.
       `CREATE TABLE IF NOT EXISTS {ks}.entities (
         world text, kind text, bucket bigint, id_num bigint, id text,
         k_status text, k_location text, k_organization text, k_agent text, k_due text, due_day int,
@@ -79,23 +73,34 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX IF NOT EXISTS entities_k_organization ON {ks}.entities (k_organization) USING 'sai'`,
       `CREATE INDEX IF NOT EXISTS entities_k_agent ON {ks}.entities (k_agent) USING 'sai'`,
       `CREATE INDEX IF NOT EXISTS entities_k_due ON {ks}.entities (k_due) USING 'sai'`,
-      `CREATE INDEX IF NOT EXISTS entities_due_day ON {ks}.entities (due_day) USING 'sai'`,
       // The buckets of each kind that hold rows: a listing of a kind walks them in order.
       `CREATE TABLE IF NOT EXISTS {ks}.entity_buckets (
         world text, kind text, bucket bigint, PRIMARY KEY ((world, kind), bucket))
         WITH CLUSTERING ORDER BY (bucket ASC)`,
 
-      // History, newest first, in one table per access path, each partitioned by a bucket of
-      // ids (bucket = floor(id / history_bucket_size)); ids grow with time, so a bucket is a
-      // span of time. Every table holds the whole event.
-      historyTable('history', '', '(world, bucket)'),
-      historyTable('history_by_category', 'by_category text,', '(world, by_category, bucket)'),
-      historyTable('history_by_agent', 'by_agent bigint,', '(world, by_agent, bucket)'),
-      historyTable('history_by_organization', 'by_organization bigint,', '(world, by_organization, bucket)'),
-      historyTable('history_by_day', 'by_day int,', '(world, by_day, bucket)'),
+      // History, newest first: the events, partitioned by a bucket of ids (bucket = floor(id /
+      // history_bucket_size)); ids grow with time, so a bucket is a span of time.
+      `CREATE TABLE IF NOT EXISTS {ks}.history (world text, bucket bigint,
+        id bigint, day int, category text, agent_id bigint, organization_ids text, summary text, data text, created_at text,
+        PRIMARY KEY ((world, bucket), id))
+        WITH CLUSTERING ORDER BY (id DESC)`,
+      // The filters (dimension 'category', 'agent', 'organization' and the value), in slim
+      // rows (the id and the filter columns), partitioned by a coarser bucket of ids
+      // (history_filter_bucket_size) and clustered by dimension, value and id, newest first:
+      // one partition takes every filter row of a batch, and a page of one value is a slice.
+      // The other filters are checked on the slim rows; only a page's events are read from history.
+      `CREATE TABLE IF NOT EXISTS {ks}.history_filters (world text, bucket bigint, dimension text, value text,
+        id bigint, category text, agent_id bigint, organization_ids text,
+        PRIMARY KEY ((world, bucket), dimension, value, id))
+        WITH CLUSTERING ORDER BY (dimension ASC, value ASC, id DESC)`,
+      // Day marks: each batch writes, for each day among its events, the smallest and largest id
+      // of that day in it; every event of a day lies between the first and last mark of its day.
+      `CREATE TABLE IF NOT EXISTS {ks}.history_days (world text, day int, id bigint,
+        PRIMARY KEY ((world, day), id))
+        WITH CLUSTERING ORDER BY (id ASC)`,
       // The buckets that hold events, per access path: dimension 'all' (value ''), 'category',
-      // 'agent', 'organization' or 'day'. A page reads this small partition, then only the
-      // buckets listed, newest first.
+      // 'agent' or 'organization'. A page reads this small partition, then only the buckets
+      // listed, newest first.
       `CREATE TABLE IF NOT EXISTS {ks}.history_buckets (
         world text, dimension text, value text, bucket bigint,
         PRIMARY KEY ((world, dimension, value), bucket))

@@ -65,7 +65,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       const replication = (await client.execute('SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace])).first().get('replication');
       await client.shutdown();
       assert.deepEqual(versions, [SCHEMA_VERSION]);
-      assert.deepEqual(indexes, ['entities_due_day', 'entities_k_agent', 'entities_k_due', 'entities_k_location', 'entities_k_organization', 'entities_k_status']);
+      assert.deepEqual(indexes, ['entities_k_agent', 'entities_k_due', 'entities_k_location', 'entities_k_organization', 'entities_k_status']);
       assert.equal(lock.length, 0, 'the migration lease is given back');
       assert.equal(replication.class, 'org.apache.cassandra.locator.SimpleStrategy');
       assert.equal(replication.replication_factor, '1');
@@ -73,10 +73,10 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
 
     it('keeps the partition sizes a keyspace was created with', async () => {
       const keyspace = cassandra.keyspace();
-      const first = await openCassandraStore(cassandra.options({ keyspace, layout: { journalPartitionSize: 7, entityBucketSize: 3, historyBucketSize: 11 } }));
+      const first = await openCassandraStore(cassandra.options({ keyspace, layout: { journalPartitionSize: 7, entityBucketSize: 3, historyBucketSize: 11, historyFilterBucketSize: 13 } }));
       await first.close();
       const second = await openCassandraStore(cassandra.options({ keyspace, layout: { journalPartitionSize: 100 } }));
-      assert.deepEqual(second.layout, { journalPartitionSize: 7, entityBucketSize: 3, historyBucketSize: 11 });
+      assert.deepEqual(second.layout, { journalPartitionSize: 7, entityBucketSize: 3, historyBucketSize: 11, historyFilterBucketSize: 13 });
       await second.close();
     });
 
@@ -467,7 +467,8 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       const b = await openCassandraStore(cassandra.options({ world, historyIdBlock: 10, layout: SMALL_LAYOUT }));
       const persistA = writer();
       const persistB = writer();
-      const entry = (who: string, i: number): HistoryEntry => ({ day: 1, category: who, agent_id: null, organization_ids: [], summary: `${who}${i}` });
+      // a's events are of day 1 and b's of day 2, so the two days' ids interleave block by block.
+      const entry = (who: string, i: number): HistoryEntry => ({ day: who === 'a' ? 1 : 2, category: who, agent_id: null, organization_ids: [], summary: `${who}${i}` });
       await Promise.all(Array.from({ length: 300 }, (_, i) => [
         persistA([a], `a:${i % 17}`, { history: [entry('a', i)] }),
         persistB([b], `b:${i % 13}`, { history: [entry('b', i), entry('b', i)] }),
@@ -480,6 +481,16 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
         assert.deepEqual(mine, [...mine].sort((x, y) => x - y), `${who}'s ids follow the order of its persists`);
       }
       assert.deepEqual((await b.history({ limit: 10_000, category: 'a' })).length, 300, 'the other process reads them');
+      // The investigation of a day finds that day's events only, nearest first, though the days' ids interleave.
+      for (const near of [1, all[450].id, all[0].id]) {
+        for (const [from, to] of [[1, 1], [2, 2], [1, 2], [3, 4]]) {
+          for (const limit of [1, 25, 1000]) {
+            const expected = all.filter((e) => e.day >= from && e.day <= to)
+              .sort((x, y) => Math.abs(x.id - near) - Math.abs(y.id - near) || x.id - y.id).slice(0, limit).map((e) => e.id).sort((x, y) => x - y);
+            assert.deepEqual((await a.historyBetweenDays(from, to, limit, near)).map((e) => e.id), expected, `days ${from}..${to} near ${near} limit ${limit}`);
+          }
+        }
+      }
       await Promise.all([a.close(), b.close()]);
     });
   });
@@ -670,6 +681,55 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       assert.deepEqual(await store.history({ limit: 10 }), []);
       assert.equal(await store.agentForKeyHash('never'), undefined);
       assert.deepEqual(await replay(store, 'big:1'), []);
+      await store.close();
+    });
+  });
+
+  describe('group commit', () => {
+    it('sends persists waiting at the same moment in one logged batch, each readable once it resolves', async () => {
+      const store = await openCassandraStore(cassandra.options());
+      const persist = writer();
+      const before = store.writeStats;
+      await Promise.all(Array.from({ length: 100 }, (_, i) => persist([store], `g:${i}`, {
+        rows: [{ kind: 'agent', id: i + 1, status: 'active', doc: { i } }],
+        history: [{ day: 1, category: 'agent', agent_id: i + 1, organization_ids: [], summary: `g${i}` }],
+      })));
+      const after = store.writeStats;
+      assert.equal(after.writes - before.writes, 100);
+      assert.ok(after.batches - before.batches < 50, `100 persists in ${after.batches - before.batches} batches`);
+      assert.equal(await store.count('agents'), 100);
+      assert.equal((await store.history({ limit: 1000 })).length, 100);
+      await store.close();
+    });
+
+    it('keeps the write of a row by the persist called last, in one batch or in several', async () => {
+      for (const persists of [64, 1]) {
+        const store = await openCassandraStore(cassandra.options({ groupCommit: { persists } }));
+        const persist = writer();
+        await Promise.all([1, 2, 3].map((v) => persist([store], `w:${v}`, { rows: [{ kind: 'agent', id: 1, status: `s${v}`, doc: { v } }] })));
+        assert.deepEqual(await store.row('agent', 1), { v: 3 }, `${persists} persists a batch`);
+        assert.deepEqual(await store.ids('activeAgents'), []);
+        await store.close();
+      }
+    });
+
+    it('a persist Cassandra refuses fails alone when it shared a batch with others', async () => {
+      const store = await openCassandraStore(cassandra.options({ groupCommit: { bytes: 10_000_000 } }));
+      const persist = writer();
+      const big = 'x'.repeat(80 * 1024);
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 10 }, (_, i) => persist([store], `ok:${i}`, {
+          rows: [{ kind: 'agent', id: 100 + i, status: 'active', doc: { i } }],
+          history: [{ day: 1, category: 'agent', agent_id: 100 + i, organization_ids: [], summary: `ok${i}` }],
+        })),
+        persist([store], 'big:1', { rows: [{ kind: 'organization', id: 7, doc: { big } }], history: [{ day: 1, category: 'big', agent_id: null, organization_ids: [7], summary: 'never' }] }),
+      ]);
+      assert.deepEqual(results.map((r) => r.status), [...Array(10).fill('fulfilled'), 'rejected']);
+      assert.ok(store.writeStats.batches >= 12, 'one refused batch, then each persist alone');
+      assert.deepEqual(await store.ids('activeAgents'), Array.from({ length: 10 }, (_, i) => String(100 + i)));
+      assert.equal(await store.row('organization', 7), undefined);
+      assert.deepEqual(await store.history({ limit: 10, organization_id: 7 }), []);
+      assert.equal((await store.history({ limit: 100 })).length, 10);
       await store.close();
     });
   });

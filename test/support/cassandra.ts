@@ -114,7 +114,7 @@ export function randomWorld(): string {
 }
 
 /** The partition sizes of the tests that want small partitions (several buckets with a few rows). */
-export const SMALL_LAYOUT: Layout = { journalPartitionSize: 5, entityBucketSize: 10, historyBucketSize: 16 };
+export const SMALL_LAYOUT: Layout = { journalPartitionSize: 5, entityBucketSize: 10, historyBucketSize: 16, historyFilterBucketSize: 40 };
 
 /** The run's shared keyspaces, one per layout (a keyspace's layout is fixed when it is created). */
 const sharedKeyspaces = new Map<string, string>();
@@ -123,7 +123,7 @@ const runId = crypto.randomBytes(5).toString('hex');
 /** The keyspace of this run for a layout: created by the first store opened on it, dropped at the end of the run. */
 export function sharedKeyspace(layout: Partial<Layout> = {}): string {
   const full = { ...DEFAULT_LAYOUT, ...layout };
-  const key = JSON.stringify([full.journalPartitionSize, full.entityBucketSize, full.historyBucketSize]);
+  const key = JSON.stringify([full.journalPartitionSize, full.entityBucketSize, full.historyBucketSize, full.historyFilterBucketSize]);
   let ks = sharedKeyspaces.get(key);
   if (!ks) {
     ks = `worldsim_test_${runId}_${sharedKeyspaces.size}`;
