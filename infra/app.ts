@@ -79,7 +79,7 @@ export const STORE_PING_MS = 2_000;
 /** Where the configured store lives, for the log. */
 const storeName = (config: Config) => (config.store === 'sqlite'
   ? `SQLite in ${config.dataDir}`
-  : `Cassandra at ${config.cassandra.contactPoints.join(', ')} (keyspace ${config.cassandra.keyspace})`);
+  : `Cassandra at ${config.cassandra.contactPoints.join(', ')} (keyspace ${config.cassandra.keyspace}${config.cassandra.world === 'main' ? '' : `, world ${config.cassandra.world}`})`);
 
 /** The bus the configuration names, and (on Kafka) the relay of the history to its topic. */
 function openBus(config: Config, store: Store, log: (line: string) => void): { bus: Bus; relay: HistoryRelay | null } {
@@ -99,7 +99,7 @@ function openBus(config: Config, store: Store, log: (line: string) => void): { b
 function openStore(config: Config): Promise<Store> {
   if (config.store === 'sqlite') return Promise.resolve(new SqliteStore(config.dataDir));
   const c = config.cassandra;
-  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, localDataCenter: c.localDataCenter, consistency: c.consistency });
+  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency });
 }
 
 /**

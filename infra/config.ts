@@ -6,6 +6,8 @@ export type Consistency = (typeof CONSISTENCY_LEVELS)[number];
 export interface CassandraConfig {
   contactPoints: string[];
   keyspace: string;
+  /** The world within the keyspace: the service runs one ('main'); tests and benchmarks run many in one keyspace. */
+  world: string;
   localDataCenter: string;
   consistency: Consistency;
 }
@@ -65,16 +67,19 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
 }
 
 export const DEFAULT_CASSANDRA: CassandraConfig = {
-  contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', localDataCenter: 'datacenter1', consistency: 'QUORUM',
+  contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', world: 'main', localDataCenter: 'datacenter1', consistency: 'QUORUM',
 };
 
 function cassandra(env: NodeJS.ProcessEnv): CassandraConfig {
   const points = (env.CASSANDRA_CONTACT_POINTS ?? '').split(',').map((p) => p.trim()).filter(Boolean);
   const keyspace = env.CASSANDRA_KEYSPACE?.trim() || DEFAULT_CASSANDRA.keyspace;
   if (!/^[A-Za-z][A-Za-z0-9_]{0,47}$/.test(keyspace)) throw new Error(`CASSANDRA_KEYSPACE must be letters, digits and _ (starting with a letter, at most 48), got "${keyspace}"`);
+  const world = env.CASSANDRA_WORLD?.trim() || DEFAULT_CASSANDRA.world;
+  if (!/^[A-Za-z0-9_-]{1,48}$/.test(world)) throw new Error(`CASSANDRA_WORLD must be letters, digits, _ and - (at most 48), got "${world}"`);
   return {
     contactPoints: points.length ? points : DEFAULT_CASSANDRA.contactPoints,
     keyspace,
+    world,
     localDataCenter: env.CASSANDRA_LOCAL_DC?.trim() || DEFAULT_CASSANDRA.localDataCenter,
     consistency: oneOf(env, 'CASSANDRA_CONSISTENCY', CONSISTENCY_LEVELS, DEFAULT_CASSANDRA.consistency),
   };

@@ -17,6 +17,8 @@ export class SequenceReserver {
   constructor(
     private readonly client: Client,
     private readonly keyspace: string,
+    /** The world whose sequences these are (the first partition-key column of `sequences`). */
+    private readonly world: string,
     private readonly run: <T>(what: string, fn: () => Promise<T>) => Promise<T>,
     private readonly serialConsistency: number,
     private readonly consistency: number,
@@ -29,7 +31,7 @@ export class SequenceReserver {
   /** The highest id reserved so far (0 when none), read at SERIAL. */
   async current(name: string): Promise<number> {
     const r = await this.run('sequence read', () => this.client.execute(
-      `SELECT value FROM ${this.keyspace}.sequences WHERE name = ?`, [name],
+      `SELECT value FROM ${this.keyspace}.sequences WHERE world = ? AND name = ?`, [this.world, name],
       { prepare: true, consistency: this.serialConsistency }));
     const row = r.first();
     const value = row ? Number(row.value) : null;
@@ -50,9 +52,9 @@ export class SequenceReserver {
       if (target <= base && current !== null) return [base, base];
       const r: types.ResultSet = current === null
         ? await this.run('id block', () => this.client.execute(
-          `INSERT INTO ${this.keyspace}.sequences (name, value) VALUES (?, ?) IF NOT EXISTS`, [name, target], this.options()))
+          `INSERT INTO ${this.keyspace}.sequences (world, name, value) VALUES (?, ?, ?) IF NOT EXISTS`, [this.world, name, target], this.options()))
         : await this.run('id block', () => this.client.execute(
-          `UPDATE ${this.keyspace}.sequences SET value = ? WHERE name = ? IF value = ?`, [target, name, current], this.options()));
+          `UPDATE ${this.keyspace}.sequences SET value = ? WHERE world = ? AND name = ? IF value = ?`, [target, this.world, name, current], this.options()));
       if (r.wasApplied()) {
         this.seen.set(name, target);
         return [base, target];
@@ -83,7 +85,7 @@ export class SequenceReserver {
   async giveBack(name: string, top: number, to: number): Promise<boolean> {
     if (to >= top) return false;
     const r = await this.run('id block', () => this.client.execute(
-      `UPDATE ${this.keyspace}.sequences SET value = ? WHERE name = ? IF value = ?`, [to, name, top], this.options()));
+      `UPDATE ${this.keyspace}.sequences SET value = ? WHERE world = ? AND name = ? IF value = ?`, [to, this.world, name, top], this.options()));
     const seen: unknown = r.wasApplied() ? to : r.first()?.get('value');
     this.seen.set(name, seen === null || seen === undefined ? null : Number(seen));
     return r.wasApplied();

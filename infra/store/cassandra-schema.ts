@@ -6,7 +6,7 @@
 //
 // Read docs/cassandra.md for why each table is shaped as it is.
 import crypto from 'crypto';
-import { types, type Client } from 'cassandra-driver';
+import { errors, types, type Client } from 'cassandra-driver';
 import { storeError } from './cassandra-errors';
 
 export interface Replication {
@@ -27,78 +27,89 @@ export interface Migration {
 /** The journal partition size a new keyspace gets unless the store is opened with another (it is kept in store_meta; the first value wins). */
 export const DEFAULT_JOURNAL_PARTITION_SIZE = 500;
 
-/** One history table: the partition columns, then the whole event, newest first. */
-function historyTable(name: string, partitionColumns: string, partitionKey: string): string {
-  return `CREATE TABLE IF NOT EXISTS {ks}.${name} (${partitionColumns} bucket bigint,
-    id bigint, day int, category text, agent_id bigint, organization_ids text, summary text, data text, created_at text,
-    PRIMARY KEY (${partitionKey}, id))
-    WITH CLUSTERING ORDER BY (id DESC)`;
-}
 
+// Every table of a world's data has `world` as its first partition-key column, and every
+// indexed value starts with "<world>|": several worlds share one keyspace (and its schema)
+// and see nothing of one another. A new world costs no DDL. The service runs one world per
+// keyspace ('main'); tests and benchmarks run many worlds in one keyspace.
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    description: 'journal, snapshots, read model with storage-attached indexes, history by time bucket and by filter, credentials, sequences, settings',
+    description: 'worlds side by side: journal, snapshots, read model with storage-attached indexes, history by time bucket and by filter, credentials, sequences, settings',
     statements: [
-      // Settings of the store itself, fixed when the keyspace is created (journal partition size).
-      // Written only by lightweight transactions, read at SERIAL.
+      // Settings of the store itself, fixed when the keyspace is created (the partition sizes),
+      // shared by its worlds. Written only by lightweight transactions, read at SERIAL.
       `CREATE TABLE IF NOT EXISTS {ks}.store_meta (name text PRIMARY KEY, value text)`,
 
       // nact's journal: one row per persisted record, in bounded partitions of
       // journal_partition_size sequence numbers (partition_nr = floor(sequence_nr / size)).
       `CREATE TABLE IF NOT EXISTS {ks}.journal (
-        persistence_key text, partition_nr bigint, sequence_nr bigint,
+        world text, persistence_key text, partition_nr bigint, sequence_nr bigint,
         created_at bigint, data text, tags text, is_deleted boolean,
-        PRIMARY KEY ((persistence_key, partition_nr), sequence_nr))
+        PRIMARY KEY ((world, persistence_key, partition_nr), sequence_nr))
         WITH CLUSTERING ORDER BY (sequence_nr ASC)`,
 
       // Snapshots: the newest first; taking one deletes the older ones of the key.
       `CREATE TABLE IF NOT EXISTS {ks}.snapshots (
-        persistence_key text, sequence_nr bigint, created_at bigint, data text,
-        PRIMARY KEY ((persistence_key), sequence_nr))
+        world text, persistence_key text, sequence_nr bigint, created_at bigint, data text,
+        PRIMARY KEY ((world, persistence_key), sequence_nr))
         WITH CLUSTERING ORDER BY (sequence_nr DESC)`,
 
-      // The read model: one row per (kind, id), partitioned by kind and a bucket of ids
-      // (bucket = floor(id_num / entity_bucket_size)), clustered by id the way the port
+      // The read model: one row per (world, kind, id), partitioned by world, kind and a bucket
+      // of ids (bucket = floor(id_num / entity_bucket_size)), clustered by id the way the port
       // orders it: id_num (the integer value of the id, 0 for names) then the id text.
-      // The k_* columns hold "<kind>|<value>" (empty when the row has none) for the
-      // storage-attached indexes; due_day holds NO_DUE_DAY when the row has none. Nothing
-      // is ever written as null, so upserts leave no tombstones.
+      // The k_* columns hold "<world>|<kind>|<value>" (empty when the row has none) for the
+      // storage-attached indexes, written only for the kinds whose named queries read them;
+      // k_due holds "<world>|<kind>" when the row has a due day (due_day, not indexed: the
+      // rows with a due day are few, the day is checked in the process). Nothing is ever
+      // written as null, so upserts leave no tombstones.
       `CREATE TABLE IF NOT EXISTS {ks}.entities (
-        kind text, bucket bigint, id_num bigint, id text,
-        k_status text, k_location text, k_organization text, k_agent text, due_day int,
+        world text, kind text, bucket bigint, id_num bigint, id text,
+        k_status text, k_location text, k_organization text, k_agent text, k_due text, due_day int,
         doc text,
-        PRIMARY KEY ((kind, bucket), id_num, id))`,
+        PRIMARY KEY ((world, kind, bucket), id_num, id))`,
       `CREATE INDEX IF NOT EXISTS entities_k_status ON {ks}.entities (k_status) USING 'sai'`,
       `CREATE INDEX IF NOT EXISTS entities_k_location ON {ks}.entities (k_location) USING 'sai'`,
       `CREATE INDEX IF NOT EXISTS entities_k_organization ON {ks}.entities (k_organization) USING 'sai'`,
       `CREATE INDEX IF NOT EXISTS entities_k_agent ON {ks}.entities (k_agent) USING 'sai'`,
-      `CREATE INDEX IF NOT EXISTS entities_due_day ON {ks}.entities (due_day) USING 'sai'`,
+      `CREATE INDEX IF NOT EXISTS entities_k_due ON {ks}.entities (k_due) USING 'sai'`,
       // The buckets of each kind that hold rows: a listing of a kind walks them in order.
       `CREATE TABLE IF NOT EXISTS {ks}.entity_buckets (
-        kind text, bucket bigint, PRIMARY KEY ((kind), bucket))
+        world text, kind text, bucket bigint, PRIMARY KEY ((world, kind), bucket))
         WITH CLUSTERING ORDER BY (bucket ASC)`,
 
-      // History, newest first, in one table per access path, each partitioned by a bucket of
-      // ids (bucket = floor(id / history_bucket_size)); ids grow with time, so a bucket is a
-      // span of time. Every table holds the whole event.
-      historyTable('history', '', '(bucket)'),
-      historyTable('history_by_category', 'by_category text,', '(by_category, bucket)'),
-      historyTable('history_by_agent', 'by_agent bigint,', '(by_agent, bucket)'),
-      historyTable('history_by_organization', 'by_organization bigint,', '(by_organization, bucket)'),
-      historyTable('history_by_day', 'by_day int,', '(by_day, bucket)'),
+      // History, newest first: the events, partitioned by a bucket of ids (bucket = floor(id /
+      // history_bucket_size)); ids grow with time, so a bucket is a span of time.
+      `CREATE TABLE IF NOT EXISTS {ks}.history (world text, bucket bigint,
+        id bigint, day int, category text, agent_id bigint, organization_ids text, summary text, data text, created_at text,
+        PRIMARY KEY ((world, bucket), id))
+        WITH CLUSTERING ORDER BY (id DESC)`,
+      // The filters (dimension 'category', 'agent', 'organization' and the value), in slim
+      // rows (the id and the filter columns), partitioned by a coarser bucket of ids
+      // (history_filter_bucket_size) and clustered by dimension, value and id, newest first:
+      // one partition takes every filter row of a batch, and a page of one value is a slice.
+      // The other filters are checked on the slim rows; only a page's events are read from history.
+      `CREATE TABLE IF NOT EXISTS {ks}.history_filters (world text, bucket bigint, dimension text, value text,
+        id bigint, category text, agent_id bigint, organization_ids text,
+        PRIMARY KEY ((world, bucket), dimension, value, id))
+        WITH CLUSTERING ORDER BY (dimension ASC, value ASC, id DESC)`,
+      // Day marks: each batch writes, for each day among its events, the smallest and largest id
+      // of that day in it; every event of a day lies between the first and last mark of its day.
+      `CREATE TABLE IF NOT EXISTS {ks}.history_days (world text, day int, id bigint,
+        PRIMARY KEY ((world, day), id))
+        WITH CLUSTERING ORDER BY (id ASC)`,
       // The buckets that hold events, per access path: dimension 'all' (value ''), 'category',
-      // 'agent', 'organization' or 'day'. A page reads this small partition, then only the
-      // buckets listed, newest first.
+      // 'agent' or 'organization'. A page reads this small partition, then only the buckets
+      // listed, newest first.
       `CREATE TABLE IF NOT EXISTS {ks}.history_buckets (
-        dimension text, value text, bucket bigint,
-        PRIMARY KEY ((dimension, value), bucket))
+        world text, dimension text, value text, bucket bigint,
+        PRIMARY KEY ((world, dimension, value), bucket))
         WITH CLUSTERING ORDER BY (bucket DESC)`,
 
-      `CREATE TABLE IF NOT EXISTS {ks}.credentials (key_hash text PRIMARY KEY, agent_id bigint)`,
+      `CREATE TABLE IF NOT EXISTS {ks}.credentials (world text, key_hash text, agent_id bigint, PRIMARY KEY ((world, key_hash)))`,
       // Id sequences: the highest id reserved so far. Written only by lightweight transactions.
-      `CREATE TABLE IF NOT EXISTS {ks}.sequences (name text PRIMARY KEY, value bigint)`,
-      `CREATE TABLE IF NOT EXISTS {ks}.settings (name text PRIMARY KEY, value text)`,
+      `CREATE TABLE IF NOT EXISTS {ks}.sequences (world text, name text, value bigint, PRIMARY KEY ((world, name)))`,
+      `CREATE TABLE IF NOT EXISTS {ks}.settings (world text, name text, value text, PRIMARY KEY ((world, name)))`,
     ],
   },
 ];
@@ -145,6 +156,16 @@ export async function migrate(client: Client, opts: MigrateOptions): Promise<num
       throw storeError(e, 'schema migration');
     }
   };
+  const applied = async () => new Set((await run(`SELECT version FROM {ks}.schema_version`, [], serial)).rows.map((r) => Number(r.version)));
+  // A keyspace already up to date (the usual case, and every new world of a keyspace) costs
+  // one read and no DDL at all.
+  const upToDate = await applied().then((done) => MIGRATIONS.every((m) => done.has(m.version)), (e: unknown) => {
+    // The keyspace or its schema_version table does not exist yet: bootstrap below.
+    if (e instanceof errors.ResponseError && e.code === types.responseErrorCodes.invalid) return false;
+    throw e;
+  });
+  if (upToDate) return SCHEMA_VERSION;
+
   // The bootstrap: the keyspace and the two tables the lease needs. These are the only
   // statements two processes may run at the same moment; IF NOT EXISTS makes that harmless
   // on one node, and the driver waits for schema agreement after each (see docs/cassandra.md).
@@ -152,7 +173,6 @@ export async function migrate(client: Client, opts: MigrateOptions): Promise<num
   await run(`CREATE TABLE IF NOT EXISTS {ks}.schema_version (version int PRIMARY KEY, description text, applied_at timestamp)`, [], {});
   await run(`CREATE TABLE IF NOT EXISTS {ks}.schema_lock (name text PRIMARY KEY, owner text)`, [], {});
 
-  const applied = async () => new Set((await run(`SELECT version FROM {ks}.schema_version`, [], serial)).rows.map((r) => Number(r.version)));
   let done = await applied();
   if (MIGRATIONS.every((m) => done.has(m.version))) return SCHEMA_VERSION;
 

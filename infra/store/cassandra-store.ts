@@ -18,9 +18,9 @@ import { StoreUnavailableError, storeError } from './cassandra-errors';
 import { Sequence, SequenceReserver } from './cassandra-ids';
 import { Limiter, mapLimited } from './cassandra-limit';
 import {
-  HISTORY_COLUMNS, NO_DUE_DAY, allHistory, byAgent, byCategory, byDay, byIndex, byOrganization, compareKeys, dimensionValue,
-  entityKey, entityValues, historyBucket, historyPaths, historyValues, indexValue, num, toHistoryEvent,
-  type HistoryPath, type Layout,
+  DEFAULT_WORLD, ENTITY_COLUMNS, FILTER_COLUMNS, HISTORY_COLUMNS, allHistory, byAgent, byCategory, byIndex, byOrganization, compareKeys,
+  dayMarks, dueValue, entityKey, entityValues, filterValues, historyBucket, historyPaths, historyValues, indexValue, isFilter, num, pathBucket,
+  toFilterRow, toHistoryEvent, validWorld, type HistoryPath, type Layout,
 } from './cassandra-model';
 import { DEFAULT_JOURNAL_PARTITION_SIZE, migrate, validKeyspace, type Replication } from './cassandra-schema';
 
@@ -32,6 +32,11 @@ export interface CassandraStoreOptions {
   /** The data center this process is in (datacenter1 for SimpleSnitch). */
   localDataCenter: string;
   keyspace: string;
+  /**
+   * The world within the keyspace (letters, digits, _ and -; default 'main'). Worlds of one
+   * keyspace share its schema and layout and nothing else; opening a new one costs no DDL.
+   */
+  world?: string;
   /** Consistency of reads and writes; QUORUM by default. With RF = 3, QUORUM reads after QUORUM writes see them. */
   consistency?: ConsistencyName;
   /** Overrides `consistency` for reads. */
@@ -50,6 +55,14 @@ export interface CassandraStoreOptions {
   historyIdBlock?: number;
   /** Partition sizes for a NEW keyspace; an existing keyspace keeps the ones it was created with. */
   layout?: Partial<Layout>;
+  /**
+   * Group commit: persists waiting at the same moment go to Cassandra together, as ONE logged
+   * batch of at most `persists` persists and about `bytes` bytes of values, with at most
+   * `inFlight` such batches on their way at once (the others wait and gather). Every persist
+   * in a batch is applied with all the others or not at all. Default { persists: 64, bytes:
+   * 24_000, inFlight: 16 }; persists: 1 sends each persist alone.
+   */
+  groupCommit?: { persists?: number; bytes?: number; inFlight?: number };
   /** Client-side timeout of one request (default 12 s). */
   requestTimeoutMs?: number;
   /** Timeout of the first connection (default 5 s). */
@@ -61,6 +74,7 @@ export const DEFAULT_LAYOUT: Layout = {
   journalPartitionSize: DEFAULT_JOURNAL_PARTITION_SIZE,
   entityBucketSize: 1000,
   historyBucketSize: 10_000,
+  historyFilterBucketSize: 100_000,
 };
 
 /** The sequence history ids come from; not a name the world uses. */
@@ -78,7 +92,27 @@ const consistencyOf = (name: string): number => {
   return value;
 };
 
-interface Statement { query: string; params: unknown[] }
+/** One statement of a persist; `row` names the row it writes when a later write of the same row in one batch must replace it. */
+interface Statement { query: string; params: unknown[]; row?: string }
+
+/** A persist waiting for its batch. */
+interface PendingPersist {
+  statements: Statement[];
+  /** Its history events' ids and days (the batch writes the day marks). */
+  events: Array<{ id: number; day: number }>;
+  /** Roughly the bytes its values weigh (Cassandra refuses a batch over batch_size_fail_threshold, 50 KiB by default). */
+  bytes: number;
+  newBuckets: Set<string>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** Roughly the bytes of a statement as Cassandra counts a batch's size: each cell's value, timestamp and flags, the keys. */
+function weight(params: unknown[]): number {
+  let n = 32;
+  for (const p of params) n += (typeof p === 'string' ? p.length : 8) + 16;
+  return n;
+}
 
 interface RowWithKey { idNum: number; id: string; doc?: string }
 
@@ -108,6 +142,8 @@ class JournalStream implements EventStream {
 export class CassandraStore implements Store {
   readonly engine: StoreEngine;
   readonly keyspace: string;
+  /** The world of this store within the keyspace. */
+  readonly world: string;
   readonly layout: Layout;
   private readonly limiter: Limiter;
   private readonly read: number;
@@ -118,22 +154,63 @@ export class CassandraStore implements Store {
   private readonly historyIds: Sequence;
   private readonly idBlock: number;
   private readonly knownBuckets = new Set<string>();
+  /** Per day, the smallest and largest day marks written by this process (written again once forgotten). */
+  private readonly dayRanges = new Map<number, [number, number]>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** Persists waiting for a batch, in the order they were called. */
+  private readonly waiting: PendingPersist[] = [];
+  private batchesInFlight = 0;
+  private flushScheduled = false;
+  private readonly group: { persists: number; bytes: number; inFlight: number };
+  /** The statements of the write path, built once. */
+  private readonly cql: ReturnType<CassandraStore['statements']>;
+  /** The write timestamp of the last batch (microseconds), so batches sent later always win. */
+  private lastTimestamp = 0;
   /** close() has begun: no new writes or ids. */
   private closing = false;
   private closed = false;
 
   constructor(private readonly client: Client, opts: CassandraStoreOptions, layout: Layout) {
     this.keyspace = validKeyspace(opts.keyspace);
+    this.world = validWorld(opts.world ?? DEFAULT_WORLD);
     this.layout = layout;
     this.limiter = new Limiter(opts.maxInFlight ?? 256);
     this.read = consistencyOf(opts.readConsistency ?? opts.consistency ?? 'QUORUM');
     this.write = consistencyOf(opts.writeConsistency ?? opts.consistency ?? 'QUORUM');
     this.serial = consistencyOf(opts.serialConsistency ?? 'SERIAL');
-    this.reserver = new SequenceReserver(client, this.keyspace, (what, fn) => this.run(what, fn), this.serial, this.write);
+    this.reserver = new SequenceReserver(client, this.keyspace, this.world, (what, fn) => this.run(what, fn), this.serial, this.write);
     this.idBlock = opts.idBlock ?? 64;
+    this.group = { persists: 64, bytes: 24_000, inFlight: 16, ...opts.groupCommit };
+    if (!(this.group.persists >= 1 && this.group.inFlight >= 1)) throw new Error('groupCommit: persists and inFlight must be at least 1');
     this.historyIds = new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
+    this.cql = this.statements();
     this.engine = this.makeEngine();
+  }
+
+  private statements() {
+    const insert = (table: string, columns: string) => `INSERT INTO ${this.t(table)} (${columns}) VALUES (${columns.split(',').map(() => '?').join(', ')})`;
+    const history = insert('history', `world, bucket, ${HISTORY_COLUMNS}`);
+    const historyFilter = insert('history_filters', `world, bucket, dimension, value, ${FILTER_COLUMNS}`);
+    return {
+      insertJournal: insert('journal', 'world, persistence_key, partition_nr, sequence_nr, created_at, data, tags, is_deleted'),
+      insertEntity: insert('entities', ENTITY_COLUMNS),
+      deleteEntity: `DELETE FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ? AND id_num = ? AND id = ?`,
+      insertEntityBucket: insert('entity_buckets', 'world, kind, bucket'),
+      insertCredential: insert('credentials', 'world, key_hash, agent_id'),
+      insertHistoryBucket: insert('history_buckets', 'world, dimension, value, bucket'),
+      insertDayMark: insert('history_days', 'world, day, id'),
+      history,
+      historyFilter,
+    };
+  }
+
+  private batchCount = 0;
+  private persistCount = 0;
+  private statementCount = 0;
+
+  /** Batches sent so far, the persists and the statements they carried (the benchmark reports them). */
+  get writeStats(): { batches: number; writes: number; statements: number } {
+    return { batches: this.batchCount, writes: this.persistCount, statements: this.statementCount };
   }
 
   /** The most requests this store ever had in flight at once. */
@@ -163,13 +240,13 @@ export class CassandraStore implements Store {
   }
 
   /** Every row of a query, page by page (each page is one request under the limiter). */
-  private async all(what: string, query: string, params: unknown[], onRow: (row: types.Row) => void | Promise<void>, fetchSize = PAGE): Promise<void> {
+  private async all(what: string, query: string, params: unknown[], onRow: (row: types.Row) => void | Promise<void>, fetchSize = PAGE, done?: () => boolean): Promise<void> {
     let pageState: string | undefined;
     do {
       const r = await this.exec(what, query, params, { fetchSize, pageState, autoPage: false });
       for (const row of r.rows) await onRow(row);
       pageState = r.pageState ?? undefined;
-    } while (pageState);
+    } while (pageState && !done?.());
   }
 
   /** Keeps track of a write until it settles, so close() can wait for it. */
@@ -210,8 +287,8 @@ export class CassandraStore implements Store {
     while (remaining > 0) {
       let last = -1;
       await this.all('journal read',
-        `SELECT sequence_nr, created_at, data, tags, is_deleted FROM ${this.t('journal')} WHERE persistence_key = ? AND partition_nr = ? AND sequence_nr >= ? LIMIT ?`,
-        [key, partition, from, Math.min(remaining, 2 ** 31 - 1)],
+        `SELECT sequence_nr, created_at, data, tags, is_deleted FROM ${this.t('journal')} WHERE world = ? AND persistence_key = ? AND partition_nr = ? AND sequence_nr >= ? LIMIT ?`,
+        [this.world, key, partition, from, Math.min(remaining, 2 ** 31 - 1)],
         async (r) => {
           last = num(r.get('sequence_nr'));
           remaining--;
@@ -228,7 +305,7 @@ export class CassandraStore implements Store {
   }
 
   private async latestSnapshot(key: string): Promise<PersistedSnapshot | undefined> {
-    const r = await this.exec('snapshot read', `SELECT sequence_nr, created_at, data FROM ${this.t('snapshots')} WHERE persistence_key = ? LIMIT 1`, [key]);
+    const r = await this.exec('snapshot read', `SELECT sequence_nr, created_at, data FROM ${this.t('snapshots')} WHERE world = ? AND persistence_key = ? LIMIT 1`, [this.world, key]);
     const row = r.first();
     return row ? { key, sequenceNumber: num(row.get('sequence_nr')), createdAt: num(row.get('created_at')), data: JSON.parse(row.get('data')) } : undefined;
   }
@@ -236,12 +313,15 @@ export class CassandraStore implements Store {
   private takeSnapshot(s: PersistedSnapshot): Promise<void> {
     // One partition: the batch is atomic and isolated. Older snapshots of the key go.
     return this.track(this.run('snapshot', () => this.client.batch([
-      { query: `INSERT INTO ${this.t('snapshots')} (persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?)`, params: [s.key, s.sequenceNumber, s.createdAt, JSON.stringify(s.data)] },
-      { query: `DELETE FROM ${this.t('snapshots')} WHERE persistence_key = ? AND sequence_nr < ?`, params: [s.key, s.sequenceNumber] },
+      { query: `INSERT INTO ${this.t('snapshots')} (world, persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?, ?)`, params: [this.world, s.key, s.sequenceNumber, s.createdAt, JSON.stringify(s.data)] },
+      { query: `DELETE FROM ${this.t('snapshots')} WHERE world = ? AND persistence_key = ? AND sequence_nr < ?`, params: [this.world, s.key, s.sequenceNumber] },
     ], { prepare: true, logged: false, consistency: this.write, isIdempotent: true })).then(() => undefined));
   }
 
-  /** One record with everything it writes, as one logged batch; resolves once Cassandra acknowledged it. */
+  /**
+   * One record with everything it writes, in a logged batch (with other persists waiting at
+   * the same moment: group commit); resolves once Cassandra acknowledged the batch.
+   */
   persist(event: PersistedEvent, writes: Writes): Promise<void> {
     if (this.closing) return Promise.reject(new Error('store is closed'));
     // History ids are taken now, before any await, so they increase in the order of persists.
@@ -250,9 +330,97 @@ export class CassandraStore implements Store {
     return this.track((async () => {
       const historyIds = Array.isArray(ids) ? ids : await ids.catch((e) => { throw storeError(e, 'history ids'); });
       const { statements, newBuckets } = this.batchOf(event, writes.rows ?? [], history, historyIds, writes.credentials ?? []);
-      await this.run('persist', () => this.client.batch(statements, { prepare: true, logged: true, consistency: this.write, isIdempotent: true }));
-      for (const b of newBuckets) this.rememberBucket(b);
+      let bytes = 0;
+      for (const st of statements) bytes += weight(st.params);
+      const events = history.map((e, i) => ({ id: historyIds[i], day: e.day }));
+      await new Promise<void>((resolve, reject) => {
+        this.waiting.push({ statements, events, bytes, newBuckets, resolve, reject });
+        this.scheduleFlush();
+      });
     })());
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // After the current turn of the event loop, so persists called in it share a batch.
+    setImmediate(() => { this.flushScheduled = false; this.flush(); });
+  }
+
+  /** Sends the waiting persists in batches, while fewer than group.inFlight batches are on their way. */
+  private flush(): void {
+    while (this.waiting.length > 0 && this.batchesInFlight < this.group.inFlight) {
+      const batch: PendingPersist[] = [this.waiting.shift()!];
+      let bytes = batch[0].bytes;
+      while (this.waiting.length > 0 && batch.length < this.group.persists && bytes + this.waiting[0].bytes <= this.group.bytes) {
+        bytes += this.waiting[0].bytes;
+        batch.push(this.waiting.shift()!);
+      }
+      this.batchesInFlight++;
+      void this.send(batch, this.timestamp()).finally(() => {
+        this.batchesInFlight--;
+        this.flush();
+      });
+    }
+  }
+
+  /** A write timestamp (microseconds) above every one given before: a batch sent later wins over one sent earlier. */
+  private timestamp(): number {
+    this.lastTimestamp = Math.max(this.lastTimestamp + 1, Date.now() * 1000);
+    return this.lastTimestamp;
+  }
+
+  /** One logged batch for these persists; settles each of them. */
+  private async send(persists: PendingPersist[], timestamp: number): Promise<void> {
+    // Statements of one batch share its timestamp: of several writes of one row, only the last
+    // (in the order of the persists) is sent, as applying them one after another would leave it.
+    const statements: Statement[] = [];
+    const rowAt = new Map<string, number>();
+    // The day marks of the batch's events, but for those this process already wrote.
+    const marks = dayMarks(persists.flatMap((p) => p.events)).filter(({ day, id }) => {
+      const known = this.dayRanges.get(day);
+      return !known || id < known[0] || id > known[1];
+    });
+    for (const { day, id } of marks) statements.push({ query: this.cql.insertDayMark, params: [this.world, day, id] });
+    for (const p of persists) {
+      for (const st of p.statements) {
+        if (st.row !== undefined) {
+          const at = rowAt.get(st.row);
+          if (at !== undefined) statements[at] = st;
+          else { rowAt.set(st.row, statements.length); statements.push(st); }
+        } else statements.push(st);
+      }
+    }
+    this.batchCount++;
+    this.persistCount += persists.length;
+    this.statementCount += statements.length;
+    try {
+      await this.run('persist', () => this.client.batch(statements, {
+        prepare: true, logged: statements.length > 1, consistency: this.write, isIdempotent: true, timestamp,
+      }));
+    } catch (e) {
+      if (persists.length > 1 && !(e instanceof StoreUnavailableError)) {
+        // Cassandra refused the batch (too large, a value it cannot take): each persist alone, with
+        // the same timestamp, so only the one at fault fails.
+        await Promise.all(persists.map((p) => this.send([p], timestamp)));
+        return;
+      }
+      for (const p of persists) p.reject(e);
+      return;
+    }
+    for (const { day, id } of marks) this.rememberDayMark(day, id);
+    for (const p of persists) {
+      for (const b of p.newBuckets) this.rememberBucket(b);
+      p.resolve();
+    }
+  }
+
+  /** The smallest and largest day marks this process wrote for a day. */
+  private rememberDayMark(day: number, id: number): void {
+    const known = this.dayRanges.get(day);
+    if (known) { known[0] = Math.min(known[0], id); known[1] = Math.max(known[1], id); return; }
+    if (this.dayRanges.size >= 1000) this.dayRanges.clear();
+    this.dayRanges.set(day, [id, id]);
   }
 
   private rememberBucket(key: string): void {
@@ -266,43 +434,40 @@ export class CassandraStore implements Store {
     const registerBucket = (key: string, statement: Statement) => {
       if (this.knownBuckets.has(key) || newBuckets.has(key)) return;
       newBuckets.add(key);
+      statement.row = key;
       statements.push(statement);
     };
     statements.push({
-      query: `INSERT INTO ${this.t('journal')} (persistence_key, partition_nr, sequence_nr, created_at, data, tags, is_deleted) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      params: [event.key, Math.floor(event.sequenceNumber / this.layout.journalPartitionSize), event.sequenceNumber,
+      query: this.cql.insertJournal,
+      params: [this.world, event.key, Math.floor(event.sequenceNumber / this.layout.journalPartitionSize), event.sequenceNumber,
         event.createdAt, JSON.stringify(event.data), JSON.stringify(event.tags ?? []), !!event.isDeleted],
     });
-    // Statements of one batch share a timestamp: keep only the last write of each row, as a sequential apply would.
-    const lastOfRow = new Map<string, ProjectionRow>();
-    for (const row of rows) lastOfRow.set(`${row.kind}\u0000${row.id}`, row);
-    for (const row of lastOfRow.values()) {
+    // Statements of one batch share a timestamp: send() keeps only the last write of each row, as a sequential apply would.
+    for (const row of rows) {
       const k = entityKey(this.layout, row.kind, row.id);
+      const key = `r\u0000${k.kind}\u0000${k.id}`;
       if (row.deleted) {
-        statements.push({ query: `DELETE FROM ${this.t('entities')} WHERE kind = ? AND bucket = ? AND id_num = ? AND id = ?`, params: [k.kind, k.bucket, k.idNum, k.id] });
+        statements.push({ query: this.cql.deleteEntity, params: [this.world, k.kind, k.bucket, k.idNum, k.id], row: key });
         continue;
       }
-      statements.push({
-        query: `INSERT INTO ${this.t('entities')} (kind, bucket, id_num, id, k_status, k_location, k_organization, k_agent, due_day, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: entityValues(this.layout, row),
-      });
-      registerBucket(`e\u0000${k.kind}\u0000${k.bucket}`, { query: `INSERT INTO ${this.t('entity_buckets')} (kind, bucket) VALUES (?, ?)`, params: [k.kind, k.bucket] });
+      statements.push({ query: this.cql.insertEntity, params: entityValues(this.layout, this.world, row), row: key });
+      registerBucket(`e\u0000${k.kind}\u0000${k.bucket}`, { query: this.cql.insertEntityBucket, params: [this.world, k.kind, k.bucket] });
     }
     for (const c of credentials) {
-      statements.push({ query: `INSERT INTO ${this.t('credentials')} (key_hash, agent_id) VALUES (?, ?)`, params: [c.key_hash, c.agent_id] });
+      statements.push({ query: this.cql.insertCredential, params: [this.world, c.key_hash, c.agent_id] });
     }
     const createdAt = new Date().toISOString();
     history.forEach((entry, i) => {
       const id = historyIds[i];
-      const bucket = historyBucket(this.layout, id);
       const values = historyValues(id, entry, createdAt);
+      const slim = filterValues(id, entry);
       for (const path of historyPaths(entry)) {
-        const columns = path.column ? `${path.column}, bucket, ${HISTORY_COLUMNS}` : `bucket, ${HISTORY_COLUMNS}`;
-        const params = path.column ? [path.value, bucket, ...values] : [bucket, ...values];
-        statements.push({ query: `INSERT INTO ${this.t(path.table)} (${columns}) VALUES (${params.map(() => '?').join(', ')})`, params });
-        const value = dimensionValue(path);
-        registerBucket(`h\u0000${path.dimension}\u0000${value}\u0000${bucket}`, {
-          query: `INSERT INTO ${this.t('history_buckets')} (dimension, value, bucket) VALUES (?, ?, ?)`, params: [path.dimension, value, bucket],
+        const bucket = pathBucket(this.layout, path, id);
+        statements.push(isFilter(path)
+          ? { query: this.cql.historyFilter, params: [this.world, bucket, path.dimension, path.value, ...slim] }
+          : { query: this.cql.history, params: [this.world, bucket, ...values] });
+        registerBucket(`h\u0000${path.dimension}\u0000${path.value}\u0000${bucket}`, {
+          query: this.cql.insertHistoryBucket, params: [this.world, path.dimension, path.value, bucket],
         });
       }
     });
@@ -314,7 +479,7 @@ export class CassandraStore implements Store {
 
   async row<T = Record<string, unknown>>(kind: string, id: string | number): Promise<T | undefined> {
     const k = entityKey(this.layout, kind, id);
-    const r = await this.exec('row read', `SELECT doc FROM ${this.t('entities')} WHERE kind = ? AND bucket = ? AND id_num = ? AND id = ?`, [k.kind, k.bucket, k.idNum, k.id]);
+    const r = await this.exec('row read', `SELECT doc FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ? AND id_num = ? AND id = ?`, [this.world, k.kind, k.bucket, k.idNum, k.id]);
     const row = r.first();
     return row ? (JSON.parse(row.get('doc')) as T) : undefined;
   }
@@ -337,13 +502,13 @@ export class CassandraStore implements Store {
     const spec = this.spec(name);
     if (spec.by === undefined && spec.status === undefined) {
       const buckets: number[] = [];
-      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE kind = ?`, [spec.kind], (r) => { buckets.push(num(r.get('bucket'))); });
+      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE world = ? AND kind = ?`, [this.world, spec.kind], (r) => { buckets.push(num(r.get('bucket'))); });
       return { walk: buckets, spec };
     }
     if (arg === undefined && spec.by !== undefined) throw new Error(`query ${String(name)} needs an argument (${spec.by})`);
-    if (spec.by === 'due_by') return { due: Math.min(Number(arg), NO_DUE_DAY - 1), spec };
-    const by = spec.by !== undefined ? byIndex(spec, arg!) : undefined;
-    const statuses: Array<string | undefined> = spec.status ? spec.status.map((s) => indexValue(spec.kind, s)) : [undefined];
+    if (spec.by === 'due_by') return { due: Number(arg), spec };
+    const by = spec.by !== undefined ? byIndex(this.world, spec, arg!) : undefined;
+    const statuses: Array<string | undefined> = spec.status ? spec.status.map((s) => indexValue(this.world, spec.kind, s)) : [undefined];
     return {
       spec,
       index: statuses.map((status) => {
@@ -368,17 +533,18 @@ export class CassandraStore implements Store {
       // Buckets in order, each already sorted by its clustering key.
       const parts = await mapLimited(plan.walk, FAN_OUT, async (bucket) => {
         const rows: RowWithKey[] = [];
-        await this.all('list', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE kind = ? AND bucket = ?`, [spec.kind, bucket], take(rows));
+        await this.all('list', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ?`, [this.world, spec.kind, bucket], take(rows));
         return rows;
       });
       return parts.flat();
     }
     const rows: RowWithKey[] = [];
     if ('due' in plan) {
-      // Only rows with work of their own carry a due_day, and those already due are few: the kind is checked here.
-      const statuses = spec.status?.map((s) => indexValue(spec.kind, s));
-      await this.all('due rows', `SELECT kind, id_num, id, k_status${docColumn} FROM ${this.t('entities')} WHERE due_day <= ?`, [plan.due], (r) => {
-        if (r.get('kind') === spec.kind && (!statuses || statuses.includes(r.get('k_status')))) take(rows)(r);
+      // Only rows with work of their own carry a k_due (world and kind), and they are few: the day is checked here.
+      const statuses = spec.status?.map((s) => indexValue(this.world, spec.kind, s));
+      await this.all('due rows', `SELECT id_num, id, k_status, due_day${docColumn} FROM ${this.t('entities')} WHERE k_due = ?`, [dueValue(this.world, spec.kind, plan.due)], (r) => {
+        const due = r.get('due_day');
+        if (due !== null && due <= plan.due && (!statuses || statuses.includes(r.get('k_status')))) take(rows)(r);
       });
     } else {
       await mapLimited(plan.index, FAN_OUT, ({ where, params }) =>
@@ -402,7 +568,7 @@ export class CassandraStore implements Store {
     const count = async (cql: string, params: unknown[]) =>
       num((await this.exec('count', cql, params, { readTimeout: 60_000 })).first().get('n'));
     const counts = 'walk' in plan
-      ? await mapLimited(plan.walk, FAN_OUT, (bucket) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE kind = ? AND bucket = ?`, [plan.spec.kind, bucket]))
+      ? await mapLimited(plan.walk, FAN_OUT, (bucket) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ?`, [this.world, plan.spec.kind, bucket]))
       : await mapLimited(plan.index, FAN_OUT, ({ where, params }) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE ${where}`, params));
     return counts.reduce((a, b) => a + b, 0);
   }
@@ -413,20 +579,21 @@ export class CassandraStore implements Store {
   /** The buckets of an access path that hold events, newest first, from `maxBucket` down; read a few at a time. */
   private async *buckets(path: HistoryPath, maxBucket?: number): AsyncGenerator<number> {
     const where = maxBucket === undefined ? '' : ' AND bucket <= ?';
-    const params: unknown[] = [path.dimension, dimensionValue(path)];
+    const params: unknown[] = [this.world, path.dimension, path.value];
     if (maxBucket !== undefined) params.push(maxBucket);
     let pageState: string | undefined;
     do {
-      const r = await this.exec('history buckets', `SELECT bucket FROM ${this.t('history_buckets')} WHERE dimension = ? AND value = ?${where}`, params, { fetchSize: 32, pageState, autoPage: false });
+      const r = await this.exec('history buckets', `SELECT bucket FROM ${this.t('history_buckets')} WHERE world = ? AND dimension = ? AND value = ?${where}`, params, { fetchSize: 32, pageState, autoPage: false });
       for (const row of r.rows) yield num(row.get('bucket'));
       pageState = r.pageState ?? undefined;
     } while (pageState);
   }
 
-  private partitionWhere(path: HistoryPath, bucket: number): { where: string; params: unknown[] } {
-    return path.column
-      ? { where: `${path.column} = ? AND bucket = ?`, params: [path.value, bucket] }
-      : { where: 'bucket = ?', params: [bucket] };
+  /** The table and WHERE clause of a path's partition (and, for a filter, its slice). */
+  private partitionWhere(path: HistoryPath, bucket: number): { table: string; where: string; params: unknown[] } {
+    return isFilter(path)
+      ? { table: 'history_filters', where: 'world = ? AND bucket = ? AND dimension = ? AND value = ?', params: [this.world, bucket, path.dimension, path.value] }
+      : { table: 'history', where: 'world = ? AND bucket = ?', params: [this.world, bucket] };
   }
 
   async history(q: HistoryQuery): Promise<HistoryEvent[]> {
@@ -436,16 +603,18 @@ export class CassandraStore implements Store {
     const path = q.organization_id !== undefined ? byOrganization(q.organization_id)
       : q.agent_id !== undefined ? byAgent(q.agent_id)
         : q.category !== undefined ? byCategory(q.category) : allHistory;
-    const keep = (e: HistoryEvent) => (q.category === undefined || e.category === q.category)
+    const keep = (e: { category: string; agent_id: number | null; organization_ids: number[] }) => (q.category === undefined || e.category === q.category)
       && (q.agent_id === undefined || e.agent_id === q.agent_id)
       && (q.organization_id === undefined || e.organization_ids.includes(q.organization_id));
     const exact = [q.organization_id, q.agent_id, q.category].filter((f) => f !== undefined).length <= 1;
     const before = q.before_id;
     if (before !== undefined && before <= 1) return [];
     const out: HistoryEvent[] = [];
-    for await (const bucket of this.buckets(path, before === undefined ? undefined : historyBucket(this.layout, before - 1))) {
-      const { where, params } = this.partitionWhere(path, bucket);
-      let cql = `SELECT ${HISTORY_COLUMNS} FROM ${this.t(path.table)} WHERE ${where}`;
+    const filter = isFilter(path);
+    const columns = filter ? FILTER_COLUMNS : HISTORY_COLUMNS;
+    for await (const bucket of this.buckets(path, before === undefined ? undefined : pathBucket(this.layout, path, before - 1))) {
+      const { table, where, params } = this.partitionWhere(path, bucket);
+      let cql = `SELECT ${columns} FROM ${this.t(table)} WHERE ${where}`;
       if (before !== undefined) { cql += ' AND id < ?'; params.push(before); }
       let pageState: string | undefined;
       do {
@@ -453,15 +622,43 @@ export class CassandraStore implements Store {
         const want = limit - out.length;
         const r = await this.exec('history', `${cql} LIMIT ?`, [...params, exact ? want : 2 ** 31 - 1],
           { fetchSize: exact ? want : Math.max(PAGE, want), pageState, autoPage: false });
-        for (const row of r.rows) {
-          const e = toHistoryEvent(row);
-          if (keep(e)) out.push(e);
-          if (out.length >= limit) return out;
+        if (filter) {
+          // Slim rows: the other filters first, then the events of those kept.
+          const ids = r.rows.map(toFilterRow).filter(keep).slice(0, want).map((f) => f.id);
+          out.push(...await this.eventsById(ids));
+        } else {
+          for (const row of r.rows) {
+            const e = toHistoryEvent(row);
+            if (keep(e)) out.push(e);
+            if (out.length >= limit) break;
+          }
         }
+        if (out.length >= limit) return out;
         pageState = exact ? undefined : r.pageState ?? undefined;
       } while (pageState);
     }
     return out;
+  }
+
+  /** The events of these ids (newest first, as given), read from the whole history a bucket at a time. */
+  private async eventsById(ids: number[]): Promise<HistoryEvent[]> {
+    if (ids.length === 0) return [];
+    const byBucket = new Map<number, number[]>();
+    for (const id of ids) {
+      const b = historyBucket(this.layout, id);
+      const list = byBucket.get(b);
+      if (list) list.push(id); else byBucket.set(b, [id]);
+    }
+    const found = new Map<number, HistoryEvent>();
+    await mapLimited([...byBucket], FAN_OUT, async ([bucket, list]) => {
+      for (let i = 0; i < list.length; i += 100) {
+        const chunk = list.slice(i, i + 100);
+        const r = await this.exec('history events', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE world = ? AND bucket = ? AND id IN ?`, [this.world, bucket, chunk], { fetchSize: chunk.length });
+        for (const row of r.rows) { const e = toHistoryEvent(row); found.set(e.id, e); }
+      }
+    });
+    // An id without its event cannot happen: both are written by one logged batch.
+    return ids.map((id) => found.get(id)).filter((e): e is HistoryEvent => e !== undefined);
   }
 
   async historyCountOfAgent(agentId: number): Promise<number> {
@@ -469,7 +666,8 @@ export class CassandraStore implements Store {
     const buckets: number[] = [];
     for await (const b of this.buckets(path)) buckets.push(b);
     const counts = await mapLimited(buckets, FAN_OUT, async (bucket) => {
-      const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t(path.table)} WHERE by_agent = ? AND bucket = ?`, [agentId, bucket]);
+      const { table, where, params } = this.partitionWhere(path, bucket);
+      const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t(table)} WHERE ${where}`, params);
       return num(r.first().get('n'));
     });
     return counts.reduce((a, b) => a + b, 0);
@@ -491,7 +689,7 @@ export class CassandraStore implements Store {
 
   async lastHistoryId(): Promise<number> {
     for await (const bucket of this.buckets(allHistory)) {
-      const r = await this.exec('last history id', `SELECT id FROM ${this.t('history')} WHERE bucket = ? LIMIT 1`, [bucket]);
+      const r = await this.exec('last history id', `SELECT id FROM ${this.t('history')} WHERE world = ? AND bucket = ? LIMIT 1`, [this.world, bucket]);
       const row = r.first();
       if (row) return num(row.get('id'));
     }
@@ -500,43 +698,62 @@ export class CassandraStore implements Store {
 
   async historyEvent(id: number): Promise<HistoryEvent | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;
-    const r = await this.exec('history event', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE bucket = ? AND id = ?`, [historyBucket(this.layout, id), id]);
+    const r = await this.exec('history event', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE world = ? AND bucket = ? AND id = ?`, [this.world, historyBucket(this.layout, id), id]);
     const row = r.first();
     return row ? toHistoryEvent(row) : undefined;
   }
 
+  /**
+   * The window's events nearest to nearId. The day marks bound the ids of the window's days;
+   * the whole history is read from nearId down and from nearId up within those bounds, a page
+   * at a time, keeping the events of the window's days, until `limit` on each side.
+   */
   async historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): Promise<HistoryEvent[]> {
     limit = Math.max(0, Math.trunc(limit));
     if (limit === 0 || toDay < fromDay) return [];
     if (toDay - fromDay > 3660) throw new Error(`historyBetweenDays: a window of ${toDay - fromDay + 1} days is too wide`);
     const days = Array.from({ length: toDay - fromDay + 1 }, (_, i) => fromDay + i);
-    const perDay = await mapLimited(days, FAN_OUT, async (day) => {
-      const list: Array<{ day: number; bucket: number }> = [];
-      for await (const bucket of this.buckets(byDay(day))) list.push({ day, bucket });
-      return list;
+    const bounds = await mapLimited(days, FAN_OUT, async (day) => {
+      const [first, last] = await Promise.all(['ASC', 'DESC'].map((order) => this.exec('history days',
+        `SELECT id FROM ${this.t('history_days')} WHERE world = ? AND day = ? ORDER BY id ${order} LIMIT 1`, [this.world, day])));
+      return first.first() ? [num(first.first().get('id')), num(last.first()!.get('id'))] : null;
     });
-    // In each (day, bucket) partition, the `limit` nearest below and above nearId: the nearest overall are among them.
-    const size = this.layout.historyBucketSize;
-    const reads: Array<{ day: number; bucket: number; below: boolean }> = [];
-    for (const { day, bucket } of perDay.flat()) {
-      if (bucket * size <= nearId) reads.push({ day, bucket, below: true });
-      if ((bucket + 1) * size - 1 > nearId) reads.push({ day, bucket, below: false });
-    }
-    const found = await mapLimited(reads, FAN_OUT, async ({ day, bucket, below }) => {
-      const cql = below
-        ? `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history_by_day')} WHERE by_day = ? AND bucket = ? AND id <= ? ORDER BY id DESC LIMIT ?`
-        : `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history_by_day')} WHERE by_day = ? AND bucket = ? AND id > ? ORDER BY id ASC LIMIT ?`;
-      const r = await this.exec('history window', cql, [day, bucket, nearId, limit], { fetchSize: limit });
-      return r.rows.map(toHistoryEvent);
-    });
-    return found.flat()
+    const known = bounds.filter((b): b is number[] => b !== null);
+    if (known.length === 0) return [];
+    const lo = Math.min(...known.map((b) => b[0]));
+    const hi = Math.max(...known.map((b) => b[1]));
+    const inWindow = (e: HistoryEvent) => e.day >= fromDay && e.day <= toDay;
+    const side = async (below: boolean): Promise<HistoryEvent[]> => {
+      // Below: ids from min(nearId, hi) down to lo, newest first; above: from max(nearId + 1, lo) up to hi.
+      const from = below ? Math.min(nearId, hi) : Math.max(nearId + 1, lo);
+      const to = below ? lo : hi;
+      if (below ? from < to : from > to) return [];
+      const found: HistoryEvent[] = [];
+      const size = this.layout.historyBucketSize;
+      const first = historyBucket(this.layout, from);
+      const last = historyBucket(this.layout, to);
+      for (let bucket = first; below ? bucket >= last : bucket <= last; bucket += below ? -1 : 1) {
+        const [a, b] = below ? [Math.max(to, bucket * size), Math.min(from, (bucket + 1) * size - 1)] : [Math.max(from, bucket * size), Math.min(to, (bucket + 1) * size - 1)];
+        await this.all('history window',
+          `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE world = ? AND bucket = ? AND id >= ? AND id <= ? ORDER BY id ${below ? 'DESC' : 'ASC'}`,
+          [this.world, bucket, a, b], (row) => {
+            if (found.length >= limit) return;
+            const e = toHistoryEvent(row);
+            if (inWindow(e)) found.push(e);
+          }, Math.min(PAGE, limit + 64), () => found.length >= limit);
+        if (found.length >= limit) break;
+      }
+      return found;
+    };
+    const [below, above] = await Promise.all([side(true), side(false)]);
+    return [...below, ...above]
       .sort((a, b) => Math.abs(a.id - nearId) - Math.abs(b.id - nearId) || a.id - b.id)
       .slice(0, limit)
       .sort((a, b) => a.id - b.id);
   }
 
   async agentForKeyHash(keyHash: string): Promise<number | undefined> {
-    const r = await this.exec('credential read', `SELECT agent_id FROM ${this.t('credentials')} WHERE key_hash = ?`, [keyHash]);
+    const r = await this.exec('credential read', `SELECT agent_id FROM ${this.t('credentials')} WHERE world = ? AND key_hash = ?`, [this.world, keyHash]);
     const row = r.first();
     return row ? num(row.get('agent_id')) : undefined;
   }
@@ -570,13 +787,13 @@ export class CassandraStore implements Store {
   }
 
   async setting(name: string): Promise<string | undefined> {
-    const r = await this.exec('setting read', `SELECT value FROM ${this.t('settings')} WHERE name = ?`, [name]);
+    const r = await this.exec('setting read', `SELECT value FROM ${this.t('settings')} WHERE world = ? AND name = ?`, [this.world, name]);
     const row = r.first();
     return row ? (row.get('value') as string) : undefined;
   }
 
   async setSetting(name: string, value: string): Promise<void> {
-    await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (name, value) VALUES (?, ?)`, [name, value], { consistency: this.write }));
+    await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (world, name, value) VALUES (?, ?, ?)`, [this.world, name, value], { consistency: this.write }));
   }
 
   async ping(): Promise<void> {
@@ -609,6 +826,7 @@ async function loadLayout(client: Client, keyspace: string, wanted: Layout, seri
  */
 export async function openCassandraStore(opts: CassandraStoreOptions): Promise<CassandraStore> {
   const keyspace = validKeyspace(opts.keyspace);
+  validWorld(opts.world ?? DEFAULT_WORLD);
   const write = consistencyOf(opts.writeConsistency ?? opts.consistency ?? 'QUORUM');
   const serial = consistencyOf(opts.serialConsistency ?? 'SERIAL');
   const client = new Client({

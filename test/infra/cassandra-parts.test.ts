@@ -7,11 +7,11 @@ import { StoreUnavailableError, isUnavailable, storeError } from '../../infra/st
 import { Sequence, type SequenceReserver } from '../../infra/store/cassandra-ids';
 import { Limiter, mapLimited } from '../../infra/store/cassandra-limit';
 import {
-  NO_DUE_DAY, byIndex, compareKeys, entityKey, entityValues, historyPaths, idNum, type Layout,
+  ENTITY_COLUMNS, byIndex, compareKeys, dayMarks, dueValue, entityKey, entityValues, historyPaths, idNum, indexValue, indexedColumns, pathBucket, validWorld, type Layout,
 } from '../../infra/store/cassandra-model';
 import { replicationCql, validKeyspace } from '../../infra/store/cassandra-schema';
 
-const layout: Layout = { journalPartitionSize: 5, entityBucketSize: 10, historyBucketSize: 16 };
+const layout: Layout = { journalPartitionSize: 5, entityBucketSize: 10, historyBucketSize: 16, historyFilterBucketSize: 40 };
 
 describe('Cassandra store parts', () => {
   describe('keys', () => {
@@ -39,31 +39,65 @@ describe('Cassandra store parts', () => {
       assert.deepEqual(entityKey(layout, 'location', 'emberfall'), { kind: 'location', bucket: 0, idNum: 0, id: 'emberfall' });
     });
 
-    it('writes no nulls: absent index values are empty, an absent due day is beyond every day', () => {
-      const values = entityValues(layout, { kind: 'party', id: 31, organization_id: 4, doc: { a: 1 } });
-      assert.deepEqual(values, ['party', 3, 31, '31', '', '', 'party|4', '', NO_DUE_DAY, '{"a":1}']);
-      assert.ok(values.every((v) => v !== null && v !== undefined));
-      const due = entityValues(layout, { kind: 'quest', id: 2, status: 'open', location_id: 'emberfall', agent_id: 0, due_day: 0, doc: {} });
-      assert.deepEqual(due.slice(4, 9), ['quest|open', 'quest|emberfall', '', 'quest|0', 0]);
+    it('writes no nulls: an absent value of a column the kind\'s queries read is empty; the other index columns are left unset', () => {
+      // Parties are listed by organization only.
+      const values = entityValues(layout, 'w1', { kind: 'party', id: 31, organization_id: 4, status: 'ready', location_id: 'x', doc: { a: 1 } });
+      assert.deepEqual(values, ['w1', 'party', 3, 31, '31', undefined, undefined, 'w1|party|4', undefined, undefined, undefined, '{"a":1}']);
+      assert.equal(values.length, ENTITY_COLUMNS.split(',').length);
+      assert.ok(values.every((v) => v !== null));
+      assert.deepEqual(entityValues(layout, 'w1', { kind: 'party', id: 31, doc: {} }).slice(5, 11), [undefined, undefined, '', undefined, undefined, undefined]);
+      // Quests are listed by status, by place and by due day.
+      const due = entityValues(layout, 'main', { kind: 'quest', id: 2, status: 'open', location_id: 'emberfall', agent_id: 0, due_day: 0, doc: {} });
+      assert.deepEqual(due.slice(5, 11), ['main|quest|open', 'main|quest|emberfall', undefined, undefined, 'main|quest', 0]);
+      const notDue = entityValues(layout, 'main', { kind: 'quest', id: 2, status: 'open', doc: {} });
+      assert.deepEqual(notDue.slice(5, 11), ['main|quest|open', '', undefined, undefined, '', undefined]);
+      assert.deepEqual(entityValues(layout, 'main', { kind: 'world', id: 'clock', status: 'x', doc: {} }).slice(5, 11), Array(6).fill(undefined), 'no named query reads the clock');
+    });
+
+    it('indexes for each kind the columns its named queries read', () => {
+      assert.deepEqual(indexedColumns('organization'), { status: true, location: true, organization: false, agent: true, due: false });
+      assert.deepEqual(indexedColumns('adventurer'), { status: true, location: false, organization: true, agent: false, due: true });
+      assert.deepEqual(indexedColumns('nothing'), { status: false, location: false, organization: false, agent: false, due: false });
     });
 
     it('looks up integer columns by value, whether the argument is a number or its text', () => {
       const spec = { kind: 'adventurer', by: 'organization_id' as const };
-      assert.deepEqual(byIndex(spec, 5), { column: 'k_organization', value: 'adventurer|5' });
-      assert.deepEqual(byIndex(spec, '5'), { column: 'k_organization', value: 'adventurer|5' });
-      assert.notEqual(byIndex(spec, '').value, 'adventurer|0');
-      assert.notEqual(byIndex(spec, 'x').value, 'adventurer|NaN');
-      assert.deepEqual(byIndex({ kind: 'market', by: 'location_id' }, 'emberfall'), { column: 'k_location', value: 'market|emberfall' });
+      assert.deepEqual(byIndex('w', spec, 5), { column: 'k_organization', value: 'w|adventurer|5' });
+      assert.deepEqual(byIndex('w', spec, '5'), { column: 'k_organization', value: 'w|adventurer|5' });
+      assert.notEqual(byIndex('w', spec, '').value, 'w|adventurer|0');
+      assert.notEqual(byIndex('w', spec, 'x').value, 'w|adventurer|NaN');
+      assert.deepEqual(byIndex('w', { kind: 'market', by: 'location_id' }, 'emberfall'), { column: 'k_location', value: 'w|market|emberfall' });
+    });
+
+    it('keeps worlds apart in every index value, and accepts plain world names only', () => {
+      assert.notEqual(indexValue('a', 'agent', 'active'), indexValue('b', 'agent', 'active'));
+      assert.notEqual(dueValue('a', 'quest', 3), dueValue('b', 'quest', 3));
+      assert.equal(dueValue('a', 'quest', null), '');
+      for (const good of ['main', 'w-1_2', 'A', 'x'.repeat(48)]) assert.equal(validWorld(good), good);
+      for (const bad of ['', 'a|b', 'a b', 'x'.repeat(49), "a'", 'é']) assert.throws(() => validWorld(bad), /invalid world name/);
     });
   });
 
   describe('history access paths', () => {
-    it('writes an event to the whole history, its day, its category, its agent and each organization it names once', () => {
+    it('writes an event to the whole history, its category, its agent and each organization it names once', () => {
       const paths = historyPaths({ day: 3, category: 'trade', agent_id: 7, organization_ids: [2, 2, 5], summary: '' });
-      assert.deepEqual(paths.map((p) => `${p.table}:${p.value ?? ''}`), [
-        'history:', 'history_by_day:3', 'history_by_category:trade', 'history_by_agent:7', 'history_by_organization:2', 'history_by_organization:5',
+      assert.deepEqual(paths.map((p) => `${p.dimension}:${p.value}`), [
+        'all:', 'category:trade', 'agent:7', 'organization:2', 'organization:5',
       ]);
-      assert.equal(historyPaths({ day: 1, category: 'world', agent_id: null, organization_ids: [], summary: '' }).length, 3);
+      assert.equal(historyPaths({ day: 1, category: 'world', agent_id: null, organization_ids: [], summary: '' }).length, 2);
+    });
+
+    it('buckets the whole history finely and the filters coarsely', () => {
+      assert.equal(pathBucket(layout, historyPaths({ day: 1, category: 'c', agent_id: null, organization_ids: [], summary: '' })[0], 39), 2);
+      assert.equal(pathBucket(layout, historyPaths({ day: 1, category: 'c', agent_id: null, organization_ids: [], summary: '' })[1], 39), 0);
+      assert.equal(pathBucket(layout, historyPaths({ day: 1, category: 'c', agent_id: null, organization_ids: [], summary: '' })[1], 40), 1);
+    });
+
+    it('marks each day of a batch by its smallest and largest id', () => {
+      assert.deepEqual(dayMarks([]), []);
+      assert.deepEqual(dayMarks([{ id: 5, day: 2 }]), [{ day: 2, id: 5 }]);
+      assert.deepEqual(dayMarks([{ id: 9, day: 2 }, { id: 4, day: 3 }, { id: 5, day: 2 }, { id: 7, day: 2 }, { id: 6, day: 3 }]),
+        [{ day: 2, id: 5 }, { day: 2, id: 9 }, { day: 3, id: 4 }, { day: 3, id: 6 }]);
     });
   });
 

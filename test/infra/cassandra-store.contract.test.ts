@@ -1,5 +1,5 @@
 // The store port's contract (test/infra/store-contract.ts), run against the Cassandra store
-// on a real Cassandra 5.0: each block of the suite gets a fresh keyspace, dropped after.
+// on a real Cassandra 5.0: each block of the suite gets a fresh world in the run's shared keyspace.
 import { openCassandraStore } from '../../infra/store/cassandra-store';
 import { useCassandra } from '../support/cassandra';
 import { describeStoreContract } from './store-contract';

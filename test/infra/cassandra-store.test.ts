@@ -14,7 +14,7 @@ import { CassandraStore, openCassandraStore } from '../../infra/store/cassandra-
 import { StoreUnavailableError } from '../../infra/store/cassandra-errors';
 import { SCHEMA_VERSION } from '../../infra/store/cassandra-schema';
 import { tempDir } from '../support/world';
-import { useCassandra } from '../support/cassandra';
+import { SMALL_LAYOUT, useCassandra } from '../support/cassandra';
 
 /** Persists records under keys of its own, numbering each key's records as nact would. */
 function writer() {
@@ -49,11 +49,12 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
   describe('schema', () => {
     it('creates the keyspace by versioned migrations, once, when two processes start at the same moment', async () => {
       const keyspace = cassandra.keyspace();
-      const [a, b] = await Promise.all([openCassandraStore(cassandra.options({ keyspace })), openCassandraStore(cassandra.options({ keyspace }))]);
+      const world = cassandra.world();
+      const [a, b] = await Promise.all([openCassandraStore(cassandra.options({ keyspace, world })), openCassandraStore(cassandra.options({ keyspace, world }))]);
       await a.setSetting('x', '1');
       assert.equal(await b.setting('x'), '1');
       await Promise.all([a.close(), b.close()]);
-      const again = await openCassandraStore(cassandra.options({ keyspace }));
+      const again = await openCassandraStore(cassandra.options({ keyspace, world }));
       assert.equal(await again.setting('x'), '1', 'opening an existing keyspace keeps its data');
       await again.close();
       const client = new Client({ contactPoints: cassandra.server().contactPoints, localDataCenter: cassandra.server().localDataCenter });
@@ -64,7 +65,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       const replication = (await client.execute('SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace])).first().get('replication');
       await client.shutdown();
       assert.deepEqual(versions, [SCHEMA_VERSION]);
-      assert.deepEqual(indexes, ['entities_due_day', 'entities_k_agent', 'entities_k_location', 'entities_k_organization', 'entities_k_status']);
+      assert.deepEqual(indexes, ['entities_k_agent', 'entities_k_due', 'entities_k_location', 'entities_k_organization', 'entities_k_status']);
       assert.equal(lock.length, 0, 'the migration lease is given back');
       assert.equal(replication.class, 'org.apache.cassandra.locator.SimpleStrategy');
       assert.equal(replication.replication_factor, '1');
@@ -72,22 +73,165 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
 
     it('keeps the partition sizes a keyspace was created with', async () => {
       const keyspace = cassandra.keyspace();
-      const first = await openCassandraStore(cassandra.options({ keyspace, layout: { journalPartitionSize: 7, entityBucketSize: 3, historyBucketSize: 11 } }));
+      const first = await openCassandraStore(cassandra.options({ keyspace, layout: { journalPartitionSize: 7, entityBucketSize: 3, historyBucketSize: 11, historyFilterBucketSize: 13 } }));
       await first.close();
       const second = await openCassandraStore(cassandra.options({ keyspace, layout: { journalPartitionSize: 100 } }));
-      assert.deepEqual(second.layout, { journalPartitionSize: 7, entityBucketSize: 3, historyBucketSize: 11 });
+      assert.deepEqual(second.layout, { journalPartitionSize: 7, entityBucketSize: 3, historyBucketSize: 11, historyFilterBucketSize: 13 });
       await second.close();
     });
 
-    it('refuses a keyspace name that is not a plain identifier', async () => {
+    it('refuses a keyspace name that is not a plain identifier, and a world name that is not plain', async () => {
       await assert.rejects(openCassandraStore(cassandra.options({ keyspace: 'bad-name; DROP' })), /invalid keyspace name/);
+      await assert.rejects(openCassandraStore(cassandra.options({ world: 'a|b' })), /invalid world name/);
+    });
+
+    it('opens a new world of an existing keyspace without any DDL, in milliseconds', async () => {
+      const options = cassandra.options();
+      await (await openCassandraStore(options)).close();
+      const client = new Client({ contactPoints: cassandra.server().contactPoints, localDataCenter: cassandra.server().localDataCenter });
+      await client.connect();
+      const schema = async () => String((await client.execute('SELECT schema_version FROM system.local')).first().get('schema_version'));
+      try {
+        const before = await schema();
+        const times: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const t0 = performance.now();
+          const store = await openCassandraStore({ ...options, world: cassandra.world() });
+          times.push(performance.now() - t0);
+          await store.setSetting('opened', 'yes');
+          await store.close();
+        }
+        assert.equal(await schema(), before, 'the schema did not change');
+        times.sort((x, y) => x - y);
+        // Creating a keyspace's tables and indexes takes seconds; a new world is a connection, a read of
+        // the schema versions and one lightweight transaction (the layout).
+        assert.ok(times[2] < 1000, `a new world opens in ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+      } finally {
+        await client.shutdown();
+      }
+    });
+  });
+
+  describe('worlds in one keyspace', () => {
+    let a: CassandraStore;
+    let b: CassandraStore;
+    let oracleA: SqliteStore;
+    let oracleB: SqliteStore;
+    const persist = writer();
+    const args: Record<string, Array<string | number>> = {
+      location_id: ['emberfall', 'greenhollow'], organization_id: [1, 2, 3], agent_id: [1, 2], due_by: [3, 5, 100],
+    };
+    const kinds = [...new Set(Object.values(QUERIES).map((q) => q.kind))];
+    const statusesOf = (kind: string) => [...new Set(Object.values(QUERIES as Record<string, QuerySpec>).filter((q) => q.kind === kind).flatMap((q) => q.status ?? [])), null];
+
+    /** The same ids, keys and names in both worlds, with different rows, history, credentials and journals. */
+    async function fill(store: Store, oracle: Store, seed: number, world: string) {
+      const r = rng(seed);
+      for (const kind of kinds) {
+        const ids: Array<string | number> = kind === 'location' ? ['emberfall', 'greenhollow', 'ashen-moors'] : [1, 2, 3, 11, 12, 25];
+        const rows: ProjectionRow[] = ids.map((id) => ({
+          kind, id, status: r.pick(statusesOf(kind)), location_id: r.pick(['emberfall', 'greenhollow', null]),
+          organization_id: r.pick([1, 2, 3, null]), agent_id: r.pick([1, 2, null]), due_day: r.pick([null, 3, 5]), doc: { kind, id, world },
+        }));
+        await persist([store, oracle], `${world}:rows:${kind}`, { rows });
+      }
+      for (let i = 0; i < 40; i++) {
+        const history: HistoryEntry[] = [{
+          day: 1 + Math.floor(i / 8), category: r.pick(['trade', 'quest']), agent_id: r.pick([null, 1, 2]),
+          organization_ids: r.pick([[], [1], [2], [1, 2], [3]]), summary: `${world} event ${i}`,
+        }];
+        await persist([store, oracle], `${world}:history`, { history });
+      }
+      await persist([store, oracle], `${world}:cred`, { credentials: [{ key_hash: 'shared-hash', agent_id: seed }, { key_hash: `only-${world}`, agent_id: 1 }] });
+    }
+
+    before(async function () {
+      this.timeout(120_000);
+      a = await openCassandraStore(cassandra.options({ layout: SMALL_LAYOUT, historyIdBlock: 7 }));
+      b = await openCassandraStore(cassandra.options({ layout: SMALL_LAYOUT, historyIdBlock: 7 }));
+      assert.equal(a.keyspace, b.keyspace);
+      assert.notEqual(a.world, b.world);
+      oracleA = new SqliteStore(tempDir());
+      oracleB = new SqliteStore(tempDir());
+      await fill(a, oracleA, 1, 'a');
+      await fill(b, oracleB, 2, 'b');
+    });
+    after(async () => { await a?.close(); await b?.close(); await oracleA?.close(); await oracleB?.close(); });
+
+    it('answer every named query from their own rows', async () => {
+      for (const [name, spec] of Object.entries(QUERIES as Record<string, QuerySpec>)) {
+        const query = name as QueryName;
+        for (const arg of spec.by ? args[spec.by] : [undefined]) {
+          for (const [store, oracle, w] of [[a, oracleA, 'a'], [b, oracleB, 'b']] as const) {
+            assert.deepEqual(await store.list(query, arg), await oracle.list(query, arg), `${w}: ${name}(${arg})`);
+            assert.deepEqual(await store.ids(query, arg), await oracle.ids(query, arg), `${w}: ${name}(${arg}) ids`);
+            assert.equal(await store.count(query, arg), await oracle.count(query, arg), `${w}: ${name}(${arg}) count`);
+          }
+        }
+      }
+      assert.deepEqual(await a.row('agent', 1), { kind: 'agent', id: 1, world: 'a' });
+      assert.deepEqual(await b.row('agent', 1), { kind: 'agent', id: 1, world: 'b' });
+    });
+
+    it('keep their own history under every filter, ids counting from 1 in each', async () => {
+      assert.equal(await a.lastHistoryId(), 40);
+      assert.equal(await b.lastHistoryId(), 40);
+      const filters = [{}, { category: 'trade' }, { agent_id: 1 }, { organization_id: 2 }, { category: 'quest', agent_id: 2 }, { organization_id: 1, category: 'trade' }];
+      for (const [store, oracle] of [[a, oracleA], [b, oracleB]] as const) {
+        for (const filter of filters) {
+          for (const before_id of [undefined, 20]) {
+            const q = { ...filter, limit: 100, ...(before_id === undefined ? {} : { before_id }) };
+            assert.deepEqual(withoutCreatedAt(await store.history(q)), withoutCreatedAt(await oracle.history(q)), `${store.world} ${JSON.stringify(q)}`);
+          }
+        }
+        for (const agent of [1, 2]) assert.equal(await store.historyCountOfAgent(agent), await oracle.historyCountOfAgent(agent));
+        assert.deepEqual(withoutCreatedAt([(await store.historyEvent(7))!]), withoutCreatedAt([(await oracle.historyEvent(7))!]));
+        assert.deepEqual(withoutCreatedAt(await store.historyBetweenDays(1, 3, 100, 10)), withoutCreatedAt(await oracle.historyBetweenDays(1, 3, 100, 10)));
+      }
+      assert.match((await a.historyEvent(1))!.summary, /^a event/);
+      assert.match((await b.historyEvent(1))!.summary, /^b event/);
+    });
+
+    it('keep their own credentials', async () => {
+      assert.equal(await a.agentForKeyHash('shared-hash'), 1);
+      assert.equal(await b.agentForKeyHash('shared-hash'), 2);
+      assert.equal(await a.agentForKeyHash('only-b'), undefined);
+      assert.equal(await b.agentForKeyHash('only-a'), undefined);
+    });
+
+    it('keep their own id sequences and settings', async () => {
+      assert.deepEqual([await a.nextId('organization'), await a.nextId('organization')], [1, 2]);
+      await a.reserveIdsUpTo('quest', 500);
+      assert.equal(await b.nextId('organization'), 1);
+      assert.equal(await b.nextId('quest'), 1);
+      assert.equal(await a.nextId('quest'), 501);
+      await a.setSetting('admin_key', 'key-a');
+      assert.equal(await b.setting('admin_key'), undefined);
+      await b.setSetting('admin_key', 'key-b');
+      assert.equal(await a.setting('admin_key'), 'key-a');
+      assert.equal(await b.setting('admin_key'), 'key-b');
+    });
+
+    it('keep their own journals and snapshots under the same persistence keys', async () => {
+      const key = 'organization:1';
+      for (let n = 1; n <= 7; n++) await a.engine.persist({ key, sequenceNumber: n, createdAt: n, data: { world: 'a', n }, tags: [], isDeleted: false } as PersistedEvent);
+      for (let n = 1; n <= 3; n++) await b.engine.persist({ key, sequenceNumber: n, createdAt: n, data: { world: 'b', n }, tags: [], isDeleted: false } as PersistedEvent);
+      assert.deepEqual(await replay(a, key), [1, 2, 3, 4, 5, 6, 7]);
+      assert.deepEqual(await replay(b, key), [1, 2, 3]);
+      const data = await b.engine.events(key, 0).reduce(async (p: Promise<unknown[]>, e: PersistedEvent) => [...await p, e.data], Promise.resolve([] as unknown[]));
+      assert.deepEqual(data, [1, 2, 3].map((n) => ({ world: 'b', n })));
+      await a.engine.takeSnapshot({ key, sequenceNumber: 6, createdAt: 6, data: { world: 'a' } });
+      assert.equal(await b.engine.latestSnapshot(key), undefined);
+      await b.engine.takeSnapshot({ key, sequenceNumber: 2, createdAt: 2, data: { world: 'b' } });
+      assert.deepEqual((await a.engine.latestSnapshot(key))?.data, { world: 'a' }, 'a snapshot of the other world deletes nothing here');
+      assert.deepEqual((await b.engine.latestSnapshot(key))?.data, { world: 'b' });
     });
   });
 
   describe('writes and the read model', () => {
     let store: CassandraStore;
     const persist = writer();
-    before(async () => { store = await openCassandraStore(cassandra.options({ layout: { entityBucketSize: 10, historyBucketSize: 16, journalPartitionSize: 5 } })); });
+    before(async () => { store = await openCassandraStore(cassandra.options({ layout: SMALL_LAYOUT })); });
     after(async () => { await store?.close(); });
 
     it('persists a record with its rows, history and credentials, and reads them back', async () => {
@@ -154,7 +298,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
 
     before(async function () {
       this.timeout(120_000);
-      store = await openCassandraStore(cassandra.options({ layout: { entityBucketSize: 10 } }));
+      store = await openCassandraStore(cassandra.options({ layout: SMALL_LAYOUT }));
       oracle = new SqliteStore(tempDir());
       const r = rng(42);
       const kinds = [...new Set(Object.values(QUERIES).map((q) => q.kind))];
@@ -229,7 +373,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
 
     before(async function () {
       this.timeout(120_000);
-      store = await openCassandraStore(cassandra.options({ layout: { historyBucketSize: 16 }, historyIdBlock: 7 }));
+      store = await openCassandraStore(cassandra.options({ layout: SMALL_LAYOUT, historyIdBlock: 7 }));
       oracle = new SqliteStore(tempDir());
       const r = rng(7);
       let day = 1;
@@ -318,12 +462,13 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
 
   describe('history ids with writers in parallel', () => {
     it('are unique, and increase in the order persists were issued within a process', async () => {
-      const keyspace = cassandra.keyspace();
-      const a = await openCassandraStore(cassandra.options({ keyspace, historyIdBlock: 10, layout: { historyBucketSize: 25 } }));
-      const b = await openCassandraStore(cassandra.options({ keyspace, historyIdBlock: 10 }));
+      const world = cassandra.world();
+      const a = await openCassandraStore(cassandra.options({ world, historyIdBlock: 10, layout: SMALL_LAYOUT }));
+      const b = await openCassandraStore(cassandra.options({ world, historyIdBlock: 10, layout: SMALL_LAYOUT }));
       const persistA = writer();
       const persistB = writer();
-      const entry = (who: string, i: number): HistoryEntry => ({ day: 1, category: who, agent_id: null, organization_ids: [], summary: `${who}${i}` });
+      // a's events are of day 1 and b's of day 2, so the two days' ids interleave block by block.
+      const entry = (who: string, i: number): HistoryEntry => ({ day: who === 'a' ? 1 : 2, category: who, agent_id: null, organization_ids: [], summary: `${who}${i}` });
       await Promise.all(Array.from({ length: 300 }, (_, i) => [
         persistA([a], `a:${i % 17}`, { history: [entry('a', i)] }),
         persistB([b], `b:${i % 13}`, { history: [entry('b', i), entry('b', i)] }),
@@ -336,15 +481,25 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
         assert.deepEqual(mine, [...mine].sort((x, y) => x - y), `${who}'s ids follow the order of its persists`);
       }
       assert.deepEqual((await b.history({ limit: 10_000, category: 'a' })).length, 300, 'the other process reads them');
+      // The investigation of a day finds that day's events only, nearest first, though the days' ids interleave.
+      for (const near of [1, all[450].id, all[0].id]) {
+        for (const [from, to] of [[1, 1], [2, 2], [1, 2], [3, 4]]) {
+          for (const limit of [1, 25, 1000]) {
+            const expected = all.filter((e) => e.day >= from && e.day <= to)
+              .sort((x, y) => Math.abs(x.id - near) - Math.abs(y.id - near) || x.id - y.id).slice(0, limit).map((e) => e.id).sort((x, y) => x - y);
+            assert.deepEqual((await a.historyBetweenDays(from, to, limit, near)).map((e) => e.id), expected, `days ${from}..${to} near ${near} limit ${limit}`);
+          }
+        }
+      }
       await Promise.all([a.close(), b.close()]);
     });
   });
 
   describe('id sequences', () => {
     it('hands out unique ids under concurrent nextId from two stores on one keyspace', async () => {
-      const keyspace = cassandra.keyspace();
-      const a = await openCassandraStore(cassandra.options({ keyspace, idBlock: 5 }));
-      const b = await openCassandraStore(cassandra.options({ keyspace, idBlock: 5 }));
+      const world = cassandra.world();
+      const a = await openCassandraStore(cassandra.options({ world, idBlock: 5 }));
+      const b = await openCassandraStore(cassandra.options({ world, idBlock: 5 }));
       const ids = await Promise.all(Array.from({ length: 400 }, (_, i) => (i % 2 ? a : b).nextId('organization')));
       assert.equal(new Set(ids).size, ids.length, 'no id handed out twice');
       const fromA = await Promise.all(Array.from({ length: 50 }, () => a.nextId('organization')));
@@ -353,8 +508,8 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
     });
 
     it('starts at 1, skips ids reserved for the seeded world, and never reuses an id after a restart', async () => {
-      const keyspace = cassandra.keyspace();
-      let store = await openCassandraStore(cassandra.options({ keyspace }));
+      const world = cassandra.world();
+      let store = await openCassandraStore(cassandra.options({ world }));
       assert.equal(await store.nextId('thing'), 1);
       assert.equal(await store.nextId('thing'), 2);
       await store.reserveIdsUpTo('other', 10);
@@ -364,7 +519,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       await store.reserveIdsUpTo('thing', 5);
       const before = await Promise.all(Array.from({ length: 100 }, () => store.nextId('thing')));
       await store.close();
-      store = await openCassandraStore(cassandra.options({ keyspace }));
+      store = await openCassandraStore(cassandra.options({ world }));
       const after = await store.nextId('thing');
       assert.ok(after > Math.max(...before), `an id after a restart (${after}) is above every earlier one`);
       assert.equal(new Set(before).size, before.length);
@@ -374,14 +529,14 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
 
   describe('ids after a clean restart', () => {
     it('run on without a gap when this process held the top of the sequence', async () => {
-      const keyspace = cassandra.keyspace();
+      const world = cassandra.world();
       const persist = writer();
       const entry: HistoryEntry = { day: 1, category: 'c', agent_id: null, organization_ids: [], summary: 's' };
-      let store = await openCassandraStore(cassandra.options({ keyspace }));
+      let store = await openCassandraStore(cassandra.options({ world }));
       assert.deepEqual([await store.nextId('thing'), await store.nextId('thing')], [1, 2]);
       for (let i = 0; i < 5; i++) await persist([store], 'k:1', { history: [entry] });
       await store.close();
-      store = await openCassandraStore(cassandra.options({ keyspace }));
+      store = await openCassandraStore(cassandra.options({ world }));
       assert.equal(await store.nextId('thing'), 3);
       await persist([store], 'k:1', { history: [entry] });
       assert.equal(await store.lastHistoryId(), 6, 'the newest id counts the history');
@@ -389,15 +544,15 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
     });
 
     it('skip the rest of a block when another process reserved after it, and never repeat', async () => {
-      const keyspace = cassandra.keyspace();
-      const a = await openCassandraStore(cassandra.options({ keyspace }));
-      const b = await openCassandraStore(cassandra.options({ keyspace }));
+      const world = cassandra.world();
+      const a = await openCassandraStore(cassandra.options({ world }));
+      const b = await openCassandraStore(cassandra.options({ world }));
       assert.equal(await a.nextId('thing'), 1);
       assert.equal(await b.nextId('thing'), 65);
       await a.close();
       assert.equal(await b.nextId('thing'), 66);
       await b.close();
-      const c = await openCassandraStore(cassandra.options({ keyspace }));
+      const c = await openCassandraStore(cassandra.options({ world }));
       assert.equal(await c.nextId('thing'), 67, 'b gave back 67..128 when it closed; a could not give back 2..64');
       await assert.rejects(a.nextId('thing'), /closed/);
       await c.close();
@@ -407,7 +562,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
   describe('the nact engine', () => {
     let store: CassandraStore;
     const persist = writer();
-    before(async () => { store = await openCassandraStore(cassandra.options({ layout: { journalPartitionSize: 5 } })); });
+    before(async () => { store = await openCassandraStore(cassandra.options({ layout: SMALL_LAYOUT })); });
     after(async () => { await store?.close(); });
 
     const events = (key: string, offset: number, limit?: number) => replay(store, key, offset, limit);
@@ -449,7 +604,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       assert.deepEqual(latest, { key: 's:1', sequenceNumber: 9, createdAt: 1009, data: { at: 9 } });
       const client = new Client({ contactPoints: cassandra.server().contactPoints, localDataCenter: cassandra.server().localDataCenter });
       await client.connect();
-      const left = (await client.execute(`SELECT sequence_nr FROM ${store.keyspace}.snapshots WHERE persistence_key = 's:1'`)).rows.map((r) => Number(r.get('sequence_nr')));
+      const left = (await client.execute(`SELECT sequence_nr FROM ${store.keyspace}.snapshots WHERE world = ? AND persistence_key = 's:1'`, [store.world])).rows.map((r) => Number(r.get('sequence_nr')));
       await client.shutdown();
       assert.deepEqual(left, [9, 6], 'older snapshots than the one taken are deleted (6 was taken after 9, and stays below it)');
     });
@@ -473,8 +628,8 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
     };
 
     it('answers only after the write, and recovers an actor from snapshot and journal after a restart', async () => {
-      const keyspace = cassandra.keyspace();
-      let store = await openCassandraStore(cassandra.options({ keyspace, layout: { journalPartitionSize: 4 } }));
+      const world = cassandra.world();
+      let store = await openCassandraStore(cassandra.options({ world, layout: SMALL_LAYOUT }));
       let region = new Region<TestProtocols>(store.engine, store, [counterKind], { snapshotEvery: 3 });
       for (let i = 1; i <= 7; i++) {
         const r = await region.ask('counter', 'x', { type: 'add', id: 'x', amount: i });
@@ -484,7 +639,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       region.stop();
       await store.close();
 
-      store = await openCassandraStore(cassandra.options({ keyspace }));
+      store = await openCassandraStore(cassandra.options({ world, layout: SMALL_LAYOUT }));
       const snapshot = await store.engine.latestSnapshot('counter:x');
       assert.ok(snapshot && snapshot.sequenceNumber >= 3, 'a snapshot was taken');
       region = new Region<TestProtocols>(store.engine, store, [counterKind], { snapshotEvery: 3 });
@@ -526,6 +681,55 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       assert.deepEqual(await store.history({ limit: 10 }), []);
       assert.equal(await store.agentForKeyHash('never'), undefined);
       assert.deepEqual(await replay(store, 'big:1'), []);
+      await store.close();
+    });
+  });
+
+  describe('group commit', () => {
+    it('sends persists waiting at the same moment in one logged batch, each readable once it resolves', async () => {
+      const store = await openCassandraStore(cassandra.options());
+      const persist = writer();
+      const before = store.writeStats;
+      await Promise.all(Array.from({ length: 100 }, (_, i) => persist([store], `g:${i}`, {
+        rows: [{ kind: 'agent', id: i + 1, status: 'active', doc: { i } }],
+        history: [{ day: 1, category: 'agent', agent_id: i + 1, organization_ids: [], summary: `g${i}` }],
+      })));
+      const after = store.writeStats;
+      assert.equal(after.writes - before.writes, 100);
+      assert.ok(after.batches - before.batches < 50, `100 persists in ${after.batches - before.batches} batches`);
+      assert.equal(await store.count('agents'), 100);
+      assert.equal((await store.history({ limit: 1000 })).length, 100);
+      await store.close();
+    });
+
+    it('keeps the write of a row by the persist called last, in one batch or in several', async () => {
+      for (const persists of [64, 1]) {
+        const store = await openCassandraStore(cassandra.options({ groupCommit: { persists } }));
+        const persist = writer();
+        await Promise.all([1, 2, 3].map((v) => persist([store], `w:${v}`, { rows: [{ kind: 'agent', id: 1, status: `s${v}`, doc: { v } }] })));
+        assert.deepEqual(await store.row('agent', 1), { v: 3 }, `${persists} persists a batch`);
+        assert.deepEqual(await store.ids('activeAgents'), []);
+        await store.close();
+      }
+    });
+
+    it('a persist Cassandra refuses fails alone when it shared a batch with others', async () => {
+      const store = await openCassandraStore(cassandra.options({ groupCommit: { bytes: 10_000_000 } }));
+      const persist = writer();
+      const big = 'x'.repeat(80 * 1024);
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 10 }, (_, i) => persist([store], `ok:${i}`, {
+          rows: [{ kind: 'agent', id: 100 + i, status: 'active', doc: { i } }],
+          history: [{ day: 1, category: 'agent', agent_id: 100 + i, organization_ids: [], summary: `ok${i}` }],
+        })),
+        persist([store], 'big:1', { rows: [{ kind: 'organization', id: 7, doc: { big } }], history: [{ day: 1, category: 'big', agent_id: null, organization_ids: [7], summary: 'never' }] }),
+      ]);
+      assert.deepEqual(results.map((r) => r.status), [...Array(10).fill('fulfilled'), 'rejected']);
+      assert.ok(store.writeStats.batches >= 12, 'one refused batch, then each persist alone');
+      assert.deepEqual(await store.ids('activeAgents'), Array.from({ length: 10 }, (_, i) => String(100 + i)));
+      assert.equal(await store.row('organization', 7), undefined);
+      assert.deepEqual(await store.history({ limit: 10, organization_id: 7 }), []);
+      assert.equal((await store.history({ limit: 100 })).length, 10);
       await store.close();
     });
   });

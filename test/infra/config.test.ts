@@ -32,7 +32,7 @@ describe('readConfig (api-conventions: running the service)', () => {
   it('defaults: PORT 8080, HOST 0.0.0.0, the embedded store in WORLD_DATA_DIR ./data, no operator keys, WORLD_DAY_SECONDS 3600, the fixed default seed', () => {
     assert.deepEqual(readConfig({}), {
       port: 8080, host: '0.0.0.0', store: 'sqlite', dataDir: './data', adminKey: null, spectatorKey: null, daySeconds: 3600, seed: DEFAULT_SEED,
-      cassandra: { contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', localDataCenter: 'datacenter1', consistency: 'QUORUM' },
+      cassandra: { contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', world: 'main', localDataCenter: 'datacenter1', consistency: 'QUORUM' },
       bus: 'local',
       kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', tickPartitions: 1, historyPartitions: 6, replicationFactor: 1 },
     });
@@ -51,20 +51,22 @@ describe('readConfig (api-conventions: running the service)', () => {
     assert.throws(() => readConfig({ KAFKA_REPLICATION_FACTOR: '1.5' }), /KAFKA_REPLICATION_FACTOR/);
   });
 
-  it('reads the Cassandra store settings: WORLD_STORE, CASSANDRA_CONTACT_POINTS, CASSANDRA_KEYSPACE, CASSANDRA_LOCAL_DC, CASSANDRA_CONSISTENCY', () => {
+  it('reads the Cassandra store settings: WORLD_STORE, CASSANDRA_CONTACT_POINTS, CASSANDRA_KEYSPACE, CASSANDRA_WORLD, CASSANDRA_LOCAL_DC, CASSANDRA_CONSISTENCY', () => {
     const c = readConfig({
-      WORLD_STORE: 'cassandra', CASSANDRA_CONTACT_POINTS: '10.0.0.1:9042, 10.0.0.2', CASSANDRA_KEYSPACE: 'world_two',
+      WORLD_STORE: 'cassandra', CASSANDRA_CONTACT_POINTS: '10.0.0.1:9042, 10.0.0.2', CASSANDRA_KEYSPACE: 'world_two', CASSANDRA_WORLD: 'bench-7',
       CASSANDRA_LOCAL_DC: 'dc1', CASSANDRA_CONSISTENCY: 'LOCAL_QUORUM',
     });
     assert.equal(c.store, 'cassandra');
-    assert.deepEqual(c.cassandra, { contactPoints: ['10.0.0.1:9042', '10.0.0.2'], keyspace: 'world_two', localDataCenter: 'dc1', consistency: 'LOCAL_QUORUM' });
+    assert.deepEqual(c.cassandra, { contactPoints: ['10.0.0.1:9042', '10.0.0.2'], keyspace: 'world_two', world: 'bench-7', localDataCenter: 'dc1', consistency: 'LOCAL_QUORUM' });
+    assert.equal(readConfig({ CASSANDRA_WORLD: ' ' }).cassandra.world, 'main', 'an empty CASSANDRA_WORLD reads as the one world of the keyspace');
     assert.equal(readConfig({ WORLD_STORE: '' }).store, 'sqlite', 'an empty WORLD_STORE reads as unset');
   });
 
-  it('refuses an unknown store, consistency or keyspace, naming the variable', () => {
+  it('refuses an unknown store, consistency, keyspace or world, naming the variable', () => {
     assert.throws(() => readConfig({ WORLD_STORE: 'postgres' }), /WORLD_STORE must be one of sqlite, cassandra/);
     assert.throws(() => readConfig({ CASSANDRA_CONSISTENCY: 'SOMETIMES' }), /CASSANDRA_CONSISTENCY/);
     assert.throws(() => readConfig({ CASSANDRA_KEYSPACE: 'drop table;' }), /CASSANDRA_KEYSPACE/);
+    assert.throws(() => readConfig({ CASSANDRA_WORLD: 'a|b' }), /CASSANDRA_WORLD/);
   });
 
   it('has a fixed, non-empty default seed, so two fresh worlds start alike', () => {

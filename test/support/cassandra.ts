@@ -1,7 +1,8 @@
 // Test support: a real Cassandra for the Cassandra store's tests. The first suite that needs
 // it runs `infra/servers up cassandra` (once per mocha run; harmless when it already runs)
-// and reads the settings it prints; each test file works in keyspaces of its own
-// (worldsim_test_<random>), dropped when the file is done. A server this run started is
+// and reads the settings it prints. Tests work in worlds of their own (a world costs no
+// DDL) inside a few keyspaces shared by the whole run, one per partition layout, dropped at
+// its end; tests of the schema itself get fresh keyspaces. A server this run started is
 // stopped at the end of the run (set WORLDSIM_KEEP_CASSANDRA=1 to keep it up). When
 // CASSANDRA_CONTACT_POINTS is set, that server is used and nothing is started.
 //
@@ -11,7 +12,8 @@ import crypto from 'crypto';
 import fs from 'fs';
 import path from 'path';
 import { Client } from 'cassandra-driver';
-import type { CassandraStoreOptions } from '../../infra/store/cassandra-store';
+import { DEFAULT_LAYOUT, type CassandraStoreOptions } from '../../infra/store/cassandra-store';
+import type { Layout } from '../../infra/store/cassandra-model';
 
 export interface CassandraServer {
   contactPoints: string[];
@@ -106,6 +108,31 @@ export function randomKeyspace(): string {
   return `worldsim_test_${crypto.randomBytes(6).toString('hex')}`;
 }
 
+/** A fresh world name. */
+export function randomWorld(): string {
+  return `t${crypto.randomBytes(8).toString('hex')}`;
+}
+
+/** The partition sizes of the tests that want small partitions (several buckets with a few rows). */
+export const SMALL_LAYOUT: Layout = { journalPartitionSize: 5, entityBucketSize: 10, historyBucketSize: 16, historyFilterBucketSize: 40 };
+
+/** The run's shared keyspaces, one per layout (a keyspace's layout is fixed when it is created). */
+const sharedKeyspaces = new Map<string, string>();
+const runId = crypto.randomBytes(5).toString('hex');
+
+/** The keyspace of this run for a layout: created by the first store opened on it, dropped at the end of the run. */
+export function sharedKeyspace(layout: Partial<Layout> = {}): string {
+  const full = { ...DEFAULT_LAYOUT, ...layout };
+  const key = JSON.stringify([full.journalPartitionSize, full.entityBucketSize, full.historyBucketSize, full.historyFilterBucketSize]);
+  let ks = sharedKeyspaces.get(key);
+  if (!ks) {
+    ks = `worldsim_test_${runId}_${sharedKeyspaces.size}`;
+    sharedKeyspaces.set(key, ks);
+    trackKeyspace(ks);
+  }
+  return ks;
+}
+
 export async function dropKeyspaces(s: CassandraServer, keyspaces: string[]): Promise<void> {
   if (keyspaces.length === 0) return;
   const client = new Client({ contactPoints: s.contactPoints, localDataCenter: s.localDataCenter });
@@ -119,9 +146,14 @@ export async function dropKeyspaces(s: CassandraServer, keyspaces: string[]): Pr
 
 export interface CassandraFixture {
   server(): CassandraServer;
-  /** A fresh keyspace name, dropped after the suite. */
+  /** A fresh keyspace name, dropped after the suite (for tests of the schema itself: creating one costs seconds). */
   keyspace(): string;
-  /** Store options for a keyspace (a fresh one unless given). */
+  /** A fresh world name. */
+  world(): string;
+  /**
+   * Store options: unless given, a fresh world in the run's shared keyspace of the layout
+   * asked for (`overrides.layout`, the default layout otherwise).
+   */
   options(overrides?: Partial<CassandraStoreOptions>): CassandraStoreOptions;
 }
 
@@ -150,9 +182,13 @@ export function useCassandra(): CassandraFixture {
       made.push(ks);
       return ks;
     },
+    world: randomWorld,
     options(overrides = {}) {
       const s = fixture.server();
-      return { contactPoints: s.contactPoints, localDataCenter: s.localDataCenter, keyspace: overrides.keyspace ?? fixture.keyspace(), ...overrides };
+      return {
+        contactPoints: s.contactPoints, localDataCenter: s.localDataCenter,
+        keyspace: overrides.keyspace ?? sharedKeyspace(overrides.layout), world: overrides.world ?? randomWorld(), ...overrides,
+      };
     },
   };
   return fixture;

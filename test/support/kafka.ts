@@ -1,16 +1,15 @@
 // Test support for Kafka: reading a world's whole history over HTTP, waiting for the
 // history relay to catch up, and reading a topic from the beginning with a fresh group.
 import crypto from 'crypto';
-import path from 'path';
 import { Kafka, logLevel } from 'kafkajs';
-import type { TestWorld } from './world';
+import { kafkaNameFor, type TestWorld } from './world';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Event { id: number; day: number; category: string; agent_id: number | null; organization_ids: number[]; summary: string; data: Record<string, unknown>; created_at: string }
 
 /** The history topic of a test world on Kafka (test/support/world.ts names it after the data folder). */
-export const historyTopicOf = (w: TestWorld) => `t-${crypto.createHash('sha256').update(path.resolve(w.dataDir)).digest('hex').slice(0, 16)}.history`;
+export const historyTopicOf = (w: TestWorld) => `${kafkaNameFor(w.dataDir)}.history`;
 
 /** Every event of GET /api/events, oldest first. */
 export async function allEvents(w: TestWorld): Promise<Event[]> {

@@ -6,7 +6,8 @@ import os from 'os';
 import path from 'path';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, type BusKind, type Config, type StoreKind } from '../../infra/config';
-import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, trackKeyspace } from './cassandra';
+import { openCassandraStore } from '../../infra/store/cassandra-store';
+import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, sharedKeyspace, trackKeyspace } from './cassandra';
 
 export interface Answer<T = any> {
   status: number;
@@ -30,28 +31,37 @@ export const tempDir = (prefix = 'worldsim-test-') => fs.mkdtempSync(path.join(o
 /**
  * The store the tests' worlds run on: the embedded SQLite store, or with
  * WORLD_TEST_STORE=cassandra a real Cassandra (started once per run through
- * infra/servers), one keyspace per world. `npm test` runs the HTTP suite both ways.
+ * infra/servers): one keyspace for the whole run (created by the first world, dropped at
+ * the end), a world of its own in it for each test world. `npm test` runs the HTTP suite
+ * both ways.
  */
 export const TEST_STORE: StoreKind = process.env.WORLD_TEST_STORE === 'cassandra' ? 'cassandra' : 'sqlite';
 
 /** A world's name follows its data folder, so a restart on the same folder finds the same world. */
-const worldName = (dataDir: string) => crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
-const keyspaceFor = (dataDir: string) => `wt_${worldName(dataDir)}`;
+const worldName = (dataDir: string) => crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 24);
+export const worldFor = (dataDir: string) => `w${worldName(dataDir)}`;
+/** The client id of a test world on Kafka; its topics are `<name>.days` and `<name>.history`. */
+export const kafkaNameFor = (dataDir: string) => `t-${worldName(dataDir)}`;
 
 if (TEST_STORE === 'cassandra' && typeof before === 'function') {
   // Up front, with the time a first start needs: every world of the run uses it.
   before(async function startCassandra() {
-    this.timeout(CASSANDRA_START_TIMEOUT_MS + 10_000);
-    await ensureCassandra();
+    this.timeout(CASSANDRA_START_TIMEOUT_MS + 60_000);
+    const server = await ensureCassandra();
+    // The run's keyspace and its schema, once: every world after it opens without DDL.
+    const keyspace = sharedKeyspace();
+    const store = await openCassandraStore({ contactPoints: server.contactPoints, localDataCenter: server.localDataCenter, keyspace });
+    await store.close();
   });
 }
 
 async function storeConfig(dataDir: string, overrides: Partial<Config>): Promise<Pick<Config, 'store' | 'cassandra'>> {
   if ((overrides.store ?? TEST_STORE) === 'sqlite') return { store: 'sqlite', cassandra: DEFAULT_CASSANDRA };
   const server = await ensureCassandra();
-  const keyspace = overrides.cassandra?.keyspace ?? keyspaceFor(dataDir);
+  const keyspace = overrides.cassandra?.keyspace ?? sharedKeyspace();
   trackKeyspace(keyspace);
-  return { store: 'cassandra', cassandra: { ...DEFAULT_CASSANDRA, contactPoints: server.contactPoints, localDataCenter: server.localDataCenter, keyspace } };
+  const world = overrides.cassandra?.world ?? worldFor(dataDir);
+  return { store: 'cassandra', cassandra: { ...DEFAULT_CASSANDRA, contactPoints: server.contactPoints, localDataCenter: server.localDataCenter, keyspace, world } };
 }
 
 /**
@@ -63,7 +73,7 @@ export const TEST_BUS: BusKind = process.env.WORLD_TEST_BUS === 'kafka' ? 'kafka
 
 function busConfig(dataDir: string, overrides: Partial<Config>): Pick<Config, 'bus' | 'kafka'> {
   if ((overrides.bus ?? TEST_BUS) === 'local') return { bus: 'local', kafka: overrides.kafka ?? DEFAULT_KAFKA };
-  const name = `t-${worldName(dataDir)}`;
+  const name = kafkaNameFor(dataDir);
   const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
   return { bus: 'kafka', kafka: { ...DEFAULT_KAFKA, brokers, clientId: name, tickTopic: `${name}.days`, historyTopic: `${name}.history`, historyPartitions: 3, ...overrides.kafka } };
 }
