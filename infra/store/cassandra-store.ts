@@ -680,8 +680,8 @@ export class CassandraStore implements Store {
     const last = await this.lastHistoryId();
     // The whole history's buckets, oldest first from the bucket of afterId + 1 (an absent bucket is simply empty).
     for (let bucket = historyBucket(this.layout, afterId + 1); bucket <= historyBucket(this.layout, last) && out.length < limit; bucket++) {
-      const r = await this.exec('history since', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE bucket = ? AND id > ? ORDER BY id ASC LIMIT ?`,
-        [bucket, afterId, limit - out.length]);
+      const r = await this.exec('history since', `SELECT ${HISTORY_COLUMNS} FROM ${this.t('history')} WHERE world = ? AND bucket = ? AND id > ? ORDER BY id ASC LIMIT ?`,
+        [this.world, bucket, afterId, limit - out.length]);
       for (const row of r.rows) out.push(toHistoryEvent(row));
     }
     return out;

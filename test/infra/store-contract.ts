@@ -54,6 +54,10 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
       const ctx = freshStore();
       const persist = persister(ctx.current);
 
+      it('answers a ping while it can be reached', async () => {
+        await ctx.current().ping();
+      });
+
       it('answers nothing before anything is written', async () => {
         const store = ctx.current();
         assert.equal(await store.row('organization', 1), undefined);
@@ -229,6 +233,15 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         assert.equal(ids.length, entries.length);
         for (let i = 1; i < ids.length; i++) assert.ok(ids[i] > ids[i - 1]);
         assert.equal(await ctx.current().lastHistoryId(), ids[ids.length - 1]);
+      });
+
+      it('reads the history oldest first after an id, at most `limit` (the relay reads it as an outbox)', async () => {
+        const store = ctx.current();
+        const since = await store.historySince(ids[2], 4);
+        assert.deepEqual(since.map((e) => e.id), ids.slice(3, 7));
+        assert.deepEqual((await store.historySince(0, 1000)).map((e) => e.id), ids);
+        assert.deepEqual(await store.historySince(ids[ids.length - 1], 10), []);
+        assert.deepEqual(await store.historySince(0, 0), []);
       });
 
       it('lists newest first, at most `limit`', async () => {
