@@ -89,6 +89,8 @@ async function main() {
     const before = stats.writeStats && { ...stats.writeStats };
     const r = await region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
     if (!r.ok) throw new Error(r.refusal.detail);
+    // With node --expose-gc, the memory figures are after a full collection (what the world retains).
+    (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
     const after = stats.writeStats;
     const statements = before?.statements !== undefined && after?.statements !== undefined ? ` (${after.statements - before.statements} statements)` : '';

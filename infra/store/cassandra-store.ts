@@ -64,6 +64,8 @@ export interface CassandraStoreOptions {
    * refuses beyond 50 KiB); persists: 1 sends each persist alone.
    */
   groupCommit?: { persists?: number; bytes?: number; inFlight?: number };
+  /** Connections to each node of the local data center (default 2: the node decodes and answers each connection on its own event loop). */
+  connectionsPerHost?: number;
   /** Client-side timeout of one request (default 12 s). */
   requestTimeoutMs?: number;
   /** Timeout of the first connection (default 5 s). */
@@ -822,6 +824,7 @@ export async function openCassandraStore(opts: CassandraStoreOptions): Promise<C
     queryOptions: { consistency: consistencyOf(opts.readConsistency ?? opts.consistency ?? 'QUORUM'), prepare: true },
     socketOptions: { connectTimeout: opts.connectTimeoutMs ?? 5000, readTimeout: opts.requestTimeoutMs ?? 12_000 },
     protocolOptions: { maxSchemaAgreementWaitSeconds: 30 },
+    pooling: { coreConnectionsPerHost: { [types.distance.local]: opts.connectionsPerHost ?? 2, [types.distance.remote]: 1, [types.distance.ignored]: 0 } },
   });
   try {
     await client.connect();
