@@ -4,6 +4,7 @@
 // commits each day took, memory, the number of actors awake, and the CPU time spent.
 //   node dist/bench/tick.js [orgs=10000] [adventurers=100000] [days=3]
 import fs from 'fs';
+import inspector from 'inspector';
 import { Client } from 'cassandra-driver';
 import os from 'os';
 import path from 'path';
@@ -75,6 +76,12 @@ async function main() {
       };
     }
   }
+  // BENCH_CPU_PROFILE=file.cpuprofile: a CPU profile of this process over the ticks only.
+  const profile = process.env.BENCH_CPU_PROFILE ? new inspector.Session() : null;
+  if (profile) {
+    profile.connect();
+    await new Promise((r) => profile.post('Profiler.enable', () => profile.post('Profiler.start', r)));
+  }
   for (let d = 0; d < days; d++) {
     const start = Date.now();
     const cpu = process.cpuUsage();
@@ -82,11 +89,17 @@ async function main() {
     const before = stats.writeStats && { ...stats.writeStats };
     const r = await region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
     if (!r.ok) throw new Error(r.refusal.detail);
+    // With node --expose-gc, the memory figures are after a full collection (what the world retains).
+    (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
     const after = stats.writeStats;
     const statements = before?.statements !== undefined && after?.statements !== undefined ? ` (${after.statements - before.statements} statements)` : '';
     const batches = before && after ? `; ${after.writes - before.writes} writes in ${after.batches - before.batches} commits${statements}` : '';
     console.log(`day ${r.value.day}: tick ${((Date.now() - start) / 1000).toFixed(2)} s${batches}; rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB; ${region.awake} actors awake; cpu ${(cpuSeconds(process.cpuUsage(cpu))).toFixed(2)} s${server === null ? '' : `, server cpu ${(serverCpu()! - server).toFixed(2)} s`}`);
+  }
+  if (profile) {
+    const written = await new Promise<unknown>((r) => profile.post('Profiler.stop', (_e, result) => r(result.profile)));
+    fs.writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(written));
   }
   await world.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

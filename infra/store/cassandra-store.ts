@@ -60,9 +60,12 @@ export interface CassandraStoreOptions {
    * batch of at most `persists` persists and about `bytes` bytes of values, with at most
    * `inFlight` such batches on their way at once (the others wait and gather). Every persist
    * in a batch is applied with all the others or not at all. Default { persists: 64, bytes:
-   * 24_000, inFlight: 16 }; persists: 1 sends each persist alone.
+   * 40_000, inFlight: 32 } (the bytes are an estimate above Cassandra's own count, which it
+   * refuses beyond 50 KiB); persists: 1 sends each persist alone.
    */
   groupCommit?: { persists?: number; bytes?: number; inFlight?: number };
+  /** Connections to each node of the local data center (default 2: the node decodes and answers each connection on its own event loop). */
+  connectionsPerHost?: number;
   /** Client-side timeout of one request (default 12 s). */
   requestTimeoutMs?: number;
   /** Timeout of the first connection (default 5 s). */
@@ -180,7 +183,7 @@ export class CassandraStore implements Store {
     this.serial = consistencyOf(opts.serialConsistency ?? 'SERIAL');
     this.reserver = new SequenceReserver(client, this.keyspace, this.world, (what, fn) => this.run(what, fn), this.serial, this.write);
     this.idBlock = opts.idBlock ?? 64;
-    this.group = { persists: 64, bytes: 24_000, inFlight: 16, ...opts.groupCommit };
+    this.group = { persists: 64, bytes: 40_000, inFlight: 32, ...opts.groupCommit };
     if (!(this.group.persists >= 1 && this.group.inFlight >= 1)) throw new Error('groupCommit: persists and inFlight must be at least 1');
     this.historyIds = new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
     this.cql = this.statements();
@@ -835,6 +838,7 @@ export async function openCassandraStore(opts: CassandraStoreOptions): Promise<C
     queryOptions: { consistency: consistencyOf(opts.readConsistency ?? opts.consistency ?? 'QUORUM'), prepare: true },
     socketOptions: { connectTimeout: opts.connectTimeoutMs ?? 5000, readTimeout: opts.requestTimeoutMs ?? 12_000 },
     protocolOptions: { maxSchemaAgreementWaitSeconds: 30 },
+    pooling: { coreConnectionsPerHost: { [types.distance.local]: opts.connectionsPerHost ?? 2, [types.distance.remote]: 1, [types.distance.ignored]: 0 } },
   });
   try {
     await client.connect();
