@@ -1,7 +1,7 @@
 import assert from 'assert/strict';
 import fs from 'fs';
 import path from 'path';
-import { startTestWorld, tempDir, type TestWorld } from '../support/world';
+import { TEST_STORE, startTestWorld, tempDir, type TestWorld } from '../support/world';
 
 // Records echo the request fields they were made from (api-conventions, "Records"), the
 // data folder is created when missing, and requirements hold again at dispatch (core rule 9).
@@ -23,8 +23,11 @@ describe('records echo their request fields; the data folder is created; require
   });
   after(async () => { await w.close(); });
 
-  it('creates WORLD_DATA_DIR when it does not exist and keeps the store there', () => {
-    assert.ok(fs.existsSync(path.join(dataDir, 'world.sqlite')));
+  it('keeps the store where the configuration says: the SQLite file in WORLD_DATA_DIR (created when missing), or Cassandra', async () => {
+    const health = (await w.get('/healthz')).body;
+    assert.equal(health.store, TEST_STORE);
+    // On Cassandra the world lives in its keyspace, and nothing is written to the data folder.
+    assert.equal(fs.existsSync(path.join(dataDir, 'world.sqlite')), TEST_STORE === 'sqlite');
   });
 
   it('echoes deadline_days on a quest, beside deadline_day', async () => {
