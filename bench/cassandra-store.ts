@@ -2,20 +2,13 @@
 // persist latency one at a time, persist throughput with bounded concurrency, point reads,
 // named queries, history pages and id blocks. Works in a keyspace of its own, dropped after.
 //   node dist/bench/cassandra-store.js [persists=5000] [inFlight=256]
-//   node dist/bench/cassandra-store.js tick [orgs=2000] [adventurers=20000] [days=3]
-//     (the daily tick of a world built through the real actors on Cassandra, as bench/tick.ts on SQLite)
+// (The daily tick on Cassandra: WORLD_STORE=cassandra node dist/bench/tick.js.)
 // CASSANDRA_CONTACT_POINTS (default 127.0.0.1:9042) and CASSANDRA_LOCAL_DATACENTER (datacenter1).
-import { CLOCK_ID } from '../actors/clock/actor';
 import crypto from 'crypto';
 import { Client } from 'cassandra-driver';
 import type { PersistedEvent } from 'nact';
 import type { HistoryEntry, ProjectionRow, Writes } from '../actors/ports/store';
 import { forEachLimited } from '../actors/concurrency';
-import { generateAdventurer } from '../actors/world/generate';
-import { seedWorld } from '../actors/world/seed';
-import { EmbeddedBus } from '../infra/bus/embedded-bus';
-import { NODE, worldRegion } from '../infra/app';
-import { StoreSettlements } from '../infra/clock/store-settlements';
 import { openCassandraStore, type CassandraStore } from '../infra/store/cassandra-store';
 
 const contactPoints = (process.env.CASSANDRA_CONTACT_POINTS ?? '127.0.0.1:9042').split(',');
@@ -66,52 +59,7 @@ async function dropKeyspace(keyspace: string) {
   await admin.shutdown();
 }
 
-/** The daily tick of a world on Cassandra: organizations and adventurers built through the actors, as bench/tick.ts does on SQLite. */
-async function tick(orgs: number, adventurers: number, days: number) {
-  const keyspace = `worldsim_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const store = await openCassandraStore({ contactPoints, localDataCenter, keyspace });
-  const bus = new EmbeddedBus();
-  const region = await worldRegion(store, bus, new StoreSettlements(store, NODE), 'bench', (line: string) => console.error(line));
-  try {
-    await seedWorld(region, store, 'bench');
-    await region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000);
-    const t0 = Date.now();
-    await forEachLimited(Array.from({ length: orgs }, (_, i) => i), 256, async (i) => {
-      const id = await store.nextId('organization');
-      const r = await region.ask('organization', id, {
-        type: 'found', id, agent_id: 1_000_000 + i, name: `Bench Org ${i}`, kind: 'trading company', location_id: i % 3 === 0 ? 'greenhollow' : 'emberfall',
-        description: '', goals: '', motto: '', day: 1,
-      });
-      if (!r.ok) throw new Error(r.refusal.detail);
-    });
-    const t1 = Date.now();
-    await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async () => {
-      const id = await store.nextId('adventurer');
-      const r = await region.ask('adventurer', id, { type: 'seed', adventurer: generateAdventurer('bench', id), day: 1 });
-      if (!r.ok) throw new Error(r.refusal.detail);
-    });
-    const t2 = Date.now();
-    console.log(`built ${orgs} organizations in ${((t1 - t0) / 1000).toFixed(1)} s, ${adventurers} adventurers in ${((t2 - t1) / 1000).toFixed(1)} s`);
-    for (let d = 0; d < days; d++) {
-      const start = Date.now();
-      const r = await region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
-      if (!r.ok) throw new Error(r.refusal.detail);
-      console.log(`day ${r.value.day}: tick ${((Date.now() - start) / 1000).toFixed(2)} s; peak ${store.peakInFlight} requests in flight; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
-    }
-  } finally {
-    region.stop();
-    await bus.close();
-    await store.close();
-    await dropKeyspace(keyspace);
-  }
-}
-
 async function main() {
-  if (process.argv[2] === 'tick') {
-    const [orgs = 2000, adventurers = 20_000, days = 3] = process.argv.slice(3).map(Number);
-    await tick(orgs, adventurers, days);
-    return;
-  }
   const [total = 5000, inFlight = 256] = process.argv.slice(2).map(Number);
   const keyspace = `worldsim_bench_${crypto.randomBytes(4).toString('hex')}`;
   const store = await openCassandraStore({ contactPoints, localDataCenter, keyspace, maxInFlight: 256 });

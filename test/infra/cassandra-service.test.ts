@@ -6,49 +6,14 @@
 //   again.
 import assert from 'assert/strict';
 import { execFile } from 'child_process';
-import net from 'net';
 import path from 'path';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, type Config } from '../../infra/config';
 import { ensureCassandra, CASSANDRA_START_TIMEOUT_MS, parseSettings, trackKeyspace } from '../support/cassandra';
+import { freePort, tcpProxy } from '../support/tcp-proxy';
 import { tempDir } from '../support/world';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
-  });
-}
-
-/** A TCP proxy in front of Cassandra that can be opened and closed on the same port. */
-function tcpProxy(port: number, target: string) {
-  const [host, targetPort] = target.split(':');
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | null = null;
-  return {
-    open: () => new Promise<void>((resolve, reject) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(Number(targetPort ?? 9042), host);
-        sockets.add(client); sockets.add(upstream);
-        const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
-        client.on('error', drop); upstream.on('error', drop); client.on('close', drop); upstream.on('close', drop);
-        client.pipe(upstream); upstream.pipe(client);
-      });
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    }),
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-      if (!server) { resolve(); return; }
-      server.close(() => resolve());
-      server = null;
-    }),
-  };
-}
 
 async function get(base: string, url: string, headers: Record<string, string> = {}) {
   const res = await fetch(base + url, { headers });
@@ -77,8 +42,8 @@ describe('the service on Cassandra when Cassandra cannot be reached', function (
 
   it('answers 503 on /healthz and every /api endpoint while Cassandra cannot be reached, says why, keeps trying, and starts once it can', async () => {
     const server = await ensureCassandra();
-    const proxyPort = await freePort();
-    const proxy = tcpProxy(proxyPort, server.contactPoints[0]);
+    const proxy = await tcpProxy(server.contactPoints[0]);
+    const proxyPort = proxy.port;
     const port = await freePort();
     const lines: string[] = [];
     const keyspace = `worldsim_service_${Date.now()}`;
@@ -103,7 +68,7 @@ describe('the service on Cassandra when Cassandra cannot be reached', function (
       assert.equal((await post(base, '/api/agents', { name: 'Too Early', model: 'test-model' })).status, 503);
       assert.equal(world, null, 'not started');
 
-      await proxy.open();
+      await proxy.start();
       await starting;
       assert.equal((await get(base, '/healthz')).status, 200);
       const r = await get(base, '/api/world');
@@ -112,7 +77,7 @@ describe('the service on Cassandra when Cassandra cannot be reached', function (
     } finally {
       await starting.catch(() => undefined);
       await (world as World | null)?.close();
-      await proxy.close();
+      await proxy.stop();
     }
   });
 });

@@ -2,7 +2,6 @@
 // Reads are checked against the SQLite store as an oracle: both are given the same writes,
 // and every named query and history filter must answer alike.
 import assert from 'assert/strict';
-import net from 'net';
 import { Client } from 'cassandra-driver';
 import {
   QUERIES, type HistoryEntry, type HistoryEvent, type PersistedEvent, type ProjectionRow, type QueryName, type QuerySpec, type Store, type Writes,
@@ -15,6 +14,7 @@ import { StoreUnavailableError } from '../../infra/store/cassandra-errors';
 import { SCHEMA_VERSION } from '../../infra/store/cassandra-schema';
 import { tempDir } from '../support/world';
 import { SMALL_LAYOUT, useCassandra } from '../support/cassandra';
+import { freePort, tcpProxy } from '../support/tcp-proxy';
 
 /** Persists records under keys of its own, numbering each key's records as nact would. */
 function writer() {
@@ -747,6 +747,7 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       this.timeout(120_000);
       const target = cassandra.server().contactPoints[0];
       const proxy = await tcpProxy(target);
+      await proxy.start();
       const store = await openCassandraStore(cassandra.options({ contactPoints: [`127.0.0.1:${proxy.port}`], requestTimeoutMs: 2000 }));
       const persist = writer();
       await persist([store], 'u:1', { rows: [{ kind: 'agent', id: 1, doc: { ok: true } }] });
@@ -776,46 +777,3 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
     });
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-/** A TCP proxy to Cassandra that can be cut (every connection dropped, the port closed) and restored on the same port. */
-async function tcpProxy(target: string) {
-  const [host, portText] = target.split(':');
-  const targetPort = Number(portText ?? 9042);
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | null = null;
-  const port = await freePort();
-  const proxy = {
-    port,
-    start: () => new Promise<void>((resolve, reject) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(targetPort, host);
-        sockets.add(client); sockets.add(upstream);
-        const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
-        client.on('error', drop); upstream.on('error', drop); client.on('close', drop); upstream.on('close', drop);
-        client.pipe(upstream); upstream.pipe(client);
-      });
-      server.on('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    }),
-    stop: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-      if (!server) return resolve();
-      server.close(() => resolve());
-      server = null;
-    }),
-  };
-  await proxy.start();
-  return proxy;
-}
