@@ -1,10 +1,9 @@
 // The contract actor. Fulfilment moves goods and gold between two organizations (lower in
-// the ask order): the proposer's goods are set aside first, then the counterparty pays
-// and receives them, then the proposer is paid. If the counterparty cannot pay, the goods
-// go back and nothing has changed; the contract stays accepted.
+// the ask order): both sides are checked, then the proposer hands over the goods, the
+// counterparty pays and receives them, and the proposer is paid (see fulfil). A refused
+// fulfilment changes nothing; the contract stays accepted.
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
-import { ledger } from '../ledger';
 import { RANK } from '../order';
 import type { Refusal } from '../result';
 import type { Contract, ContractCommand, ContractEvent, ContractState } from './messages';
@@ -21,14 +20,9 @@ function chronicle(e: ContractEvent, after: ContractState): HistoryEntry[] {
     case 'proposed': return [{ ...base, category: 'contract', summary: `Organization ${after.proposer_id} proposed the contract ${describe(after)} to organization ${after.counterparty_id}` }];
     case 'accepted': return [{ ...base, category: 'contract', summary: `Organization ${after.counterparty_id} accepted the contract ${describe(after)}` }];
     case 'rejected': return [{ ...base, category: 'contract', summary: `Organization ${after.counterparty_id} rejected the contract ${describe(after)}` }];
-    case 'fulfilled': {
-      const goods = after.resource ? after.quantity : 0;
-      const lines = ledger(
-        { organization_id: after.counterparty_id, flow: 'contract', gold: -after.value, goods: after.resource ? { [after.resource]: goods } : {} },
-        { organization_id: after.proposer_id, flow: 'contract', gold: after.value, goods: after.resource ? { [after.resource]: -goods } : {} },
-      );
-      return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: organization ${after.counterparty_id} paid ${after.value} gold to organization ${after.proposer_id}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}`, data: { ...base.data, ledger: lines } }];
-    }
+    case 'fulfilled':
+      // Each side's own record carries the gold and goods it moved (its ledger); this one says what was agreed.
+      return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: organization ${after.counterparty_id} paid ${after.value} gold to organization ${after.proposer_id}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}` }];
   }
 }
 
@@ -39,29 +33,54 @@ const project = (c: ContractState): ProjectionRow[] =>
 const control = (io: EntityIO, organizationId: number, agentId: number) =>
   io.ask('organization', organizationId, { type: 'control', agent_id: agentId });
 
-const transfer = (io: EntityIO, organizationId: number, day: number, reason: string, gold: number, holdings: Record<string, number>, trust: Record<string, number>, evenIfEnded = false, inPerson?: { location_id: string | null }) =>
-  io.ask<{ location_id: string }, 'organization'>('organization', organizationId, { type: 'transfer', day, reason, gold, holdings, trust, even_if_ended: evenIfEnded, ...(inPerson ? { in_person: inPerson } : {}) });
+type Movement = { gold: number; holdings: Record<string, number>; trust: Record<string, number>; evenIfEnded?: boolean; inPerson?: { location_id: string | null }; op: string };
+
+const move = (io: EntityIO, type: 'transfer' | 'check-transfer', organizationId: number, day: number, reason: string, m: Movement) =>
+  io.ask<{ location_id: string }, 'organization'>('organization', organizationId, {
+    type, day, reason, gold: m.gold, holdings: m.holdings, trust: m.trust, even_if_ended: m.evenIfEnded ?? false,
+    ...(m.inPerson ? { in_person: m.inPerson } : {}), op: m.op,
+  });
 
 /**
- * Goods change hands in person: a resource contract is fulfilled only while both parties
- * stand at the same place, neither on the road. Gold travels by letter and needs neither.
+ * Fulfilment: the proposer hands over the goods, the counterparty pays and receives them,
+ * the proposer is paid. Both sides are checked first (the proposer has the goods, the
+ * counterparty the gold, and for goods both stand at the same place, neither on the road),
+ * so an ordinary refusal records nothing. Each movement is named after the contract, so
+ * one asked again (the contract's own write failed and the fulfilment is retried) moves
+ * nothing twice. Should a side change between the check and the movement (its own agent
+ * spent the gold meanwhile), the goods go back and the refusal stands.
+ *
+ * Goods change hands in person; gold travels by letter and needs neither.
  */
 async function fulfil(io: EntityIO, c: Contract, day: number): Promise<{ refusal: Refusal } | null> {
   const reason = `contract ${c.id}`;
   const goods = c.resource ? { [c.resource]: c.quantity } : {};
   const back = c.resource ? { [c.resource]: -c.quantity } : {};
-  const setAside = await transfer(io, c.proposer_id, day, reason, 0, back, {}, false, c.resource ? { location_id: null } : undefined);
-  if (!setAside.ok) return { refusal: setAside.refusal };
-  const meetAt = c.resource ? { location_id: setAside.value.location_id } : undefined;
-  const paid = await transfer(io, c.counterparty_id, day, reason, -c.value, goods, { [String(c.proposer_id)]: TRUST_ON_FULFIL }, false, meetAt);
+  const deliver: Movement = { gold: 0, holdings: back, trust: {}, inPerson: c.resource ? { location_id: null } : undefined, op: `contract:${c.id}:delivered` };
+  const canDeliver = await move(io, 'check-transfer', c.proposer_id, day, reason, deliver);
+  if (!canDeliver.ok) return { refusal: canDeliver.refusal };
+  const pay: Movement = {
+    gold: -c.value, holdings: goods, trust: { [String(c.proposer_id)]: TRUST_ON_FULFIL },
+    inPerson: c.resource ? { location_id: canDeliver.value.location_id } : undefined, op: `contract:${c.id}:paid`,
+  };
+  const canPay = await move(io, 'check-transfer', c.counterparty_id, day, reason, pay);
+  if (!canPay.ok) return { refusal: canPay.refusal };
+
+  const delivered = await move(io, 'transfer', c.proposer_id, day, reason, deliver);
+  if (!delivered.ok) return { refusal: delivered.refusal };
+  const paid = await move(io, 'transfer', c.counterparty_id, day, reason, pay);
   if (!paid.ok) {
-    await transfer(io, c.proposer_id, day, `${reason} (goods returned)`, 0, goods, {}, true);
+    await move(io, 'transfer', c.proposer_id, day, `${reason} (goods returned)`, { gold: 0, holdings: goods, trust: {}, evenIfEnded: true, op: `contract:${c.id}:returned:${day}` });
     return { refusal: paid.refusal };
   }
-  const received = await transfer(io, c.proposer_id, day, reason, c.value, {}, { [String(c.counterparty_id)]: TRUST_ON_FULFIL }, true);
+  const received = await move(io, 'transfer', c.proposer_id, day, reason, { gold: c.value, holdings: {}, trust: { [String(c.counterparty_id)]: TRUST_ON_FULFIL }, evenIfEnded: true, op: `contract:${c.id}:received` });
   if (!received.ok) throw new Error(`contract ${c.id}: proposer could not be paid: ${received.refusal.detail}`);
   return null;
 }
+
+/** Trust on a rejection: a movement of trust alone, named so a retried rejection cools nothing twice. */
+const cool = (io: EntityIO, organizationId: number, other: number, c: Contract, day: number) =>
+  move(io, 'transfer', organizationId, day, `contract ${c.id} rejected`, { gold: 0, holdings: {}, trust: { [String(other)]: TRUST_ON_REJECT }, evenIfEnded: true, op: `contract:${c.id}:rejected` });
 
 export const contractKind: EntityKind<ContractState, ContractCommand, ContractEvent> = {
   kind: 'contract',
@@ -90,8 +109,8 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
     if (!mine.ok) return { refusal: mine.refusal };
     if (c.type === 'reject') {
       // A rejection may cool relations on both sides.
-      await transfer(io, state!.proposer_id, c.day, `contract ${state!.id} rejected`, 0, {}, { [String(state!.counterparty_id)]: TRUST_ON_REJECT }, true);
-      await transfer(io, state!.counterparty_id, c.day, `contract ${state!.id} rejected`, 0, {}, { [String(state!.proposer_id)]: TRUST_ON_REJECT }, true);
+      await cool(io, state!.proposer_id, state!.counterparty_id, state!, c.day);
+      await cool(io, state!.counterparty_id, state!.proposer_id, state!, c.day);
     }
     if (c.type === 'fulfill') {
       const refused = await fulfil(io, state!, c.day);

@@ -3,7 +3,6 @@
 // market is never changed by a trade the organization refused.
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind } from '../entity';
-import { ledger } from '../ledger';
 import { RANK } from '../order';
 import type { Location, LocationCommand, LocationEvent, LocationState, Traded } from './messages';
 import type { MarketEntry } from './market';
@@ -63,14 +62,7 @@ function chronicle(e: LocationEvent, after: LocationState, before: LocationState
       }];
     }
     case 'traded':
-      return [{
-        day: e.day, category: 'trade', agent_id: e.agent_id, organization_ids: [e.organization_id],
-        summary: `Organization ${e.organization_id} ${e.side === 'buy' ? 'bought' : 'sold'} ${e.quantity} ${e.resource} at ${after.name} for ${e.total} gold`,
-        data: {
-          location_id: after.id, resource: e.resource, side: e.side, quantity: e.quantity, total: e.total, price_after: e.price_after,
-          ledger: ledger({ organization_id: e.organization_id, flow: 'market', gold: e.side === 'buy' ? -e.total : e.total, goods: { [e.resource]: e.side === 'buy' ? e.quantity : -e.quantity } }),
-        },
-      }];
+      return []; // the organization's record of the trade is the history entry: it carries the ledger with the gold and goods it moved
   }
 }
 
@@ -104,7 +96,7 @@ export const locationKind: EntityKind<LocationState, LocationCommand, LocationEv
         const traded = quote.events[0] as Traded;
         const settled = await io.ask('organization', c.organization_id, {
           type: 'settle-trade', agent_id: c.agent_id, day: c.day, location_id: state!.id,
-          resource: c.resource, side: c.side, quantity: c.quantity, gold: traded.total,
+          resource: c.resource, side: c.side, quantity: c.quantity, gold: traded.total, price_after: traded.price_after,
         });
         if (!settled.ok) return { refusal: settled.refusal };
         const { type: _t, ...trade } = traded;

@@ -63,8 +63,17 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       return [{ ...base, category: 'travel', summary: `${after.name} set out from ${before?.location_id} for ${e.destination_id}, arriving on day ${e.arrives_day}`, data: { from: before?.location_id, to: e.destination_id, arrives_day: e.arrives_day } }];
     case 'arrived':
       return [{ ...base, category: 'travel', summary: `${after.name} arrived at ${e.location_id}`, data: { location_id: e.location_id } }];
-    case 'trade-settled':
-      return []; // the market's record of the trade is the history entry
+    case 'trade-settled': {
+      const place = e.location_id;
+      return [{
+        ...base, agent_id: e.agent_id, category: 'trade',
+        summary: `${after.name} ${e.side === 'buy' ? 'bought' : 'sold'} ${e.quantity} ${e.resource} at ${place} for ${e.gold} gold`,
+        data: {
+          location_id: place, resource: e.resource, side: e.side, quantity: e.quantity, total: e.gold, ...(e.price_after !== undefined ? { price_after: e.price_after } : {}),
+          ledger: ledger({ organization_id: after.id, flow: 'market', gold: e.side === 'buy' ? -e.gold : e.gold, goods: { [e.resource]: e.side === 'buy' ? e.quantity : -e.quantity } }),
+        },
+      }];
+    }
     case 'workers-hired':
       return [{ ...base, category: 'workers', summary: `${after.name} hired ${e.quantity} workers for ${e.cost} gold`, data: { quantity: e.quantity, cost: e.cost, workers: after.workers, ledger: ledger({ organization_id: after.id, flow: 'workers', gold: -e.cost }) } }];
     case 'workers-released':
@@ -95,8 +104,19 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       const what = m.kind === 'rumor' ? 'spread a rumor' : m.recipient_id === null ? 'made a public announcement' : `sent a private message to organization ${m.recipient_id}`;
       return [{ ...base, organization_ids: m.recipient_id === null ? [after.id] : [after.id, m.recipient_id], category: 'message', summary: `${after.name} ${what} (${e.cost} gold)`, data: { message_id: m.id, kind: m.kind, public: m.recipient_id === null, ledger: ledger({ organization_id: after.id, flow: 'message', gold: -e.cost }) } }];
     }
-    case 'transferred':
-      return []; // the contract or alliance records it
+    case 'transferred': {
+      // Trust alone (an alliance, a rejected contract) is not a movement; the contract says what was agreed.
+      const goods = Object.entries(e.holdings).filter(([, q]) => q !== 0);
+      if (e.gold === 0 && goods.length === 0) return [];
+      const moved = [
+        ...(e.gold ? [`${e.gold > 0 ? 'received' : 'paid'} ${Math.abs(e.gold)} gold`] : []),
+        ...goods.map(([r, q]) => `${q > 0 ? 'received' : 'handed over'} ${Math.abs(q)} ${r}`),
+      ];
+      return [{
+        ...base, agent_id: null, category: 'contract', summary: `${after.name} ${moved.join(' and ')} (${e.reason})`,
+        data: { reason: e.reason, ledger: ledger({ organization_id: after.id, flow: 'contract', gold: e.gold, goods: Object.fromEntries(goods) }) },
+      }];
+    }
     case 'estate-forfeited': {
       const goods = Object.entries(e.holdings).map(([r, q]) => `${q} ${r}`);
       const what = [...(e.gold ? [`${e.gold} gold`] : []), ...goods];
@@ -106,12 +126,25 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
         data: { gold: e.gold, holdings: e.holdings, workers: e.workers, ledger: ledger({ organization_id: after.id, flow: 'estate_forfeited', gold: -e.gold, goods: Object.fromEntries(Object.entries(e.holdings).map(([r, q]) => [r, -q])) }) },
       }];
     }
+    case 'gold-reserved':
+      return [{
+        ...base, agent_id: e.agent_id, category: 'quest',
+        summary: `${after.name} set aside ${e.amount} gold for ${e.purpose === 'reward' ? 'the reward of' : 'its pledge to'} quest ${e.quest_id}`,
+        data: { quest_id: e.quest_id, purpose: e.purpose, ledger: ledger({ organization_id: after.id, flow: 'quest_escrow', gold: -e.amount }) },
+      }];
+    case 'quest-settled': {
+      if (e.gold === 0) return []; // reputation, trust and the party home: the quest's record tells these
+      const flows = e.flows ?? [{ flow: 'quest_escrow' as const, gold: e.gold }];
+      return [{
+        ...base, agent_id: null, category: 'quest',
+        summary: `${after.name} received ${e.gold} gold from quest ${e.quest_id} (${e.reason})`,
+        data: { quest_id: e.quest_id, reason: e.reason, ledger: ledger(...flows.map((f) => ({ organization_id: after.id, flow: f.flow, gold: f.gold }))) },
+      }];
+    }
     case 'adventurer-employed':
     case 'adventurer-left':
     case 'party-member-added':
-    case 'gold-reserved':
-    case 'quest-settled':
-      return []; // the adventurer's or the quest's record tells these
+      return []; // the adventurer's record tells these
     case 'party-formed':
       return [{ ...base, category: 'party', summary: `${after.name} formed the party "${e.name}"`, data: { party_id: e.party_id } }];
     case 'party-dispatched': {
@@ -159,7 +192,7 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
     'settle-trade': true, 'hire-workers': true, 'release-workers': true, 'start-project': true,
     'cancel-project': true, employ: true, unemploy: true, 'send-message': true, transfer: true,
     'form-party': true, 'add-party-member': true, 'dispatch-party': true, 'reserve-gold': true,
-    'quest-standing': true, 'quest-settled': true, control: true
+    'quest-standing': true, 'quest-settled': true, control: true, 'check-transfer': true
   },
   initialState: null,
   evolve,
@@ -191,7 +224,8 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
       case 'employ':
       case 'unemploy': return decideEmploy(state, c);
       case 'send-message': return decideSendMessage(state, c);
-      case 'transfer': return decideTransfer(state, c);
+      case 'transfer':
+      case 'check-transfer': return decideTransfer(state, c);
       case 'form-party': return decideFormParty(state, c);
       case 'add-party-member': return decideAddPartyMember(state, c);
       case 'dispatch-party': return decideDispatchParty(state, c);

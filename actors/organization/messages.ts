@@ -34,6 +34,8 @@ export interface TravelCommand { type: 'travel'; agent_id: number; day: number; 
 export interface SettleTradeCommand {
   type: 'settle-trade'; agent_id: number; day: number; location_id: string;
   resource: string; side: 'buy' | 'sell'; quantity: number; gold: number;
+  /** The market's price after the trade (for the history). */
+  price_after?: number;
 }
 export interface WorkersCommand { type: 'hire-workers' | 'release-workers'; agent_id: number; day: number; quantity: number }
 
@@ -70,6 +72,10 @@ export interface QuestSettledCommand {
   day: number;
   quest_id: number;
   gold: number;
+  /** Where the gold comes from: the organizations' gold the quest held in trust, or the world's share of a world-funded reward. */
+  flows?: Array<{ flow: 'quest_escrow' | 'world_reward'; gold: number }>;
+  /** Names this settlement: one already applied is not applied again (a retried resolution pays nobody twice). */
+  op?: string;
   reputation: number;
   trust: Record<string, number>;
   party_id: number | null;
@@ -102,13 +108,18 @@ export interface TransferCommand {
   even_if_ended?: boolean;
   /** Goods change hands in person: the organization must stand still (not on the road), at this place when one is named. */
   in_person?: { location_id: string | null };
+  /** Names this movement: one already applied is not applied again (a retried fulfilment pays nobody twice). */
+  op?: string;
 }
+
+/** Would this transfer be accepted now? Answers without recording anything (a contract checks both sides before moving anything). */
+export interface CheckTransferCommand extends Omit<TransferCommand, 'type'> { type: 'check-transfer' }
 
 /** Does this agent control this active organization? (asked before acting in its name elsewhere) */
 export interface ControlCommand { type: 'control'; agent_id: number }
 
 export type OrganizationCommand =
-  | ControlCommand | SendMessageCommand | TransferCommand
+  | ControlCommand | SendMessageCommand | TransferCommand | CheckTransferCommand
   | FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand | TravelCommand
   | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand | EmployCommand | FormPartyCommand
   | AddPartyMemberCommand | DispatchPartyCommand | ReserveGoldCommand | QuestStandingCommand | QuestSettledCommand;
@@ -151,7 +162,7 @@ export interface TravelStarted { type: 'travel-started'; day: number; agent_id: 
 export interface Arrived { type: 'arrived'; day: number; location_id: string }
 export interface TradeSettled {
   type: 'trade-settled'; day: number; agent_id: number; location_id: string;
-  resource: string; side: 'buy' | 'sell'; quantity: number; gold: number;
+  resource: string; side: 'buy' | 'sell'; quantity: number; gold: number; price_after?: number;
 }
 export interface WorkersHired { type: 'workers-hired'; day: number; agent_id: number; quantity: number; cost: number }
 export interface WorkersReleased { type: 'workers-released'; day: number; agent_id: number; quantity: number }
@@ -251,6 +262,8 @@ export interface Organization {
   trust: Record<string, number>;
   /** The last day whose upkeep was settled: a repeated tick of the same day changes nothing. */
   settled_day: number;
+  /** Settlements and transfers already applied, by name (absent in records from before they were named). */
+  applied_ops?: string[];
 }
 
 export type OrganizationState = Organization | null;

@@ -4,7 +4,7 @@ import { rng } from '../random';
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type {
   AddPartyMemberCommand, DispatchPartyCommand, EmployCommand, FormPartyCommand, QuestSettledCommand, ReserveGoldCommand,
-  DayBeganCommand, SendMessageCommand, TransferCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
+  CheckTransferCommand, DayBeganCommand, SendMessageCommand, TransferCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
   TravelCommand, UpdateCommand, WorkersCommand,
 } from './messages';
 import { cancelRefund, checkOutputPaidFor, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
@@ -32,8 +32,12 @@ export function decideSendMessage(state: OrganizationState, c: SendMessageComman
   return accept({ type: 'message-sent', day: c.day, agent_id: c.agent_id, message: c.message, cost });
 }
 
-export function decideTransfer(state: OrganizationState, c: TransferCommand): Decision<OrganizationEvent> {
+/** A named settlement or transfer this organization has already applied. */
+const applied = (org: Organization, op: string | undefined) => op !== undefined && (org.applied_ops ?? []).includes(op);
+
+export function decideTransfer(state: OrganizationState, c: TransferCommand | CheckTransferCommand): Decision<OrganizationEvent> {
   if (!state) return notFound('organization not found');
+  if (applied(state, c.op)) return accept();
   if (isEnded(state) && !c.even_if_ended) return conflict(`${state.name} is ${state.status} and can take part in nothing more`);
   if (c.in_person) {
     if (state.travel) return conflict(`${state.name} is on the road to ${state.travel.destination_id} until day ${state.travel.arrives_day}; goods change hands only where both parties stand`);
@@ -46,6 +50,7 @@ export function decideTransfer(state: OrganizationState, c: TransferCommand): De
     const held = state.holdings[resource] ?? 0;
     if (held + delta < 0) return conflict(`${state.name} holds ${held} ${resource}, short of the ${-delta} needed`);
   }
+  if (c.type === 'check-transfer') return accept();
   const { type: _t, even_if_ended: _e, in_person: _p, ...rest } = c;
   return withEstateSettled(state, [{ type: 'transferred', ...rest }], c.day, 'it reached the organization after its end');
 }
@@ -236,6 +241,7 @@ export function decideReserveGold(state: OrganizationState, c: ReserveGoldComman
 /** A quest's consequences apply to any organization, ended or not: gold is never lost on the way. */
 export function decideQuestSettled(state: OrganizationState, c: QuestSettledCommand): Decision<OrganizationEvent> {
   if (!state) return notFound('organization not found');
+  if (applied(state, c.op)) return accept();
   const { type: _t, ...rest } = c;
   return withEstateSettled(state, [{ type: 'quest-settled', ...rest }], c.day, 'it reached the organization after its end');
 }
@@ -308,6 +314,8 @@ export function decideDissolve(state: OrganizationState, agentId: number, day: n
   return withEstateSettled(state!, [{ type: 'dissolved', day, agent_id: agentId }, ...cancelAll(state!, day, 'its owner was dissolved')], day, 'it was dissolved');
 }
 
+const withOp = (org: Organization, op: string | undefined) => (op === undefined ? org.applied_ops : [...(org.applied_ops ?? []), op]);
+
 const addHolding = (h: Record<string, number>, resource: string, quantity: number) => {
   const next = { ...h, [resource]: (h[resource] ?? 0) + quantity };
   if (next[resource] <= 0) delete next[resource];
@@ -366,7 +374,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       for (const [resource, delta] of Object.entries(e.holdings)) holdings = addHolding(holdings, resource, delta);
       const trust = { ...state.trust };
       for (const [other, delta] of Object.entries(e.trust)) trust[other] = Math.max(-100, Math.min(100, (trust[other] ?? 0) + delta));
-      return { ...state, treasury: state.treasury + e.gold, holdings, trust };
+      return { ...state, treasury: state.treasury + e.gold, holdings, trust, applied_ops: withOp(state, e.op) };
     }
     case 'gold-reserved':
       return { ...state, treasury: state.treasury - e.amount };
@@ -383,6 +391,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         ...state,
         treasury: state.treasury + e.gold,
         reputation: Math.max(0, state.reputation + e.reputation),
+        applied_ops: withOp(state, e.op),
         trust,
         employees: state.employees.filter((a) => !dead.has(a)),
         parties: state.parties.map((p) => (p.id === e.party_id

@@ -5,7 +5,7 @@
 import { rng } from '../random';
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
-import { involved as involvedIn, ledger, type LedgerLine } from '../ledger';
+import { involved as involvedIn, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
 import { conflict, forbidden } from '../result';
 import type { Trait } from '../adventurer/messages';
@@ -33,12 +33,10 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
   const parties = [after.requester_id, after.accepted_organization_id];
   const involved = involvedIn(parties);
   switch (e.type) {
-    case 'posted': {
-      const lines = ledger(!e.world_funded && { organization_id: after.requester_id, flow: 'quest_escrow', gold: -after.reward });
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `Organization ${after.requester_id} posted "${after.title}" at ${after.location_id} for ${after.reward} gold${e.world_funded ? ' paid by the world' : ''}`, data: { ...data, reward: after.reward, ledger: lines } }];
-    }
+    case 'posted':
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `Organization ${after.requester_id} posted "${after.title}" at ${after.location_id} for ${after.reward} gold${e.world_funded ? ' paid by the world' : ''}`, data: { ...data, reward: after.reward, world_funded: !!e.world_funded } }];
     case 'sponsored':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `Organization ${e.organization_id} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount, ledger: ledger({ organization_id: e.organization_id, flow: 'quest_escrow', gold: -e.amount }) } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `Organization ${e.organization_id} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'accepted':
       return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `Organization ${e.organization_id} accepted "${after.title}"`, data }];
     case 'dispatched':
@@ -47,14 +45,14 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
       const r = e.resolution;
       const words = { full: 'a full success', partial: 'a partial success', failure: 'a failure' }[r.outcome];
       const lines = e.payments ?? [];
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involvedIn(parties, lines), summary: `"${after.title}" ended in ${words} (strength ${r.party_strength} against danger ${r.effective_danger}): ${r.reward_paid} gold paid${r.casualties.length ? `, ${r.casualties.length} dead` : ''}${r.reason !== 'completed' ? ` (${r.reason})` : ''}`, data: { ...data, ...r, ledger: lines } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involvedIn(parties, lines), summary: `"${after.title}" ended in ${words} (strength ${r.party_strength} against danger ${r.effective_danger}): ${r.reward_paid} gold paid${r.casualties.length ? `, ${r.casualties.length} dead` : ''}${r.reason !== 'completed' ? ` (${r.reason})` : ''}`, data: { ...data, ...r, payments: lines } }];
     }
     case 'withdrawn': {
       const lines = e.payments ?? [];
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involvedIn(parties, lines), summary: `"${after.title}" was withdrawn (${e.reason}); ${totalReward(after)} gold returned to its funders`, data: { ...data, ledger: lines } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involvedIn(parties, lines), summary: `"${after.title}" was withdrawn (${e.reason}); ${totalReward(after)} gold returned to its funders`, data: { ...data, payments: lines } }];
     }
     case 'sponsorship-refunded':
-      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount, ledger: ledger({ organization_id: e.organization_id, flow: 'quest_escrow', gold: e.amount }) } }];
+      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'reopened':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
   }
@@ -95,26 +93,42 @@ async function rowsOf(io: EntityIO, ids: number[]): Promise<AdventurerRow[]> {
 }
 
 /** Settles gold, reputation, trust and the party with every organization involved, one ask each. */
-async function settle(io: EntityIO, q: Quest, day: number, parts: Map<number, { gold: number; reputation: number; trust: Record<string, number>; party_id: number | null; dead: number[] }>, reason: string): Promise<void> {
+type Part = { gold: number; flows: Array<{ flow: 'quest_escrow' | 'world_reward'; gold: number }>; reputation: number; trust: Record<string, number>; party_id: number | null; dead: number[] };
+
+/**
+ * Settles gold, reputation, trust and the party with every organization involved, one ask
+ * each. Each settlement is named after the quest and what ended it (`op`), so a settlement
+ * asked again (the quest's own write failed and the action is retried) pays nobody twice.
+ */
+async function settle(io: EntityIO, q: Quest, day: number, parts: Map<number, Part>, reason: string, op: string): Promise<void> {
   for (const [organizationId, p] of parts) {
     if (organizationId === WORLD_FUND) continue; // the world's own gold goes back to the world
-    const r = await io.ask('organization', organizationId, { type: 'quest-settled', day, quest_id: q.id, reason, ...p });
+    const r = await io.ask('organization', organizationId, { type: 'quest-settled', day, quest_id: q.id, reason, op: `quest:${q.id}:${op}`, ...p });
     if (!r.ok) throw new Error(`quest ${q.id}: organization ${organizationId} could not settle: ${r.refusal.detail}`);
   }
 }
 
-function part(parts: Map<number, any>, organizationId: number) {
-  if (!parts.has(organizationId)) parts.set(organizationId, { gold: 0, reputation: 0, trust: {}, party_id: null, dead: [] });
+function part(parts: Map<number, Part>, organizationId: number): Part {
+  if (!parts.has(organizationId)) parts.set(organizationId, { gold: 0, flows: [], reputation: 0, trust: {}, party_id: null, dead: [] });
   return parts.get(organizationId)!;
+}
+
+/** Adds a payout's ledger lines to the parts: each organization's gold and where it comes from. */
+function pay(parts: Map<number, Part>, payments: LedgerLine[]): void {
+  for (const l of payments) {
+    const p = part(parts, l.organization_id);
+    p.gold += l.gold ?? 0;
+    if (l.gold) p.flows.push({ flow: l.flow as 'quest_escrow' | 'world_reward', gold: l.gold });
+  }
 }
 
 /** Everything the funders get back when a quest ends without paying out, and the party home. */
 async function unwind(io: EntityIO, q: Quest, day: number, reason: string): Promise<LedgerLine[]> {
-  const parts = new Map();
+  const parts = new Map<number, Part>();
   const payments = payoutLedger(q.funds, 0, null);
-  for (const l of payments) part(parts, l.organization_id).gold += l.gold ?? 0;
+  pay(parts, payments);
   if (q.accepted_organization_id !== null && q.party_id !== null) part(parts, q.accepted_organization_id).party_id = q.party_id;
-  await settle(io, q, day, parts, reason);
+  await settle(io, q, day, parts, reason, 'withdrawn');
   return payments;
 }
 
@@ -154,16 +168,16 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
   const reward = totalReward(q);
   const paid = rewardPaid(outcome, reward);
   const acceptor = q.accepted_organization_id!;
-  const parts = new Map();
+  const parts = new Map<number, Part>();
   const payments = payoutLedger(q.funds, paid, acceptor);
-  for (const l of payments) part(parts, l.organization_id).gold += l.gold ?? 0;
+  pay(parts, payments);
   const mine = part(parts, acceptor);
   mine.reputation += REPUTATION[outcome];
   mine.trust[String(q.requester_id)] = TRUST[outcome];
   mine.party_id = q.party_id;
   mine.dead = casualties;
   if (q.requester_id !== acceptor) part(parts, q.requester_id).trust[String(acceptor)] = TRUST[outcome];
-  await settle(io, q, day, parts, `quest ${outcome}`);
+  await settle(io, q, day, parts, `quest ${outcome}`, 'resolved');
   const resolution: Resolution = {
     outcome, reason, party_strength: strength, effective_danger: danger, reward_paid: paid, refunded: reward - paid,
     experience: sent && members[0] ? experienceFor(outcome, members[0], place) : 0, casualties, injured, monsters_change: monstersChange,
@@ -284,7 +298,10 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
         if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
         const amount = state.funds.slice(1).filter((f) => f.organization_id === c.organization_id).reduce((n, f) => n + f.amount, 0);
         if (amount === 0) return { events: [] };
-        const back = await io.ask('organization', c.organization_id, { type: 'quest-settled', day: c.day, quest_id: state.id, gold: amount, reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned' });
+        const back = await io.ask('organization', c.organization_id, {
+          type: 'quest-settled', day: c.day, quest_id: state.id, gold: amount, flows: [{ flow: 'quest_escrow', gold: amount }], op: `quest:${state.id}:pledge-returned`,
+          reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
+        });
         if (!back.ok) return { refusal: back.refusal };
         return { events: [{ type: 'sponsorship-refunded', day: c.day, organization_id: c.organization_id, amount }] };
       }

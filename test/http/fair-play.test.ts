@@ -3,6 +3,7 @@
 // whose gold moves, goods change hands in person, and every uniqueness or balance rule
 // holds under concurrent requests.
 import assert from 'assert/strict';
+import sinon from 'sinon';
 import { eventsOf, expectStatus, forfeitedGold, foundOrg, ledgerOf, orgOf } from '../support/http';
 import { startTestWorld, type Answer, type TestWorld } from '../support/world';
 
@@ -135,10 +136,15 @@ describe('fair play over HTTP', function () {
       const withdrawal = (await eventsOf(w, s.org.id)).find((e) => e.category === 'quest' && e.data.quest_id === q.body.id && /withdrawn/.test(String((e as { summary?: string }).summary)));
       assert.ok(withdrawal, "the withdrawal is among the sponsor's events");
       assert.ok(withdrawal.organization_ids.includes(s.org.id) && withdrawal.organization_ids.includes(r.org.id), JSON.stringify(withdrawal));
-      assert.deepEqual(withdrawal.data.ledger, [
+      assert.deepEqual(withdrawal.data.payments, [
         { organization_id: r.org.id, flow: 'quest_escrow', gold: 20 },
         { organization_id: s.org.id, flow: 'quest_escrow', gold: 15 },
       ]);
+      // Each funder's own record carries its refund, written with the change to its treasury.
+      const refundOf = async (id: number) => (await eventsOf(w, id)).flatMap((e) => (e.data.quest_id === q.body.id ? e.data.ledger ?? [] : []))
+        .filter((l) => l.organization_id === id && l.gold! > 0);
+      assert.deepEqual(await refundOf(r.org.id), [{ organization_id: r.org.id, flow: 'quest_escrow', gold: 20 }]);
+      assert.deepEqual(await refundOf(s.org.id), [{ organization_id: s.org.id, flow: 'quest_escrow', gold: 15 }]);
       assert.equal((await orgOf(w, r.org.id)).treasury, 0, 'the refund passed to the world');
       await assertReplays(w, r.org.id);
       await assertReplays(w, s.org.id);
@@ -228,6 +234,52 @@ describe('fair play over HTTP', function () {
         assert.match(text, words);
       }
       assert.deepEqual(rules.numbers.output_cost_share_of_base_price, { project: 1, production_plan: 0.5 });
+    });
+  });
+
+  describe('a write that fails part-way through an action', () => {
+    /** Makes the next persist of an actor whose key starts with `prefix` fail (fault injection); restores itself. */
+    function failNextPersist(prefix: string) {
+      const engine = w.services.store.engine as { persist: (...args: unknown[]) => Promise<void> };
+      const real = engine.persist.bind(engine);
+      const stub = sinon.stub(engine, 'persist').callsFake(async (...args: unknown[]) => {
+        if (String((args[0] as { key: string }).key).startsWith(prefix)) {
+          stub.restore();
+          throw new Error('injected: the write did not happen');
+        }
+        return real(...args);
+      });
+      return stub;
+    }
+
+    it("leaves the organization's books exact when the market's write fails after the organization paid", async () => {
+      const a = await foundOrg(w, 'Unlucky Buyers', 'merchant company');
+      failNextPersist('location:');
+      const r = await w.post('/api/trade', { organization_id: a.org.id, resource: 'food', side: 'buy', quantity: 10 }, a.key);
+      expectStatus(r, 503);
+      const o = await orgOf(w, a.org.id);
+      assert.equal(o.holdings.food, 10, 'the organization paid and holds the food');
+      await assertReplays(w, a.org.id);
+    });
+
+    it('pays nobody twice when a quest is completed again after its own write failed', async () => {
+      const giver = await foundOrg(w, 'Patient Givers', 'merchant company');
+      const taker = await foundOrg(w, 'Lucky Takers', 'adventurers band');
+      const free = (await w.get('/api/adventurers')).body.find((x: { status: string }) => x.status === 'available');
+      expectStatus(await w.post('/api/adventurers/hire', { organization_id: taker.org.id, adventurer_id: free.id }, taker.key), 200);
+      const party = await w.post('/api/parties', { organization_id: taker.org.id, name: 'The Twice Paid' }, taker.key);
+      expectStatus(await w.post(`/api/parties/${party.body.id}/members`, { adventurer_id: free.id }, taker.key), 200);
+      const q = await w.post('/api/quests', questBody(giver.org.id, { reward: 40 }), giver.key);
+      expectStatus(await w.post(`/api/parties/${party.body.id}/dispatch`, { quest_id: q.body.id }, taker.key), 200);
+      const before = (await orgOf(w, taker.org.id)).treasury;
+      failNextPersist('quest:');
+      expectStatus(await w.post(`/api/quests/${q.body.id}/complete`, undefined, taker.key), 503);
+      assert.equal((await w.get(`/api/quests/${q.body.id}`)).body.status, 'accepted', 'the quest did not record its end');
+      const paidOnce = (await orgOf(w, taker.org.id)).treasury;
+      assert.equal(paidOnce, before + 40, 'the reward was paid');
+      expectStatus(await w.post(`/api/quests/${q.body.id}/complete`, undefined, taker.key), 200);
+      assert.equal((await orgOf(w, taker.org.id)).treasury, paidOnce, 'and not paid again');
+      for (const id of [giver.org.id, taker.org.id]) await assertReplays(w, id);
     });
   });
 
