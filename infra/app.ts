@@ -68,13 +68,15 @@ export async function worldRegion(store: Store, bus: Bus, settlements: DaySettle
   const region = new Region(store.engine, store, [
     clockKind(bus, settlements, log), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
   ], { log });
-  await bus.subscribe(TOPICS.days, dailySettler(settlements, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log)));
+  await bus.subscribe(TOPICS.days, dailySettler(settlements, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log), () => currentDay(store), log));
   return region;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const STORE_RETRY_MAX_MS = 10_000;
 export const STORE_PING_MS = 2_000;
+/** How long start-up waits for the bus before it serves without it. */
+export const BUS_START_WAIT_MS = 10_000;
 
 /** Where the configured store lives, for the log. */
 const storeName = (config: Config) => (config.store === 'sqlite'
@@ -153,8 +155,27 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   const region = await worldRegion(store, bus, settlements, seed, log);
 
   await patiently('seeding the world', () => seedWorld(region, store, seed));
-  // Settle the current day again in case the last run stopped halfway through it.
-  await patiently('settling the current day', () => region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000).then(startupStep('settling the current day')));
+  // Settle the current day again in case the last run stopped halfway through it. A bus
+  // that cannot be reached does not keep the world from serving: the day is settled in
+  // the background once the bus answers (the clock does not advance meanwhile).
+  let closing = false;
+  const resume = () => region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000).then(startupStep('settling the current day'));
+  const busAnswers = async (waitMs: number) => {
+    for (const end = Date.now() + waitMs; ; await sleep(250)) {
+      if (await bus.ready().then(() => true, () => false)) return true;
+      if (Date.now() >= end || closing) return false;
+    }
+  };
+  let resuming: Promise<void> = Promise.resolve();
+  if (await busAnswers(BUS_START_WAIT_MS)) {
+    await patiently('settling the current day', resume);
+  } else {
+    log('worldsim: the message bus cannot be reached; serving now, and settling the current day once it answers');
+    resuming = (async () => {
+      while (!closing && !(await busAnswers(STORE_PING_MS))) { /* keep waiting */ }
+      if (!closing) await resume().catch((e: unknown) => log(`worldsim: the current day could not be settled: ${(e as Error)?.message ?? e}`));
+    })();
+  }
 
   const services: Services = { entities: region, read: store, store, keys, seed, day: () => currentDay(store) };
   const ticker = new IntervalTicker();
@@ -200,11 +221,13 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     services,
     region,
     async close() {
+      closing = true;
       clearInterval(health);
       ticker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await relay?.stop();
       await bus.close();
+      await resuming;
       await store.close();
       region.stop();
     },

@@ -21,13 +21,14 @@ export const clockView = (s: ClockState) => ({ day: s?.day ?? 0 });
 export function clockKind(bus: Bus, settlements: DaySettlements, log: (line: string) => void = () => undefined): EntityKind<ClockState, ClockCommand, ClockEvent> {
   const announce = async (s: ClockState) => {
     if (!s) return;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       try {
         await bus.publish<DayBegan>(TOPICS.days, { day: s.day }, 'day');
         break;
       } catch (e) {
         if (e instanceof BusClosedError) throw e; // the service is stopping: the next start announces the day
-        log(`clock: day ${s.day} could not be announced (${(e as Error)?.message}); trying again in ${REPUBLISH_MS} ms`);
+        // Said once, then every half minute while it lasts.
+        if (attempt % 30 === 0) log(`clock: day ${s.day} could not be announced (${(e as Error)?.message}); trying again every ${REPUBLISH_MS / 1000} s`);
         await new Promise((r) => setTimeout(r, REPUBLISH_MS));
       }
     }

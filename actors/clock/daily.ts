@@ -14,6 +14,9 @@ import { locationModifiers, organizationModifiers, type Effect } from '../world-
 import type { DayBegan } from './messages';
 
 export const TICK_CONCURRENCY = 256;
+/** Attempts to settle an entity the world could not reach, and the pause between them. */
+export const SETTLE_ATTEMPTS = 3;
+export const SETTLE_RETRY_MS = 300;
 
 /**
  * The subscriber of the days topic. A day arrives at least once (a clock that restarts
@@ -23,10 +26,16 @@ export const TICK_CONCURRENCY = 256;
  * short after the fan-out. A node that has never recorded a day (a new world) settles
  * only the day it is given, without the initiative: the world's first day begins quiet.
  */
-export function dailySettler(settlements: DaySettlements, tick: (day: number, initiative: boolean) => Promise<void>) {
+export function dailySettler(settlements: DaySettlements, tick: (day: number, initiative: boolean) => Promise<void>, today: () => Promise<number>, log: (line: string) => void = () => undefined) {
   return async ({ day }: DayBegan): Promise<void> => {
     const last = await settlements.lastSettled();
     if (last !== null && day <= last) return;
+    // A day this world's clock has not begun is not this world's (another world on the same topic).
+    const current = await today();
+    if (day > current) {
+      log(`day ${day} was announced, but this world's clock is at day ${current}: ignored (is another world using the same topics?)`);
+      return;
+    }
     for (let d = last === null ? day : last + 1; d <= day; d++) {
       const taken = await settlements.lastInitiative();
       const initiative = last !== null && (taken === null || taken < d);
@@ -39,9 +48,20 @@ export function dailySettler(settlements: DaySettlements, tick: (day: number, in
 
 export function dailyTick(entities: Entities, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
   return async (day: number, initiative: boolean): Promise<void> => {
+    // An entity the world could not reach (503: a failed write, a timeout) is asked again a
+    // few times; one that still fails catches the day up the next time it settles.
+    const askSettling = async <T, K extends keyof Protocols>(kind: K, id: string | number, command: Protocols[K]) => {
+      for (let attempt = 1; ; attempt++) {
+        const r = await entities.ask<T, K>(kind, id, command, 120_000);
+        if (r.ok || r.refusal.status !== 503 || attempt >= SETTLE_ATTEMPTS) {
+          if (!r.ok) log(`day ${day}: ${kind} ${id} could not settle${r.refusal.status === 503 ? ' (it catches up when it next settles)' : ''}: ${r.refusal.detail}`);
+          return r;
+        }
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS));
+      }
+    };
     const settle = async <K extends 'location' | 'quest' | 'adventurer' | 'world-event'>(kind: K, id: string, command: Protocols[K]) => {
-      const r = await entities.ask(kind, id, command, 120_000);
-      if (!r.ok) log(`day ${day}: ${kind} ${id} could not settle: ${r.refusal.detail}`);
+      await askSettling(kind, id, command);
     };
 
     // Active world events shape the day for places and organizations alike.
@@ -64,11 +84,10 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     const organizations = await read.list<Row>('activeOrganizations');
     const bankrupt: number[] = [];
     await forEachLimited(organizations, TICK_CONCURRENCY, async (o) => {
-      const r = await entities.ask<{ status: string }, 'organization'>('organization', o.id, {
+      const r = await askSettling<{ status: string }, 'organization'>('organization', o.id, {
         type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
-      }, 120_000);
-      if (!r.ok) log(`day ${day}: organization ${o.id} could not settle: ${r.refusal.detail}`);
-      else if (r.value?.status === 'bankrupt') bankrupt.push(o.id);
+      });
+      if (r.ok && r.value?.status === 'bankrupt') bankrupt.push(o.id);
     });
     for (const id of bankrupt) await followEnding(entities, read, id, day, 'bankruptcy');
 

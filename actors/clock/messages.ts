@@ -19,6 +19,4 @@ export type ClockState = Clock | null;
 /** The message the bus carries when a day begins. */
 export interface DayBegan {
   day: number;
-  /** Set when a restart settles the current day again: the world's own initiative (new quests, recruits) is not repeated. */
-  resumed?: boolean;
 }

@@ -4,6 +4,12 @@ import type { ClockEvent, ClockState } from './messages';
 
 export const FIRST_DAY = 1;
 
+/**
+ * The most days a place or an organization lives through at once: a day whose settling
+ * failed for it is caught up the next time it settles, up to this many days back.
+ */
+export const MAX_CATCH_UP_DAYS = 30;
+
 export function decideBegin(state: ClockState, seed: string): Decision<ClockEvent> {
   if (state) return accept();
   return accept({ type: 'world-began', day: FIRST_DAY, seed });

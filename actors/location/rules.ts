@@ -1,7 +1,8 @@
 // The location's rules: its daily life (population and market) and trade at its market.
+import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
 import { introducedEntry, marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
-import type { IntroduceResourceCommand, LocationEvent, LocationState, Route, SeedLocationCommand, TradeCommand } from './messages';
+import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, Route, SeedLocationCommand, TradeCommand } from './messages';
 import { NO_LOCATION_MODIFIERS, type LocationModifiers } from '../world-event/effects';
 
 export const CAPACITY_RATIO = 1.5;
@@ -29,14 +30,29 @@ export function decideSeed(state: LocationState, c: SeedLocationCommand): Decisi
   return accept({ type: 'seeded', day: c.day, location: c.location, market });
 }
 
+/**
+ * The place lives through every day since it last settled, up to `day` (normally just
+ * `day`; more when an earlier day failed to settle it), each with today's conditions.
+ */
 export function decideDay(state: LocationState, day: number, construction: number, modifiers: LocationModifiers = NO_LOCATION_MODIFIERS): Decision<LocationEvent> {
   if (!state || state.settled_day >= day) return accept();
+  const events: LocationEvent[] = [];
+  let s: LocationState = state;
+  for (let d = Math.max(state.settled_day + 1, day - MAX_CATCH_UP_DAYS + 1); d <= day; d++) {
+    const e = oneDay(s!, d, construction, modifiers);
+    events.push(e);
+    s = evolve(s, e);
+  }
+  return accept(...events);
+}
+
+function oneDay(state: Location, day: number, construction: number, modifiers: LocationModifiers): LocationEvent {
   const monsters = state.monster_population + monsterGrowth(state.kind, state.monster_population, state.base_monsters, modifiers.monster_growth);
   const common = { type: 'day-settled' as const, day, monster_population: monsters, danger_modifier: modifiers.danger };
-  if (!state.market) return accept({ ...common, population: state.population, market: null });
+  if (!state.market) return { ...common, population: state.population, market: null };
   const market = marketDay(state.market, { population: state.population, construction, production: modifiers.production, prices: modifiers.prices });
   const population = populationDay(state.population, state.capacity, market, modifiers.population_growth);
-  return accept({ ...common, population, market });
+  return { ...common, population, market };
 }
 
 export function decideAddRoute(state: LocationState, route: Route, day: number): Decision<LocationEvent> {

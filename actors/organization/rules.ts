@@ -7,6 +7,7 @@ import type {
   CheckTransferCommand, DayBeganCommand, SendMessageCommand, TransferCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
   TravelCommand, UpdateCommand, WorkersCommand,
 } from './messages';
+import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { cancelRefund, checkOutputPaidFor, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
 
 export const MAINTENANCE_BASE = 5;
@@ -282,8 +283,21 @@ function cancelAll(org: Organization, day: number, reason: string): Organization
  * projects. A day already settled is not settled again.
  */
 export function decideDay(state: OrganizationState, c: Pick<DayBeganCommand, 'day'> & Partial<DayBeganCommand>): Decision<OrganizationEvent> {
+  if (!state || isEnded(state) || state.settled_day >= c.day) return accept();
+  // Every day since it last settled, up to this one (more than one when an earlier day failed to settle it).
+  const events: OrganizationEvent[] = [];
+  let org: OrganizationState = state;
+  for (let d = Math.max(state.settled_day + 1, c.day - MAX_CATCH_UP_DAYS + 1); d <= c.day && org && !isEnded(org); d++) {
+    const one = decideOneDay(org, { ...c, day: d });
+    if ('refusal' in one) return one;
+    events.push(...one.events);
+    org = one.events.reduce<OrganizationState>((s, e) => evolve(s, e), org);
+  }
+  return { events };
+}
+
+function decideOneDay(state: Organization, c: Pick<DayBeganCommand, 'day'> & Partial<DayBeganCommand>): Decision<OrganizationEvent> {
   const { day } = c;
-  if (!state || isEnded(state) || state.settled_day >= day) return accept();
   const events: OrganizationEvent[] = [];
   let org = state;
   const push = (e: OrganizationEvent) => { events.push(e); org = evolve(org, e) as Organization; };

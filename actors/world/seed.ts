@@ -3,7 +3,7 @@
 // simply seeds the rest on the next start.
 import { forEachLimited } from '../concurrency';
 import type { Entities } from '../ports/entities';
-import type { Store } from '../ports/store';
+import { StoreUnavailableError, type Store } from '../ports/store';
 import { CLOCK_ID } from '../clock/actor';
 import { FIRST_DAY } from '../clock/rules';
 import { generateWorld } from './generate';
@@ -13,9 +13,12 @@ const SEEDED = 'world_seeded';
 export async function seedWorld(entities: Entities, store: Store, seed: string): Promise<void> {
   if (await store.setting(SEEDED)) return;
   const world = generateWorld(seed);
-  const must = async (what: string, p: Promise<{ ok: boolean; refusal?: { detail: string } }>) => {
+  const must = async (what: string, p: Promise<{ ok: boolean; refusal?: { status: number; detail: string } }>) => {
     const r = await p;
-    if (!r.ok && !r.refusal?.detail.includes('already exists')) throw new Error(`seeding ${what} failed: ${r.refusal?.detail}`);
+    if (r.ok || r.refusal?.detail.includes('already exists')) return;
+    // A write that failed (503) is worth another try: the start-up waits and seeds the rest.
+    if (r.refusal?.status === 503) throw new StoreUnavailableError(`seeding ${what}: ${r.refusal.detail}`);
+    throw new Error(`seeding ${what} failed: ${r.refusal?.detail}`);
   };
   await must('clock', entities.ask('clock', CLOCK_ID, { type: 'begin', seed }));
   for (const { profile, ...location } of world.locations) {

@@ -78,7 +78,11 @@ export class KafkaBus implements Bus {
         this.connected = true;
         if (this.lastError) this.log(`bus: Kafka at ${this.opts.brokers.join(', ')} answers again`);
         this.lastError = null;
-        for (const p of this.pending.splice(0)) await this.startConsumer(p.topic, p.handler);
+        // Each subscription leaves the waiting list only once its consumer runs.
+        while (this.pending.length) {
+          await this.startConsumer(this.pending[0].topic, this.pending[0].handler);
+          this.pending.shift();
+        }
         return;
       } catch (e) {
         const reason = `Kafka at ${this.opts.brokers.join(', ')} cannot be reached: ${(e as Error)?.message ?? e}`;
@@ -127,17 +131,28 @@ export class KafkaBus implements Bus {
 
   private async startConsumer<M>(topic: string, handler: Handler<M>): Promise<void> {
     const n = (this.subscriptions.get(topic) ?? 0) + 1;
-    this.subscriptions.set(topic, n);
     // The first subscription of a topic keeps the plain name (a node's daily settler); later ones are numbered.
     const groupId = n === 1 ? `${this.opts.groupPrefix}.${topic}` : `${this.opts.groupPrefix}.${topic}.${n}`;
     const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 250, retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 500, maxRetryTime: 5_000 } });
     this.consumers.push(consumer);
+    // A consumer that crashed for good is started again (kafkajs restarts the ones it can itself).
+    consumer.on(consumer.events.CRASH, (event: { payload: { error: Error; restart: boolean } }) => {
+      if (event.payload.restart || this.closed) return;
+      this.log(`bus: the consumer of ${topic} stopped (${event.payload.error?.message}); starting it again`);
+      this.consumers.splice(this.consumers.indexOf(consumer), 1);
+      this.subscriptions.set(topic, n - 1);
+      void consumer.disconnect().catch(() => undefined)
+        .then(() => new Promise((r) => setTimeout(r, CONNECT_RETRY_MS)))
+        .then(() => (this.closed ? undefined : this.startConsumer(topic, handler)))
+        .catch((e: unknown) => this.log(`bus: the consumer of ${topic} could not start again: ${(e as Error)?.message ?? e}`));
+    });
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({
       // The offset is committed only after the handler succeeds; a failure delivers the message again.
       eachMessage: async ({ message }) => { if (message.value) await handler(JSON.parse(message.value.toString()) as M); },
     });
+    this.subscriptions.set(topic, n);
   }
 
   async ready(): Promise<void> {

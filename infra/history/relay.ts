@@ -6,9 +6,11 @@
 // and nothing is published out of order; a crash between sending and recording sends a
 // batch again (consumers deduplicate by id).
 //
-// Where history ids can become visible out of order (several writers on Cassandra), a
-// gap in the ids holds the relay back until the event after it is GAP_GRACE_MS old: an id
-// that is still missing then was never used (a failed write) and is passed over.
+// Where history ids can become visible out of order (several writers, and batches in
+// flight at once, on Cassandra), a gap in the ids holds the relay back for GAP_GRACE_MS
+// from the moment the relay first meets it: longer than a write can take to be
+// acknowledged or to fail, so an id still missing then was never used (a failed write)
+// and is passed over.
 import type { HistoryEvent, Store } from '../../actors/ports/store';
 
 export const HISTORY_SCHEMA = 1;
@@ -16,7 +18,7 @@ export const RELAY_POSITION = 'history_relay_position';
 export const RELAY_BATCH = 500;
 export const RELAY_IDLE_MS = 200;
 export const RELAY_RETRY_MS = 1_000;
-export const GAP_GRACE_MS = 5_000;
+export const GAP_GRACE_MS = 60_000;
 
 /** One record of the history topic: the event as GET /api/events gives it, with the schema version. */
 export function historyRecord(e: HistoryEvent): { key: string; value: string } {
@@ -48,6 +50,8 @@ export class HistoryRelay {
   private latest = 0;
   private error: string | null = null;
   private wake: (() => void) | null = null;
+  /** The missing id the relay is waiting for, and since when. */
+  private gap: { id: number; since: number } | null = null;
 
   constructor(
     private readonly store: Store,
@@ -86,7 +90,11 @@ export class HistoryRelay {
     const ready: HistoryEvent[] = [];
     let expected = this.position + 1;
     for (const e of events) {
-      if (e.id !== expected && this.now() - Date.parse(e.created_at) < GAP_GRACE_MS) break;
+      if (e.id !== expected) {
+        if (this.gap?.id !== expected) this.gap = { id: expected, since: this.now() };
+        if (this.now() - this.gap.since < GAP_GRACE_MS) break;
+        this.log(`history relay: id ${expected}${e.id > expected + 1 ? `..${e.id - 1}` : ''} never appeared within ${GAP_GRACE_MS / 1000} s; passing over it`);
+      }
       ready.push(e);
       expected = e.id + 1;
     }

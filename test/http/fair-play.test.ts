@@ -252,6 +252,25 @@ describe('fair play over HTTP', function () {
       return stub;
     }
 
+    it('an organization whose day could not be settled catches it up the next day: no upkeep is skipped', async () => {
+      const a = await foundOrg(w, 'Briefly Unreachable', 'merchant company');
+      const engine = w.services.store.engine as { persist: (...args: unknown[]) => Promise<void> };
+      const real = engine.persist.bind(engine);
+      // Every write of this organization fails for the whole of the next day (every attempt of the tick).
+      const stub = sinon.stub(engine, 'persist').callsFake(async (...args: unknown[]) => {
+        if ((args[0] as { key: string }).key === `organization:${a.org.id}`) throw new Error('injected: the write did not happen');
+        return real(...args);
+      });
+      const missed = await w.tick();
+      stub.restore();
+      assert.equal((await orgOf(w, a.org.id)).treasury, a.org.treasury, `day ${missed} could not be settled for it`);
+      const next = await w.tick();
+      const upkeep = (await eventsOf(w, a.org.id)).filter((e) => e.category === 'maintenance').map((e) => e.day);
+      assert.deepEqual(upkeep, [missed, next], 'both days paid, on the next day');
+      assert.equal((await orgOf(w, a.org.id)).treasury, a.org.treasury - 10);
+      await assertReplays(w, a.org.id);
+    });
+
     it("leaves the organization's books exact when the market's write fails after the organization paid", async () => {
       const a = await foundOrg(w, 'Unlucky Buyers', 'merchant company');
       failNextPersist('location:');

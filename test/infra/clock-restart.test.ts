@@ -73,12 +73,19 @@ describe('the clock restarts between persisting a day and publishing it', functi
       assert.equal(await w.settlements.lastSettled(), 3);
       assert.equal(await upkeeps(w.store, 3), organizations, 'day 3: every organization paid once');
 
-      // The same day published twice more: nothing changes.
+      assert.equal(await w.settlements.lastInitiative(), 3, "the world's initiative was taken for day 3");
+      const history = async () => (await w.store.history({ limit: 1000 })).filter((e) => e.day === 3).length;
+      const day3 = await history();
+
+      // The same day published twice more, and a day this world's clock has not begun: nothing changes.
       await w.bus.publish(TOPICS.days, { day: 3 }, 'day');
       await w.bus.publish(TOPICS.days, { day: 3 }, 'day');
+      await w.bus.publish(TOPICS.days, { day: 99 }, 'day');
       await sleep(1_500);
       assert.equal(await upkeeps(w.store, 3), organizations, 'still once');
+      assert.equal(await history(), day3, 'not one more event of day 3: no second initiative (seeded quests, newcomers)');
       assert.equal(await w.settlements.lastSettled(), 3);
+      assert.equal(await w.settlements.lastInitiative(), 3);
       // And the next day is settled once too.
       assert.ok((await w.region.ask('clock', CLOCK_ID, { type: 'advance' }, 60_000)).ok);
       assert.equal(await upkeeps(w.store, 4), organizations);

@@ -10,6 +10,8 @@ import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, DEFAULT_SEED, readConfig, type Config } from '../../infra/config';
 import { routes } from '../../http/routes';
 import { buildServer } from '../../http/server';
+import sinon from 'sinon';
+import { SqliteStore } from '../../infra/store/sqlite-store';
 import { tempDir } from '../support/world';
 
 const quiet = () => undefined;
@@ -128,6 +130,32 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
   };
   afterEach(async () => {
     while (open.length) await open.pop()!.close();
+  });
+
+  it('tries seeding again when a write fails while the world is seeded, and starts', async () => {
+    // Fault injection: the first write of one seeded place fails.
+    const makeEngine = (SqliteStore.prototype as unknown as { makeEngine: () => { persist: (...a: unknown[]) => Promise<void> } }).makeEngine;
+    let failed = 0;
+    const stub = sinon.stub(SqliteStore.prototype as unknown as { makeEngine: () => unknown }, 'makeEngine').callsFake(function (this: unknown) {
+      const engine = makeEngine.call(this);
+      const persist = engine.persist.bind(engine);
+      engine.persist = async (...args: unknown[]) => {
+        if (failed === 0 && (args[0] as { key: string }).key === 'location:greenhollow') { failed += 1; throw new Error('injected: the write did not happen'); }
+        return persist(...args);
+      };
+      return engine;
+    });
+    const lines: string[] = [];
+    try {
+      const w = await startWorld(configFor({}), (l) => lines.push(l));
+      open.push(w);
+      assert.equal(failed, 1);
+      assert.ok(lines.some((l) => /seeding the world/.test(l) && /trying again/.test(l)), lines.join('\n'));
+      const r = await call(w.url, 'GET', '/api/locations/greenhollow');
+      assert.equal(r.status, 200, r.text);
+    } finally {
+      stub.restore();
+    }
   });
 
   it('generates operator keys when none are configured, keeps them in the data folder, and the admin key ticks', async () => {

@@ -21,6 +21,24 @@ function broker(command: 'up' | 'down'): Promise<string> {
   });
 }
 
+describe('Kafka that cannot be reached when the service starts', function () {
+  this.timeout(60_000);
+  let w: TestWorld | null = null;
+  after(async () => { await w?.close(); });
+
+  it('serves agents all the same; the day waits, and /healthz says why', async () => {
+    w = await startTestWorld({ bus: 'kafka', kafka: { brokers: ['127.0.0.1:1'] } as never, seed: 'kafka-never' });
+    const health = (await w.get('/healthz')).body;
+    for (let i = 0; i < 50 && (await w.get('/healthz')).body.status !== 'degraded'; i++) await sleep(100);
+    assert.equal((await w.get('/healthz')).body.status, 'degraded', JSON.stringify(health));
+    const a = await foundOrg(w, 'Patient Traders', 'merchant company');
+    expectStatus(await w.post('/api/trade', { organization_id: a.org.id, resource: 'food', side: 'buy', quantity: 2 }, a.key), 200);
+    const tick = await w.call('POST', '/api/tick', { admin: w.keys.admin });
+    expectStatus(tick, 503);
+    assert.match(tick.body.detail, /the day cannot advance/);
+  });
+});
+
 describe('Kafka stopped while agents act, then started again', function () {
   this.timeout(400_000);
   let w: TestWorld | null = null;

@@ -1,4 +1,5 @@
 import assert from 'assert/strict';
+import { MAX_CATCH_UP_DAYS } from '../../actors/clock/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
 import {
   DEFAULT_TREASURY, TREASURY_BOUNDS, decideDay, decideDissolve, decideFound, decideUpdate, evolve, maintenanceCost, startingTreasury,
@@ -17,6 +18,24 @@ function apply(state: OrganizationState, d: { events: OrganizationEvent[] } | { 
 const org = (over: Partial<Organization> = {}): Organization => ({ ...(apply(null, decideFound(null, found())) as Organization), ...over });
 
 describe('organization rules', () => {
+  describe('a day it could not settle is caught up', () => {
+    it('settles every day since the last one it settled, each with its upkeep, up to MAX_CATCH_UP_DAYS', () => {
+      const s = org({ settled_day: 3, treasury: 100 });
+      const d = decideDay(s, { day: 6, seed: 's', place: null });
+      assert.ok('events' in d);
+      assert.deepEqual(d.events.filter((e) => e.type === 'maintenance-paid').map((e) => e.day), [4, 5, 6]);
+      const after = apply(s, d)!;
+      assert.equal(after.treasury, 85);
+      assert.equal(after.settled_day, 6);
+      const far = decideDay(org({ settled_day: 1, treasury: 10_000 }), { day: 100, seed: 's', place: null });
+      assert.ok('events' in far);
+      assert.equal(far.events.filter((e) => e.type === 'maintenance-paid').length, MAX_CATCH_UP_DAYS);
+      const broke = decideDay(org({ settled_day: 3, treasury: 7 }), { day: 6, seed: 's', place: null });
+      assert.ok('events' in broke);
+      assert.deepEqual(broke.events.filter((e) => e.type === 'maintenance-paid').map((e) => e.day), [4, 5], 'a bankruptcy on the way ends the catching up');
+    });
+  });
+
   describe('starting treasury from kind (core rule 4)', () => {
     it('derives the treasury from the words of the kind', () => {
       assert.equal(startingTreasury('Merchant Company'), 800);
