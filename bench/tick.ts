@@ -32,7 +32,7 @@ async function main() {
   // keyspace dropped at the end (BENCH_KEEP=1 keeps it).
   const env = readConfig();
   const cassandra = { ...env.cassandra, keyspace: env.store === 'cassandra' ? `bench_${Date.now()}` : env.cassandra.keyspace };
-  const world = await startWorld({ ...env, port: 0, host: '127.0.0.1', dataDir, cassandra, adminKey: 'a', spectatorKey: 's', daySeconds: 0, seed: 'bench' }, () => undefined);
+  const world = await startWorld({ ...env, port: 0, host: '127.0.0.1', dataDir, cassandra, adminKey: 'a', spectatorKey: 's', daySeconds: 0, seed: 'bench' }, (line) => { if (process.env.BENCH_LOG) console.error(line); });
   console.log(`store: ${env.store}${env.store === 'cassandra' ? ` (keyspace ${cassandra.keyspace})` : ''}`);
   const { store } = world.services;
   const { region } = world;
