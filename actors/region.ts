@@ -15,6 +15,12 @@ export interface RegionOptions {
   idleMs?: number;
   snapshotEvery?: number;
   log?: (line: string) => void;
+  /**
+   * Where an actor's asks and tells go (after the rank check): this region by default; on
+   * many nodes, the cluster's entities, which keep what is local here and send the rest to
+   * the node that hosts it.
+   */
+  route?: () => Entities<any>;
 }
 
 const INTERNAL = { status: 503 as const, detail: 'the world could not finish this action in time; read the current state before trying again' };
@@ -32,6 +38,7 @@ export class Region<P = Protocols> implements Entities<P> {
   private readonly idleMs: number;
   private readonly snapshotEvery: number;
   private readonly log: (line: string) => void;
+  private readonly route: () => Entities<any>;
 
   constructor(engine: StoreEngine, readonly read: ReadModel, kinds: EntityKind<any, any, any>[], opts: RegionOptions = {}) {
     // The store's engine is nact's PersistenceEngine, with persist taking the writes along.
@@ -40,6 +47,7 @@ export class Region<P = Protocols> implements Entities<P> {
     this.idleMs = opts.idleMs ?? 10 * 60_000;
     this.snapshotEvery = opts.snapshotEvery ?? 50;
     this.log = opts.log ?? ((line) => console.error(line));
+    this.route = opts.route ?? (() => this as unknown as Entities<any>);
     for (const k of kinds) {
       this.kinds.set(k.kind, k);
       this.parents.set(k.kind, spawn(this.system, (s: unknown) => s, k.kind));
@@ -169,15 +177,31 @@ export class Region<P = Protocols> implements Entities<P> {
       if (!target || target.rank >= entity.rank) {
         throw new Error(`ask order violated: ${entity.kind} (rank ${entity.rank}) may not ask ${kind}`);
       }
-      return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true);
+      return this.route().ask(kind, id, command, timeoutMs ?? this.askTimeoutMs);
     };
-    const tell = (kind: string, id: string | number, command: unknown) => this.tell(kind as keyof P & string, id, command as P[keyof P & string]);
+    const tell = (kind: string, id: string | number, command: unknown) => this.route().tell(kind, id, command);
     return { read: this.read, ask: ask as EntityIO['ask'], tell: tell as EntityIO['tell'] };
   }
 
   /** Number of entity actors currently awake. */
   get awake(): number {
     return this.refs.size;
+  }
+
+  /**
+   * Stops the actors whose key (`<kind>:<id>`) matches: a node that no longer hosts a shard
+   * lets its actors go (the next owner recovers them from the store).
+   */
+  stopWhere(matches: (kind: string, id: string) => boolean): number {
+    let stopped = 0;
+    for (const [key, ref] of [...this.refs]) {
+      const at = key.indexOf(':');
+      if (!matches(key.slice(0, at), key.slice(at + 1))) continue;
+      this.refs.delete(key);
+      stop(ref);
+      stopped++;
+    }
+    return stopped;
   }
 
   stop(): void {

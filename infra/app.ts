@@ -25,7 +25,13 @@ import { HistoryRelay } from './history/relay';
 import { TOPICS, type Bus, type DaySettlements } from '../actors/ports/bus';
 import { StoreSettlements } from './clock/store-settlements';
 import { IntervalTicker } from './clock/interval-ticker';
-import type { Config } from './config';
+import { isCluster, type Config } from './config';
+import { ClusterNode } from './cluster/node';
+import { ShardLeases } from './cluster/shard-leases';
+import { ShardSettlements, ShardSettler } from './cluster/shard-settlements';
+import { shardOf, shardOfKey } from './cluster/shards';
+import type { Entities } from '../actors/ports/entities';
+import type { CassandraStore } from './store/cassandra-store';
 import { StoreUnavailableError, type Store } from '../actors/ports/store';
 import { openCassandraStore } from './store/cassandra-store';
 import { SqliteStore } from './store/sqlite-store';
@@ -37,6 +43,8 @@ export interface World {
   services: Services;
   /** The in-process region behind services.entities (the benchmark reports the actors awake). */
   region: Region;
+  /** On many nodes: this node of the cluster (services.entities). */
+  node: ClusterNode | null;
   close(): Promise<void>;
 }
 
@@ -56,8 +64,10 @@ async function operatorKeys(store: Store, config: Config): Promise<{ keys: Keys;
   return { keys: { admin: await keyFor(config.adminKey, 'admin_key'), spectator: await keyFor(config.spectatorKey, 'spectator_key') }, generated };
 }
 
-/** This node's name among the settlers of a day (one node today). */
-export const NODE = 'node-1';
+/** The name of a node (`node-<NODE_ID>`): its settler, its consumer groups, its reply topic. */
+export const nodeName = (config: Pick<Config, 'nodeId'>) => `node-${config.nodeId}`;
+/** The name of the one node of a world that runs on one process. */
+export const NODE = nodeName({ nodeId: '1' });
 
 /**
  * The world's actors on a store and a bus: every entity kind in its region, and the
@@ -65,11 +75,34 @@ export const NODE = 'node-1';
  * that run a world without HTTP all build it here.)
  */
 export async function worldRegion(store: Store, bus: Bus, settlements: DaySettlements, seed: string, log: (line: string) => void): Promise<Region> {
-  const region = new Region(store.engine, store, [
-    clockKind(bus, settlements, log), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
-  ], { log });
+  const region = regionOf(store, bus, settlements, log);
   await bus.subscribe(TOPICS.days, dailySettler(settlements, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log), () => currentDay(store), log));
   return region;
+}
+
+function regionOf(store: Store, bus: Bus, settlements: DaySettlements, log: (line: string) => void, route?: () => Entities<any>): Region {
+  return new Region(store.engine, store, [
+    clockKind(bus, settlements, log), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
+  ], { log, route });
+}
+
+/**
+ * The world's actors on one node of many: the region hosts the shards Kafka gives this
+ * node (asks for the others travel through Kafka), the days are settled per shard.
+ */
+async function clusterRegion(config: Config, store: CassandraStore, bus: Bus, seed: string, log: (line: string) => void) {
+  const settlements = new ShardSettlements(store, config.shards);
+  let node!: ClusterNode;
+  const region = regionOf(store, bus, settlements, log, () => node as unknown as Entities<any>);
+  const leases = new ShardLeases(store.cassandra, nodeName(config), { log, onLost: (s) => node.leaseLost(s) });
+  node = new ClusterNode({
+    brokers: config.kafka.brokers, clientId: config.kafka.clientId, node: nodeName(config), shards: config.shards,
+    commandTopic: config.kafka.commandTopic, replicationFactor: config.kafka.replicationFactor, log,
+  }, region, leases);
+  const clockShard = shardOf('clock', CLOCK_ID, config.shards);
+  const settler = new ShardSettler(store, node, config.shards, dailyTick(node as unknown as Entities, store, seed, (sequence) => store.nextId(sequence), log), () => currentDay(store), clockShard, log);
+  await bus.subscribe<{ day: number }>(TOPICS.days, ({ day }) => settler.settle(day));
+  return { region, node, leases, settler, clockShard };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -88,7 +121,7 @@ function openBus(config: Config, store: Store, log: (line: string) => void): { b
   if (config.bus === 'local') return { bus: new EmbeddedBus(log), relay: null };
   const k = config.kafka;
   const bus = new KafkaBus({
-    brokers: k.brokers, clientId: k.clientId, groupPrefix: `${k.clientId}.${NODE}`, log,
+    brokers: k.brokers, clientId: k.clientId, groupPrefix: `${k.clientId}.${nodeName(config)}`, log,
     topics: [
       { topic: k.tickTopic, numPartitions: k.tickPartitions, replicationFactor: k.replicationFactor },
       { topic: k.historyTopic, numPartitions: k.historyPartitions, replicationFactor: k.replicationFactor },
@@ -98,10 +131,10 @@ function openBus(config: Config, store: Store, log: (line: string) => void): { b
   return { bus, relay: new HistoryRelay(store, (records) => bus.send(k.historyTopic, records), log) };
 }
 
-function openStore(config: Config): Promise<Store> {
+function openStore(config: Config, fence?: (persistenceKey: string) => string | null): Promise<Store> {
   if (config.store === 'sqlite') return Promise.resolve(new SqliteStore(config.dataDir));
   const c = config.cassandra;
-  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency });
+  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency, fence });
 }
 
 /**
@@ -141,7 +174,10 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   const port = (server.address() as AddressInfo).port;
 
   const patiently = <T>(what: string, step: () => Promise<T>) => untilReachable(what, step, setUnavailable, log);
-  const store = await patiently(`opening ${storeName(config)}`, () => openStore(config));
+  const cluster = isCluster(config);
+  // On many nodes the store refuses a write for an entity whose shard this node's lease does not cover.
+  let fence: ((persistenceKey: string) => string | null) | undefined;
+  const store = await patiently(`opening ${storeName(config)}`, () => openStore(config, cluster ? (key) => (fence ? fence(key) : 'this node has not joined the cluster yet') : undefined));
   const { keys } = await patiently('reading the operator keys', () => operatorKeys(store, config));
   // The world's seed is fixed when it is first created; a restart keeps it.
   const seed = await patiently('reading the world seed', async () => {
@@ -151,37 +187,70 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   });
 
   const { bus, relay } = openBus(config, store, log);
-  const settlements = new StoreSettlements(store, NODE);
-  const region = await worldRegion(store, bus, settlements, seed, log);
-
-  await patiently('seeding the world', () => seedWorld(region, store, seed));
-  // Settle the current day again in case the last run stopped halfway through it. A bus
-  // that cannot be reached does not keep the world from serving: the day is settled in
-  // the background once the bus answers (the clock does not advance meanwhile).
   let closing = false;
-  const resume = () => region.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000).then(startupStep('settling the current day'));
-  const busAnswers = async (waitMs: number) => {
-    for (const end = Date.now() + waitMs; ; await sleep(250)) {
-      if (await bus.ready().then(() => true, () => false)) return true;
-      if (Date.now() >= end || closing) return false;
-    }
-  };
+  let region: Region;
+  let entities: Entities;
+  let node: ClusterNode | null = null;
+  let leases: ShardLeases | null = null;
+  let hostsClock = () => true;
   let resuming: Promise<void> = Promise.resolve();
-  if (await busAnswers(BUS_START_WAIT_MS)) {
-    await patiently('settling the current day', resume);
+  const resume = () => entities.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000).then(startupStep('settling the current day'));
+
+  if (cluster) {
+    const c = await clusterRegion(config, store as CassandraStore, bus, seed, log);
+    ({ region, node, leases } = c);
+    entities = c.node as unknown as Entities;
+    const clusterNode = c.node;
+    const clusterLeases = c.leases;
+    fence = (key) => clusterLeases.refusal(shardOfKey(key, config.shards));
+    hostsClock = () => clusterNode.hosts(c.clockShard);
+    // A shard taken over settles the days it missed; the node that takes the clock announces
+    // the current day again (a day its last host left unsettled is settled) and relays the history.
+    clusterNode.on({
+      served: (shard) => {
+        void c.settler.catchUp().catch((e: unknown) => log(`cluster: shard ${shard} could not catch up the days: ${(e as Error)?.message ?? e}`));
+        if (shard === c.clockShard && !closing) {
+          resuming = resume().catch((e: unknown) => log(`worldsim: the current day could not be settled: ${(e as Error)?.message ?? e}`));
+          relay?.start();
+        }
+      },
+      revoked: (shard) => { if (shard === c.clockShard) void relay?.stop(); },
+    });
+    await patiently('joining the other nodes through Kafka', () => clusterNode.start().catch((e: unknown) => {
+      throw new StoreUnavailableError(`Kafka at ${config.kafka.brokers.join(', ')}: ${(e as Error)?.message ?? e}`);
+    }));
+    await patiently('seeding the world', () => seedWorld(entities, store, seed));
   } else {
-    log('worldsim: the message bus cannot be reached; serving now, and settling the current day once it answers');
-    resuming = (async () => {
-      while (!closing && !(await busAnswers(STORE_PING_MS))) { /* keep waiting */ }
-      if (!closing) await resume().catch((e: unknown) => log(`worldsim: the current day could not be settled: ${(e as Error)?.message ?? e}`));
-    })();
+    const settlements = new StoreSettlements(store, NODE);
+    region = await worldRegion(store, bus, settlements, seed, log);
+    entities = region;
+    await patiently('seeding the world', () => seedWorld(region, store, seed));
+    // Settle the current day again in case the last run stopped halfway through it. A bus
+    // that cannot be reached does not keep the world from serving: the day is settled in
+    // the background once the bus answers (the clock does not advance meanwhile).
+    const busAnswers = async (waitMs: number) => {
+      for (const end = Date.now() + waitMs; ; await sleep(250)) {
+        if (await bus.ready().then(() => true, () => false)) return true;
+        if (Date.now() >= end || closing) return false;
+      }
+    };
+    if (await busAnswers(BUS_START_WAIT_MS)) {
+      await patiently('settling the current day', resume);
+    } else {
+      log('worldsim: the message bus cannot be reached; serving now, and settling the current day once it answers');
+      resuming = (async () => {
+        while (!closing && !(await busAnswers(STORE_PING_MS))) { /* keep waiting */ }
+        if (!closing) await resume().catch((e: unknown) => log(`worldsim: the current day could not be settled: ${(e as Error)?.message ?? e}`));
+      })();
+    }
   }
 
-  const services: Services = { entities: region, read: store, store, keys, seed, day: () => currentDay(store) };
+  const services: Services = { entities, read: store, store, keys, seed, day: () => currentDay(store) };
   const ticker = new IntervalTicker();
-  ticker.start(config.daySeconds * 1000, () => region.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
-  relay?.start();
-  setHealthFacts(() => ({ store: config.store, bus: config.bus, ...(relay ? { history_relay: relay.status() } : {}) }));
+  // Only the node that hosts the clock advances it.
+  ticker.start(config.daySeconds * 1000, () => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000) : Promise.resolve()));
+  if (!cluster) relay?.start();
+  setHealthFacts(() => ({ store: config.store, bus: config.bus, ...(node ? { node: node.status() } : {}), ...(relay ? { history_relay: relay.status() } : {}) }));
   setReady(services);
 
   // While the world runs, the store and the bus are watched. A store that cannot be
@@ -220,12 +289,16 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     keys,
     services,
     region,
+    node,
     async close() {
       closing = true;
       clearInterval(health);
       ticker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await relay?.stop();
+      // A node that leaves hands its shards over (and releases their leases) before it goes.
+      await node?.close();
+      await leases?.close();
       await bus.close();
       await resuming;
       await store.close();

@@ -21,6 +21,8 @@ export interface KafkaConfig {
   tickTopic: string;
   /** The world's history for analysts (docs/history-topic.md). */
   historyTopic: string;
+  /** Commands between nodes (many nodes): one partition per shard. */
+  commandTopic: string;
   /** Partitions and replication of the topics when the service creates them. */
   tickPartitions: number;
   historyPartitions: number;
@@ -28,7 +30,7 @@ export interface KafkaConfig {
 }
 
 export const DEFAULT_KAFKA: KafkaConfig = {
-  brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history',
+  brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', commandTopic: 'world.commands',
   tickPartitions: 1, historyPartitions: 6, replicationFactor: 1,
 };
 
@@ -46,7 +48,14 @@ export interface Config {
   spectatorKey: string | null;
   daySeconds: number;
   seed: string;
+  /** This node's id among the nodes of a world (NODE_ID); its name is `node-<id>`. */
+  nodeId: string;
+  /** Shards the entities are spread over on many nodes (WORLD_SHARDS); fixed for the life of a world. */
+  shards: number;
 }
+
+/** Many nodes: the world's state in Cassandra and its nodes joined through Kafka. */
+export const isCluster = (config: Pick<Config, 'store' | 'bus'>) => config.store === 'cassandra' && config.bus === 'kafka';
 
 export const DEFAULT_SEED = 'emberfall';
 
@@ -104,10 +113,23 @@ function kafka(env: NodeJS.ProcessEnv): KafkaConfig {
     clientId: env.KAFKA_CLIENT_ID?.trim() || DEFAULT_KAFKA.clientId,
     tickTopic: topic('WORLD_TICK_TOPIC', DEFAULT_KAFKA.tickTopic),
     historyTopic: topic('WORLD_HISTORY_TOPIC', DEFAULT_KAFKA.historyTopic),
+    commandTopic: topic('WORLD_COMMAND_TOPIC', DEFAULT_KAFKA.commandTopic),
     tickPartitions: whole('WORLD_TICK_PARTITIONS', DEFAULT_KAFKA.tickPartitions),
     historyPartitions: whole('WORLD_HISTORY_PARTITIONS', DEFAULT_KAFKA.historyPartitions),
     replicationFactor: whole('KAFKA_REPLICATION_FACTOR', DEFAULT_KAFKA.replicationFactor),
   };
+}
+
+function nodeId(env: NodeJS.ProcessEnv): string {
+  const v = env.NODE_ID?.trim() || '1';
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(v)) throw new Error(`NODE_ID must be letters, digits, _ and - (at most 40), got "${v}"`);
+  return v;
+}
+
+function shards(env: NodeJS.ProcessEnv): number {
+  const n = number(env, 'WORLD_SHARDS', 32, 1);
+  if (!Number.isInteger(n) || n > 1024) throw new Error(`WORLD_SHARDS must be a whole number from 1 to 1024, got "${env.WORLD_SHARDS}"`);
+  return n;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -124,5 +146,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     spectatorKey: nonEmpty(env.WORLD_SPECTATOR_KEY),
     daySeconds: number(env, 'WORLD_DAY_SECONDS', 3600, 0),
     seed: env.WORLD_SEED || DEFAULT_SEED,
+    nodeId: nodeId(env),
+    shards: shards(env),
   };
 }

@@ -47,7 +47,11 @@ export function dailySettler(settlements: DaySettlements, tick: (day: number, in
 }
 
 export function dailyTick(entities: Entities, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
-  return async (day: number, initiative: boolean): Promise<void> => {
+  /**
+   * `hosts` says which entities this settler settles (on many nodes: those of the shards it
+   * hosts, see infra/cluster); by default every one.
+   */
+  return async (day: number, initiative: boolean, hosts: (kind: string, id: string | number) => boolean = () => true): Promise<void> => {
     // An entity the world could not reach (503: a failed write, a timeout) is asked again a
     // few times; one that still fails catches the day up the next time it settles.
     const askSettling = async <T, K extends keyof Protocols>(kind: K, id: string | number, command: Protocols[K]) => {
@@ -66,6 +70,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
 
     // Active world events shape the day for places and organizations alike.
     const worldEvents = await read.list<{ id: number; effects: Effect[] }>('activeWorldEvents');
+    const hosted = <R>(kind: string, id: (r: R) => string | number) => (r: R) => hosts(kind, id(r));
     const effects = worldEvents.flatMap((e) => e.effects);
 
     // Places first: markets and populations live through the day.
@@ -74,7 +79,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
     }
     const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
-    await forEachLimited(places, TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
+    await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
 
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
@@ -83,7 +88,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
     const organizations = await read.list<Row>('activeOrganizations');
     const bankrupt: number[] = [];
-    await forEachLimited(organizations, TICK_CONCURRENCY, async (o) => {
+    await forEachLimited(organizations.filter(hosted('organization', (o) => o.id)), TICK_CONCURRENCY, async (o) => {
       const r = await askSettling<{ status: string }, 'organization'>('organization', o.id, {
         type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
       });
@@ -92,11 +97,11 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     for (const id of bankrupt) await followEnding(entities, read, id, day, 'bankruptcy');
 
     // Quests whose deadline has passed; adventurers whose wounds have healed.
-    await forEachLimited(await read.ids('questsDue', day), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));
-    await forEachLimited(await read.ids('adventurersDue', day), TICK_CONCURRENCY, (id) => settle('adventurer', id, { type: 'day-began', day }));
+    await forEachLimited((await read.ids('questsDue', day)).filter(hosted('quest', (id) => id)), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));
+    await forEachLimited((await read.ids('adventurersDue', day)).filter(hosted('adventurer', (id) => id)), TICK_CONCURRENCY, (id) => settle('adventurer', id, { type: 'day-began', day }));
 
     // World events that have run their course end after shaping their last day.
-    await forEachLimited(worldEvents, TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), { type: 'day-began', day }));
+    await forEachLimited(worldEvents.filter(hosted('world-event', (e) => e.id)), TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), { type: 'day-began', day }));
     if (!initiative) return;
 
     // The world's own initiative: seeded organizations post quests; new adventurers arrive

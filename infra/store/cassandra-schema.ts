@@ -112,6 +112,17 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE IF NOT EXISTS {ks}.settings (world text, name text, value text, PRIMARY KEY ((world, name)))`,
     ],
   },
+  {
+    version: 2,
+    description: 'shard leases of the nodes (many nodes)',
+    statements: [
+      // One row per shard: the node that holds it, the epoch of its ownership (each new
+      // owner takes the next), until when its lease runs unless renewed, and whether it let
+      // it go. Written only by lightweight transactions (infra/cluster/shard-leases.ts).
+      `CREATE TABLE IF NOT EXISTS {ks}.shard_leases (world text, shard int, epoch bigint, node text, expires_at bigint, released boolean,
+        PRIMARY KEY ((world, shard)))`,
+    ],
+  },
 ];
 
 /** The version a store of this code needs. */

@@ -71,6 +71,13 @@ export interface CassandraStoreOptions {
   /** Timeout of the first connection (default 5 s). */
   connectTimeoutMs?: number;
   log?: (line: string) => void;
+  /**
+   * Fencing on many nodes: asked, at the moment a batch leaves for Cassandra, whether this
+   * node may still write for an entity (by its persistence key `<kind>:<id>`); a reason
+   * means it may not (its shard went to another node) and that persist is refused
+   * (StoreUnavailableError, 503) without being sent. None on one node.
+   */
+  fence?: (persistenceKey: string) => string | null;
 }
 
 export const DEFAULT_LAYOUT: Layout = {
@@ -100,6 +107,8 @@ interface Statement { query: string; params: unknown[]; row?: string }
 
 /** A persist waiting for its batch. */
 interface PendingPersist {
+  /** The entity's persistence key (`<kind>:<id>`), for the fence. */
+  key: string;
   statements: Statement[];
   /** Its history events' ids and days (the batch writes the day marks). */
   events: Array<{ id: number; day: number }>;
@@ -165,6 +174,7 @@ export class CassandraStore implements Store {
   private batchesInFlight = 0;
   private flushScheduled = false;
   private readonly group: { persists: number; bytes: number; inFlight: number };
+  private readonly fence: ((persistenceKey: string) => string | null) | undefined;
   /** The statements of the write path, built once. */
   private readonly cql: ReturnType<CassandraStore['statements']>;
   /** The write timestamp of the last batch (microseconds), so batches sent later always win. */
@@ -184,6 +194,7 @@ export class CassandraStore implements Store {
     this.reserver = new SequenceReserver(client, this.keyspace, this.world, (what, fn) => this.run(what, fn), this.serial, this.write);
     this.idBlock = opts.idBlock ?? 64;
     this.group = { persists: 64, bytes: 40_000, inFlight: 32, ...opts.groupCommit };
+    this.fence = opts.fence;
     if (!(this.group.persists >= 1 && this.group.inFlight >= 1)) throw new Error('groupCommit: persists and inFlight must be at least 1');
     this.historyIds = new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
     this.cql = this.statements();
@@ -210,6 +221,11 @@ export class CassandraStore implements Store {
   private batchCount = 0;
   private persistCount = 0;
   private statementCount = 0;
+
+  /** The session, keyspace and world, for infrastructure that keeps tables of its own beside the store's (the shard leases). */
+  get cassandra(): { client: Client; keyspace: string; world: string; serial: number } {
+    return { client: this.client, keyspace: this.keyspace, world: this.world, serial: this.serial };
+  }
 
   /** Batches sent so far, the persists and the statements they carried (the benchmark reports them). */
   get writeStats(): { batches: number; writes: number; statements: number } {
@@ -314,6 +330,8 @@ export class CassandraStore implements Store {
   }
 
   private takeSnapshot(s: PersistedSnapshot): Promise<void> {
+    // A snapshot is an optimisation: one this node may no longer write is simply not taken.
+    if (this.fence?.(s.key)) return Promise.resolve();
     // One partition: the batch is atomic and isolated. Older snapshots of the key go.
     return this.track(this.run('snapshot', () => this.client.batch([
       { query: `INSERT INTO ${this.t('snapshots')} (world, persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?, ?)`, params: [this.world, s.key, s.sequenceNumber, s.createdAt, JSON.stringify(s.data)] },
@@ -337,7 +355,7 @@ export class CassandraStore implements Store {
       for (const st of statements) bytes += weight(st.params);
       const events = history.map((e, i) => ({ id: historyIds[i], day: e.day }));
       await new Promise<void>((resolve, reject) => {
-        this.waiting.push({ statements, events, bytes, newBuckets, resolve, reject });
+        this.waiting.push({ key: event.key, statements, events, bytes, newBuckets, resolve, reject });
         this.scheduleFlush();
       });
     })());
@@ -367,6 +385,18 @@ export class CassandraStore implements Store {
     }
   }
 
+  /** The persists this node may still write; the others are refused with the fence's reason. */
+  private fenced(persists: PendingPersist[]): PendingPersist[] {
+    if (!this.fence) return persists;
+    const allowed: PendingPersist[] = [];
+    for (const p of persists) {
+      const reason = this.fence(p.key);
+      if (reason === null) allowed.push(p);
+      else p.reject(new StoreUnavailableError(`not written: ${reason}`));
+    }
+    return allowed;
+  }
+
   /** A write timestamp (microseconds) above every one given before: a batch sent later wins over one sent earlier. */
   private timestamp(): number {
     this.lastTimestamp = Math.max(this.lastTimestamp + 1, Date.now() * 1000);
@@ -374,7 +404,9 @@ export class CassandraStore implements Store {
   }
 
   /** One logged batch for these persists; settles each of them. */
-  private async send(persists: PendingPersist[], timestamp: number): Promise<void> {
+  private async send(all: PendingPersist[], timestamp: number): Promise<void> {
+    const persists = this.fenced(all);
+    if (persists.length === 0) return;
     // Statements of one batch share its timestamp: of several writes of one row, only the last
     // (in the order of the persists) is sent, as applying them one after another would leave it.
     const statements: Statement[] = [];
@@ -398,9 +430,13 @@ export class CassandraStore implements Store {
     this.persistCount += persists.length;
     this.statementCount += statements.length;
     try {
-      await this.run('persist', () => this.client.batch(statements, {
-        prepare: true, logged: statements.length > 1, consistency: this.write, isIdempotent: true, timestamp,
-      }));
+      await this.run('persist', async () => {
+        // Checked again at the last moment, when the limiter lets the batch go.
+        if (this.fence && this.fenced(persists).length < persists.length) throw new StoreUnavailableError('a shard of this batch moved to another node');
+        return this.client.batch(statements, {
+          prepare: true, logged: statements.length > 1, consistency: this.write, isIdempotent: true, timestamp,
+        });
+      });
     } catch (e) {
       if (persists.length > 1 && !(e instanceof StoreUnavailableError)) {
         // Cassandra refused the batch (too large, a value it cannot take): each persist alone, with

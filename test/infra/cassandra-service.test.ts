@@ -33,7 +33,7 @@ async function post(base: string, url: string, body: unknown, key?: string) {
 
 const cassandraConfig = (port: number, contactPoint: string, keyspace: string): Config => ({
   port, host: '127.0.0.1', store: 'cassandra', dataDir: tempDir('worldsim-cassandra-service-'),
-  cassandra: { ...DEFAULT_CASSANDRA, contactPoints: [contactPoint], keyspace }, bus: 'local', kafka: DEFAULT_KAFKA,
+  cassandra: { ...DEFAULT_CASSANDRA, contactPoints: [contactPoint], keyspace }, bus: 'local', kafka: DEFAULT_KAFKA, nodeId: '1', shards: 32,
   adminKey: 'service-admin', spectatorKey: 'service-spectator', daySeconds: 0, seed: 'service-seed',
 });
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'child_process';
 import path from 'path';
 import type { AddressInfo } from 'net';
 import { startWorld, type World } from '../../infra/app';
-import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, DEFAULT_SEED, readConfig, type Config } from '../../infra/config';
+import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, DEFAULT_SEED, isCluster, readConfig, type Config } from '../../infra/config';
 import { routes } from '../../http/routes';
 import { buildServer } from '../../http/server';
 import sinon from 'sinon';
@@ -17,7 +17,7 @@ import { tempDir } from '../support/world';
 const quiet = () => undefined;
 
 const configFor = (over: Partial<Config>): Config => ({
-  port: 0, host: '127.0.0.1', store: 'sqlite', dataDir: tempDir('worldsim-config-'), cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA, adminKey: null, spectatorKey: null, daySeconds: 0, seed: 'config-seed', ...over,
+  port: 0, host: '127.0.0.1', store: 'sqlite', dataDir: tempDir('worldsim-config-'), cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA, adminKey: null, spectatorKey: null, daySeconds: 0, seed: 'config-seed', nodeId: '1', shards: 32, ...over,
 });
 
 async function call(base: string, method: string, url: string, headers: Record<string, string> = {}) {
@@ -36,8 +36,23 @@ describe('readConfig (api-conventions: running the service)', () => {
       port: 8080, host: '0.0.0.0', store: 'sqlite', dataDir: './data', adminKey: null, spectatorKey: null, daySeconds: 3600, seed: DEFAULT_SEED,
       cassandra: { contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', world: 'main', localDataCenter: 'datacenter1', consistency: 'QUORUM' },
       bus: 'local',
-      kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', tickPartitions: 1, historyPartitions: 6, replicationFactor: 1 },
+      kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', commandTopic: 'world.commands', tickPartitions: 1, historyPartitions: 6, replicationFactor: 1 },
+      nodeId: '1', shards: 32,
     });
+  });
+
+  it('reads the many-nodes settings: NODE_ID, WORLD_SHARDS, WORLD_COMMAND_TOPIC; many nodes when the store is Cassandra and the bus Kafka', () => {
+    const c = readConfig({ NODE_ID: '3', WORLD_SHARDS: '8', WORLD_COMMAND_TOPIC: 'a.commands', WORLD_STORE: 'cassandra', WORLD_BUS: 'kafka' });
+    assert.equal(c.nodeId, '3');
+    assert.equal(c.shards, 8);
+    assert.equal(c.kafka.commandTopic, 'a.commands');
+    assert.equal(isCluster(c), true);
+    assert.equal(isCluster(readConfig({ WORLD_STORE: 'cassandra' })), false, 'Cassandra with the local bus is one node');
+    assert.equal(isCluster(readConfig({ WORLD_BUS: 'kafka' })), false, 'SQLite with Kafka is one node');
+    assert.throws(() => readConfig({ WORLD_SHARDS: '0' }), /WORLD_SHARDS/);
+    assert.throws(() => readConfig({ WORLD_SHARDS: '2.5' }), /WORLD_SHARDS/);
+    assert.throws(() => readConfig({ WORLD_SHARDS: '2000' }), /WORLD_SHARDS/);
+    assert.throws(() => readConfig({ NODE_ID: 'a b' }), /NODE_ID/);
   });
 
   it('reads the Kafka bus settings: WORLD_BUS, KAFKA_BROKERS, KAFKA_CLIENT_ID, WORLD_TICK_TOPIC, WORLD_HISTORY_TOPIC, partitions and replication', () => {
@@ -46,7 +61,7 @@ describe('readConfig (api-conventions: running the service)', () => {
       WORLD_TICK_PARTITIONS: '1', WORLD_HISTORY_PARTITIONS: '12', KAFKA_REPLICATION_FACTOR: '3',
     });
     assert.equal(c.bus, 'kafka');
-    assert.deepEqual(c.kafka, { brokers: ['k1:9092', 'k2:9092'], clientId: 'world-a', tickTopic: 'a.days', historyTopic: 'a.history', tickPartitions: 1, historyPartitions: 12, replicationFactor: 3 });
+    assert.deepEqual(c.kafka, { brokers: ['k1:9092', 'k2:9092'], clientId: 'world-a', tickTopic: 'a.days', historyTopic: 'a.history', commandTopic: 'world.commands', tickPartitions: 1, historyPartitions: 12, replicationFactor: 3 });
     assert.throws(() => readConfig({ WORLD_BUS: 'rabbit' }), /WORLD_BUS must be one of local, kafka/);
     assert.throws(() => readConfig({ WORLD_HISTORY_TOPIC: 'bad topic!' }), /WORLD_HISTORY_TOPIC/);
     assert.throws(() => readConfig({ WORLD_HISTORY_PARTITIONS: '0' }), /WORLD_HISTORY_PARTITIONS/);
@@ -85,7 +100,7 @@ describe('readConfig (api-conventions: running the service)', () => {
     };
     assert.deepEqual(readConfig(env), {
       port: 9091, host: '127.0.0.2', store: 'sqlite', dataDir: '/tmp/somewhere-else', adminKey: 'admin-from-env', spectatorKey: 'spectator-from-env',
-      daySeconds: 0.5, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA,
+      daySeconds: 0.5, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA, nodeId: '1', shards: 32,
     });
     assert.equal(readConfig({ WORLD_DAY_SECONDS: '0' }).daySeconds, 0, '0 turns the background clock off');
     assert.equal(readConfig({ WORLD_ADMIN_KEY: '', WORLD_SPECTATOR_KEY: '' }).adminKey, null, 'an empty key reads as unset');

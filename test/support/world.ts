@@ -75,14 +75,14 @@ function busConfig(dataDir: string, overrides: Partial<Config>): Pick<Config, 'b
   if ((overrides.bus ?? TEST_BUS) === 'local') return { bus: 'local', kafka: overrides.kafka ?? DEFAULT_KAFKA };
   const name = kafkaNameFor(dataDir);
   const brokers = (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-  return { bus: 'kafka', kafka: { ...DEFAULT_KAFKA, brokers, clientId: name, tickTopic: `${name}.days`, historyTopic: `${name}.history`, historyPartitions: 3, ...overrides.kafka } };
+  return { bus: 'kafka', kafka: { ...DEFAULT_KAFKA, brokers, clientId: name, tickTopic: `${name}.days`, historyTopic: `${name}.history`, commandTopic: `${name}.commands`, historyPartitions: 3, ...overrides.kafka } };
 }
 
 export async function startTestWorld(overrides: Partial<Config> = {}): Promise<TestWorld> {
   const dataDir = overrides.dataDir ?? tempDir();
   const config: Config = {
     port: 0, host: '127.0.0.1', dataDir, adminKey: 'test-admin-key', spectatorKey: 'test-spectator-key',
-    daySeconds: 0, seed: 'test-seed', ...overrides, ...await storeConfig(dataDir, overrides), ...busConfig(dataDir, overrides),
+    daySeconds: 0, seed: 'test-seed', nodeId: '1', shards: 32, ...overrides, ...await storeConfig(dataDir, overrides), ...busConfig(dataDir, overrides),
   };
   const world = await startWorld(config, () => undefined);
   let agentCount = 0;

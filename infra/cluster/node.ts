@@ -1,0 +1,336 @@
+// A node of many: the entities port spread over several processes by Kafka.
+//
+// Every entity belongs to one of `shards` shards (shards.ts); shard n is partition n of the
+// command topic. All nodes are one consumer group on that topic, so Kafka's partition
+// assignment says which node hosts which shard, and moves shards when nodes join, leave or
+// die. A node hosts a shard once it holds the shard's lease (shard-leases.ts: the fence
+// that keeps a deposed node from writing); it then serves the shard's actors in its
+// region, recovering each from the store when first asked.
+//
+// An ask for an entity this node hosts stays in this process. Any other goes to the
+// command topic, to the shard's partition, with this node's reply topic and a deadline;
+// the hosting node hands it to the actor and sends the answer back. A command that
+// reaches a node which no longer hosts its shard is answered "moved" and sent again.
+import crypto from 'crypto';
+import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import type { Region } from '../../actors/region';
+import type { Result } from '../../actors/result';
+import { shardOf } from './shards';
+import type { ShardLeases } from './shard-leases';
+
+export interface ClusterOptions {
+  brokers: string[];
+  clientId: string;
+  /** This node's id (NODE_ID). */
+  node: string;
+  shards: number;
+  /** The command topic (one partition per shard). */
+  commandTopic: string;
+  replicationFactor: number;
+  log?: (line: string) => void;
+  /** Kafka's session timeout for the node group: how long a silent node keeps its shards (default 6 s, the broker's least). */
+  sessionTimeoutMs?: number;
+}
+
+const MOVED = { moved: true } as const;
+type Routed = { kind: string; id: string | number; command: unknown; deadline: number; reply: { topic: string; correlation: string } | null };
+type Reply = { correlation: string; result?: Result<unknown>; moved?: true };
+
+const timedOut = (what: string): Result<never> => ({ ok: false, refusal: { status: 503, detail: `the world could not finish this action in time (${what}); read the current state before trying again` } });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Latencies kept for the percentiles /healthz shows (the last 1,000 cross-node asks). */
+class Latencies {
+  private readonly values: number[] = [];
+  add(ms: number): void {
+    this.values.push(ms);
+    if (this.values.length > 1000) this.values.shift();
+  }
+  percentile(p: number): number | null {
+    if (this.values.length === 0) return null;
+    const sorted = [...this.values].sort((a, b) => a - b);
+    return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+  }
+}
+
+export interface ShardEvents {
+  /** This node now hosts the shard (its lease is held). */
+  served?(shard: number): void;
+  /** This node no longer hosts the shard (its actors have stopped). */
+  revoked?(shard: number): void;
+}
+
+export class ClusterNode {
+  private readonly kafka: Kafka;
+  private readonly admin: Admin;
+  private readonly producer: Producer;
+  private readonly members: Consumer;
+  private readonly replies: Consumer;
+  readonly replyTopic: string;
+  private readonly log: (line: string) => void;
+  /** Shards Kafka assigned to this node. */
+  private assigned = new Set<number>();
+  /** Shards this node hosts (lease held). */
+  private readonly serving = new Set<number>();
+  private readonly waiters = new Map<number, Array<() => void>>();
+  private readonly inFlight = new Map<number, number>();
+  private readonly pending = new Map<string, { resolve: (r: Reply) => void; timer: NodeJS.Timeout }>();
+  private readonly listeners: ShardEvents[] = [];
+  private joined = false;
+  private closed = false;
+  private readonly latencies = new Latencies();
+  private readonly counts = { sent: 0, failed: 0, moved: 0, served: 0 };
+
+  constructor(private readonly opts: ClusterOptions, private readonly region: Region, private readonly leases: ShardLeases) {
+    this.log = opts.log ?? (() => undefined);
+    const seen = new Set<string>();
+    const logCreator = () => ({ level, log }: LogEntry) => {
+      if (level > logLevel.ERROR || !log?.message) return;
+      const line = `kafka (cluster): ${log.message}`;
+      if (!seen.has(line)) { seen.add(line); if (seen.size > 100) seen.clear(); this.log(line); }
+    };
+    this.kafka = new Kafka({ clientId: `${opts.clientId}.${opts.node}`, brokers: opts.brokers, logLevel: logLevel.ERROR, logCreator, connectionTimeout: 3_000, requestTimeout: 10_000 });
+    this.admin = this.kafka.admin();
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
+    this.replyTopic = `${opts.commandTopic}.replies.${opts.node}`;
+    const session = opts.sessionTimeoutMs ?? 6_000;
+    this.members = this.kafka.consumer({
+      groupId: `${opts.clientId}.nodes`, sessionTimeout: session, heartbeatInterval: Math.max(200, Math.floor(session / 6)),
+      rebalanceTimeout: 10_000, maxWaitTimeInMs: 250, allowAutoTopicCreation: false,
+    });
+    this.replies = this.kafka.consumer({ groupId: `${opts.clientId}.${opts.node}.replies`, maxWaitTimeInMs: 250, sessionTimeout: 10_000, allowAutoTopicCreation: false });
+  }
+
+  on(listener: ShardEvents): void {
+    this.listeners.push(listener);
+  }
+
+  shardOf(kind: string, id: string | number): number {
+    return shardOf(kind, id, this.opts.shards);
+  }
+
+  /** Whether this node hosts the shard now (its lease is valid). */
+  hosts(shard: number): boolean {
+    return this.serving.has(shard) && this.leases.lease(shard) !== null;
+  }
+
+  /** Joins the node group and starts serving; resolves once Kafka has given this node its first assignment. */
+  async start(): Promise<void> {
+    const { commandTopic, shards, replicationFactor } = this.opts;
+    await this.admin.connect();
+    const existing = new Set(await this.admin.listTopics());
+    const missing = [commandTopic, this.replyTopic].filter((t) => !existing.has(t));
+    if (missing.length) {
+      await this.admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({ topic, numPartitions: topic === commandTopic ? shards : 1, replicationFactor })),
+      }).catch((e: unknown) => { if (!String((e as Error)?.message).includes('already exists')) throw e; });
+    }
+    const meta = await this.admin.fetchTopicMetadata({ topics: [commandTopic] });
+    const partitions = meta.topics[0]?.partitions.length ?? 0;
+    if (partitions !== shards) {
+      throw new Error(`the command topic ${commandTopic} has ${partitions} partitions but WORLD_SHARDS is ${shards}: every node of a world must use the number of shards the world was created with`);
+    }
+    await this.producer.connect();
+
+    await this.replies.connect();
+    await this.replies.subscribe({ topic: this.replyTopic, fromBeginning: false });
+    let repliesJoined!: () => void;
+    const repliesReady = new Promise<void>((r) => { repliesJoined = r; });
+    this.replies.on(this.replies.events.GROUP_JOIN, () => repliesJoined());
+    await this.replies.run({
+      eachMessage: async ({ message }) => {
+        const reply = JSON.parse(String(message.value)) as Reply;
+        const waiting = this.pending.get(reply.correlation);
+        if (waiting) { this.pending.delete(reply.correlation); clearTimeout(waiting.timer); waiting.resolve(reply); }
+      },
+    });
+
+    await this.members.connect();
+    await this.members.subscribe({ topic: commandTopic, fromBeginning: false });
+    let firstJoin!: () => void;
+    const joined = new Promise<void>((r) => { firstJoin = r; });
+    this.members.on(this.members.events.GROUP_JOIN, ({ payload }) => {
+      const mine = new Set<number>((payload.memberAssignment[commandTopic] ?? []) as number[]);
+      this.assign(mine);
+      this.joined = true;
+      firstJoin();
+    });
+    this.members.on(this.members.events.CRASH, ({ payload }) => {
+      this.log(`cluster: the node group consumer crashed (${payload.error?.message}); ${payload.restart ? 'it restarts' : 'it does not restart'}`);
+    });
+    await this.members.run({
+      partitionsConsumedConcurrently: 1,
+      eachMessage: async ({ partition, message }) => {
+        // Never awaited here: an actor may ask another of the same shard through Kafka.
+        void this.serveRouted(partition, JSON.parse(String(message.value)) as Routed);
+      },
+    });
+    await Promise.all([joined, repliesReady]);
+  }
+
+  /** Kafka's new assignment: shards that left are let go, new ones are taken. */
+  private assign(next: Set<number>): void {
+    const before = this.assigned;
+    this.assigned = next;
+    const lost = [...before].filter((s) => !next.has(s));
+    const gained = [...next].filter((s) => !before.has(s));
+    if (lost.length || gained.length) this.log(`cluster: node ${this.opts.node} hosts shards [${[...next].sort((a, b) => a - b).join(',')}]${lost.length ? `; lets go of [${lost.join(',')}]` : ''}`);
+    for (const s of lost) void this.letGo(s);
+    for (const s of gained) void this.take(s);
+  }
+
+  private async take(shard: number): Promise<void> {
+    try {
+      const lease = await this.leases.acquire(shard, () => this.assigned.has(shard) && !this.closed);
+      if (!lease) return;
+      this.serving.add(shard);
+      for (const wake of this.waiters.get(shard) ?? []) wake();
+      this.waiters.delete(shard);
+      for (const l of this.listeners) l.served?.(shard);
+    } catch (e) {
+      this.log(`cluster: shard ${shard} could not be taken (${(e as Error)?.message ?? e}); trying again`);
+      await sleep(1_000);
+      if (this.assigned.has(shard) && !this.closed && !this.serving.has(shard)) void this.take(shard);
+    }
+  }
+
+  /** Stops serving a shard: what is in flight finishes (up to 10 s), its actors stop, its lease is released. */
+  private async letGo(shard: number): Promise<void> {
+    const wasServing = this.serving.delete(shard);
+    for (const end = Date.now() + 10_000; (this.inFlight.get(shard) ?? 0) > 0 && Date.now() < end;) await sleep(20);
+    this.region.stopWhere((kind, id) => this.shardOf(kind, id) === shard);
+    await this.leases.release(shard);
+    if (wasServing) for (const l of this.listeners) l.revoked?.(shard);
+  }
+
+  /** A lease found taken by another node: stop hosting the shard at once, and take it again if Kafka still gives it. */
+  leaseLost(shard: number): void {
+    if (!this.serving.delete(shard)) return;
+    this.region.stopWhere((kind, id) => this.shardOf(kind, id) === shard);
+    for (const l of this.listeners) l.revoked?.(shard);
+    if (this.assigned.has(shard) && !this.closed) void this.take(shard);
+  }
+
+  /** Waits until this node hosts the shard; false if it is not (or no longer) assigned here, or the deadline passed. */
+  private async whenHosted(shard: number, deadline: number): Promise<boolean> {
+    while (!this.hosts(shard)) {
+      if (!this.assigned.has(shard) || this.closed || Date.now() >= deadline) return false;
+      await new Promise<void>((resolve) => {
+        const list = this.waiters.get(shard) ?? [];
+        const timer = setTimeout(resolve, Math.min(250, Math.max(1, deadline - Date.now())));
+        list.push(() => { clearTimeout(timer); resolve(); });
+        this.waiters.set(shard, list);
+      });
+    }
+    return true;
+  }
+
+  private async local<T>(shard: number, kind: string, id: string | number, command: unknown, timeoutMs: number): Promise<Result<T>> {
+    this.inFlight.set(shard, (this.inFlight.get(shard) ?? 0) + 1);
+    try {
+      return await this.region.ask<T, any>(kind as any, id, command as any, timeoutMs);
+    } finally {
+      this.inFlight.set(shard, (this.inFlight.get(shard) ?? 1) - 1);
+    }
+  }
+
+  private async serveRouted(shard: number, m: Routed): Promise<void> {
+    if (Date.now() >= m.deadline) return; // the asker has given up
+    if (!(await this.whenHosted(shard, m.deadline))) {
+      if (m.reply && (!this.assigned.has(shard) || this.closed)) await this.answer(m, { correlation: m.reply.correlation, moved: true });
+      return;
+    }
+    this.counts.served++;
+    if (!m.reply) {
+      this.region.tell(m.kind as any, m.id, m.command as any);
+      return;
+    }
+    const result = await this.local(shard, m.kind, m.id, m.command, Math.max(1, m.deadline - Date.now()));
+    await this.answer(m, { correlation: m.reply.correlation, result });
+  }
+
+  private async answer(m: Routed, reply: Reply): Promise<void> {
+    await this.producer.send({ topic: m.reply!.topic, acks: 1, messages: [{ value: JSON.stringify(reply) }] })
+      .catch((e: unknown) => this.log(`cluster: an answer to ${m.kind}:${m.id} could not be sent: ${(e as Error)?.message ?? e}`));
+  }
+
+  private async remote<T>(shard: number, kind: string, id: string | number, command: unknown, deadline: number): Promise<Result<T> | typeof MOVED> {
+    const correlation = crypto.randomUUID();
+    const started = performance.now();
+    const replied = new Promise<Reply | null>((resolve) => {
+      const timer = setTimeout(() => { this.pending.delete(correlation); resolve(null); }, Math.max(1, deadline - Date.now()));
+      this.pending.set(correlation, { resolve, timer });
+    });
+    const routed: Routed = { kind, id, command, deadline, reply: { topic: this.replyTopic, correlation } };
+    this.counts.sent++;
+    try {
+      await this.producer.send({ topic: this.opts.commandTopic, acks: 1, messages: [{ partition: shard, key: `${kind}:${id}`, value: JSON.stringify(routed) }] });
+    } catch (e) {
+      const waiting = this.pending.get(correlation);
+      if (waiting) { clearTimeout(waiting.timer); this.pending.delete(correlation); }
+      this.counts.failed++;
+      return { ok: false, refusal: { status: 503, detail: `the world could not reach the node that hosts this ${kind}: ${(e as Error)?.message ?? e}; try again` } };
+    }
+    const reply = await replied;
+    if (!reply) { this.counts.failed++; return timedOut(`${kind} ${id} on another node`); }
+    if (reply.moved) { this.counts.moved++; return MOVED; }
+    this.latencies.add(performance.now() - started);
+    return reply.result as Result<T>;
+  }
+
+  ask<T = unknown, K extends string = never>(kind: K, id: string | number, command: unknown, timeoutMs = 30_000): Promise<Result<T>> {
+    return this.route<T>(kind, id, command, Date.now() + timeoutMs);
+  }
+
+  private async route<T>(kind: string, id: string | number, command: unknown, deadline: number): Promise<Result<T>> {
+    const shard = this.shardOf(kind, id);
+    for (;;) {
+      if (this.closed) return { ok: false, refusal: { status: 503, detail: 'this node is stopping; try again on another' } };
+      if (this.hosts(shard)) return this.local<T>(shard, kind, id, command, Math.max(1, deadline - Date.now()));
+      if (this.assigned.has(shard)) {
+        if (!(await this.whenHosted(shard, deadline)) && Date.now() >= deadline) return timedOut(`${kind} ${id}: its shard is being taken over`);
+        continue;
+      }
+      const r = await this.remote<T>(shard, kind, id, command, deadline);
+      if (!('moved' in r)) return r;
+      if (Date.now() >= deadline) return timedOut(`${kind} ${id}: its shard is moving`);
+      await sleep(50);
+    }
+  }
+
+  tell(kind: string, id: string | number, command: unknown): void {
+    const shard = this.shardOf(kind, id);
+    if (this.hosts(shard)) { this.region.tell(kind as any, id, command as any); return; }
+    const routed: Routed = { kind, id, command, deadline: Date.now() + 30_000, reply: null };
+    void this.producer.send({ topic: this.opts.commandTopic, acks: 1, messages: [{ partition: shard, key: `${kind}:${id}`, value: JSON.stringify(routed) }] })
+      .catch((e: unknown) => this.log(`cluster: a tell to ${kind}:${id} was lost: ${(e as Error)?.message ?? e}`));
+  }
+
+  /** What /healthz shows of this node. */
+  status(): Record<string, unknown> {
+    return {
+      id: this.opts.node,
+      joined: this.joined,
+      shards: [...this.serving].filter((s) => this.hosts(s)).sort((a, b) => a - b),
+      taking: [...this.assigned].filter((s) => !this.serving.has(s)).sort((a, b) => a - b),
+      cross_node_asks: {
+        sent: this.counts.sent, failed: this.counts.failed, moved: this.counts.moved, served_for_others: this.counts.served,
+        p50_ms: this.latencies.percentile(50), p99_ms: this.latencies.percentile(99),
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Leaving the group hands the shards over at once; the leases are released after the actors stop.
+    await this.members.disconnect().catch(() => undefined);
+    await Promise.all([...this.serving].map((s) => this.letGo(s)));
+    for (const [, w] of this.pending) { clearTimeout(w.timer); w.resolve({ correlation: '', result: timedOut('the node stopped') }); }
+    this.pending.clear();
+    await this.replies.disconnect().catch(() => undefined);
+    await this.producer.disconnect().catch(() => undefined);
+    await this.admin.disconnect().catch(() => undefined);
+  }
+}

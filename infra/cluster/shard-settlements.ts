@@ -1,0 +1,113 @@
+// The days on many nodes. Each shard is a settler: the node that hosts it settles the day
+// for the shard's entities and records `settled_day:shard:<n>` in the store's settings; the
+// clock waits until every shard has settled the day. A node settles when the days topic
+// announces a day and again whenever it takes a shard over (a shard that moved from a node
+// that died mid-day catches up the days it missed, in order). The world's initiative
+// (seeded quests, newcomers) is taken by the node that hosts the clock, once per day.
+import type { DaySettlements } from '../../actors/ports/bus';
+import type { Store } from '../../actors/ports/store';
+import { SETTLEMENT_POLL_MS } from '../clock/store-settlements';
+import { shardOf } from './shards';
+
+export const shardSetting = (shard: number) => `settled_day:shard:${shard}`;
+
+async function readDay(store: Store, name: string): Promise<number | null> {
+  const v = await store.setting(name);
+  return v === undefined ? null : Number(v);
+}
+
+/** What the clock waits for: every shard's settlement. (The node's own settling is `ShardSettler`.) */
+export class ShardSettlements implements DaySettlements {
+  constructor(private readonly store: Store, private readonly shards: number) {}
+
+  async lastSettled(): Promise<number | null> {
+    const days = await Promise.all(Array.from({ length: this.shards }, (_, s) => readDay(this.store, shardSetting(s))));
+    return days.some((d) => d === null) ? null : Math.min(...(days as number[]));
+  }
+
+  /** Shards record their own days (ShardSettler); nothing is recorded for the world as a whole. */
+  async record(): Promise<void> { /* see ShardSettler */ }
+
+  lastInitiative(): Promise<number | null> {
+    return readDay(this.store, 'initiative_day');
+  }
+
+  async recordInitiative(day: number): Promise<void> {
+    await this.store.setSetting('initiative_day', String(day));
+  }
+
+  async waitFor(day: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let waiting = Array.from({ length: this.shards }, (_, s) => s);
+    for (;;) {
+      const days = await Promise.all(waiting.map((s) => readDay(this.store, shardSetting(s))));
+      waiting = waiting.filter((_, i) => !(days[i] !== null && days[i]! >= day));
+      if (waiting.length === 0) return;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`day ${day} was not settled within ${Math.round(timeoutMs / 1000)} s (shards ${waiting.join(', ')} have not settled it)`);
+      await new Promise((r) => setTimeout(r, Math.min(SETTLEMENT_POLL_MS, left)));
+    }
+  }
+}
+
+export interface HostedShards {
+  /** Whether this node hosts the shard now. */
+  hosts(shard: number): boolean;
+}
+
+/**
+ * Settles the days for the shards this node hosts, one run at a time. `tick` is the daily
+ * fan-out (actors/clock/daily.ts) given the entities to settle.
+ */
+export class ShardSettler {
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: Store,
+    private readonly node: HostedShards,
+    private readonly shards: number,
+    private readonly tick: (day: number, initiative: boolean, hosts: (kind: string, id: string | number) => boolean) => Promise<void>,
+    private readonly today: () => Promise<number>,
+    private readonly clockShard: number,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  /** The subscriber of the days topic (and the catch-up after a shard was taken over). */
+  settle(day: number): Promise<void> {
+    const run = this.queue.then(() => this.settleNow(day));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Catches up the hosted shards to the current day. */
+  catchUp(): Promise<void> {
+    return this.settle(Number.POSITIVE_INFINITY);
+  }
+
+  private async settleNow(announced: number): Promise<void> {
+    const current = await this.today();
+    if (announced !== Number.POSITIVE_INFINITY && announced > current) {
+      this.log(`day ${announced} was announced, but this world's clock is at day ${current}: ignored (is another world using the same topics?)`);
+      return;
+    }
+    const day = Math.min(announced, current);
+    const hosted = Array.from({ length: this.shards }, (_, s) => s).filter((s) => this.node.hosts(s));
+    if (hosted.length === 0) return;
+    const last = new Map<number, number | null>();
+    await Promise.all(hosted.map(async (s) => { last.set(s, await readDay(this.store, shardSetting(s))); }));
+    // A shard that has never settled a day (a new world) settles only the day it is given.
+    let from = day;
+    for (const l of last.values()) if (l !== null) from = Math.min(from, l + 1);
+    for (let d = from; d <= day; d++) {
+      const scope = new Set(hosted.filter((s) => { const l = last.get(s)!; return l === null ? d === day : l < d; }));
+      if (scope.size === 0) continue;
+      const clockHere = scope.has(this.clockShard);
+      const taken = await readDay(this.store, 'initiative_day');
+      const initiative = clockHere && last.get(this.clockShard) !== null && (taken === null || taken < d);
+      await this.tick(d, initiative, (kind, id) => scope.has(shardOf(kind, id, this.shards)));
+      if (clockHere && (initiative || taken === null)) await this.store.setSetting('initiative_day', String(d));
+      // A shard that moved away meanwhile is not recorded: its new host settles what is left of the day.
+      await Promise.all([...scope].filter((s) => this.node.hosts(s)).map((s) => this.store.setSetting(shardSetting(s), String(d))));
+    }
+  }
+}
