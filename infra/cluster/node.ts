@@ -138,7 +138,9 @@ export class ClusterNode {
     let repliesJoined!: () => void;
     const repliesReady = new Promise<void>((r) => { repliesJoined = r; });
     this.replies.on(this.replies.events.GROUP_JOIN, () => repliesJoined());
+    // Answers are only for this process, now: nothing to commit.
     await this.replies.run({
+      autoCommit: false,
       eachMessage: async ({ message }) => {
         const reply = JSON.parse(String(message.value)) as Reply;
         const waiting = this.pending.get(reply.correlation);
@@ -161,6 +163,8 @@ export class ClusterNode {
     });
     await this.members.run({
       partitionsConsumedConcurrently: 1,
+      // Offsets are committed once a second, not after every batch: a commit per batch costs a round trip per hop.
+      autoCommitInterval: 1_000,
       eachMessage: async ({ partition, message }) => {
         // Never awaited here: an actor may ask another of the same shard through Kafka.
         void this.serveRouted(partition, JSON.parse(String(message.value)) as Routed);
