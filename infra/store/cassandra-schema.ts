@@ -8,6 +8,7 @@
 import crypto from 'crypto';
 import { errors, types, type Client } from 'cassandra-driver';
 import { storeError } from './cassandra-errors';
+import { IDEMPOTENCY_TABLE } from './cassandra-idempotency';
 
 export interface Replication {
   class: 'SimpleStrategy' | 'NetworkTopologyStrategy';
@@ -110,6 +111,15 @@ export const MIGRATIONS: readonly Migration[] = [
       // Id sequences: the highest id reserved so far. Written only by lightweight transactions.
       `CREATE TABLE IF NOT EXISTS {ks}.sequences (world text, name text, value bigint, PRIMARY KEY ((world, name)))`,
       `CREATE TABLE IF NOT EXISTS {ks}.settings (world text, name text, value text, PRIMARY KEY ((world, name)))`,
+    ],
+  },
+  {
+    version: 2,
+    description: 'the remembered answers of requests with an Idempotency-Key',
+    statements: [
+      // Written only by lightweight transactions, each with the TTL the record has left;
+      // read at SERIAL (infra/store/cassandra-idempotency.ts).
+      IDEMPOTENCY_TABLE,
     ],
   },
 ];
