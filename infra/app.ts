@@ -177,7 +177,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     })();
   }
 
-  const services: Services = { entities: region, read: store, store, keys, seed, day: () => currentDay(store) };
+  const services: Services = { entities: region, read: store, store, keys, seed, day: () => currentDay(store), now: () => Date.now() };
   const ticker = new IntervalTicker();
   ticker.start(config.daySeconds * 1000, () => region.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
   relay?.start();
