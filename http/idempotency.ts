@@ -84,17 +84,25 @@ export function fingerprintOf(r: RequestShape): string {
   return sha256(canonical([r.method, r.route, r.params ?? {}, r.query ?? {}, body])).toString('hex');
 }
 
-/** One caller's Idempotency-Key: its record key in the store, its command id and its encryption key. */
+/** One caller's Idempotency-Key: its record key in the store, its command ids and its encryption key. */
 export class IdempotencyKey {
   readonly recordKey: string;
-  readonly commandId: string;
+  private readonly base: string;
   private readonly secret: Buffer;
 
   constructor(scope: string, key: string) {
-    const base = `${scope}\n${key}`;
-    this.recordKey = sha256(`record\n${base}`).toString('hex');
-    this.commandId = `idem:${sha256(`command\n${base}`).toString('hex').slice(0, 40)}`;
-    this.secret = sha256(`answer\n${base}`);
+    this.base = `${scope}\n${key}`;
+    this.recordKey = sha256(`record\n${this.base}`).toString('hex');
+    this.secret = sha256(`answer\n${this.base}`);
+  }
+
+  /**
+   * The command id of the request under this key in the window that ends at `expiresAt`:
+   * a retry in the same window (also one taking over a stopped attempt) sends the same
+   * ids; the same key sent after the window is a new request with new ids.
+   */
+  commandId(expiresAt: number): string {
+    return `idem:${sha256(`command\n${expiresAt}\n${this.base}`).toString('hex').slice(0, 40)}`;
   }
 
   seal(text: string): string {
@@ -167,7 +175,7 @@ export async function actOnce(
   };
   let answer: Answer;
   try {
-    answer = await act(scope(services, key.commandId, once));
+    answer = await act(scope(services, key.commandId(record.expiresAt), once));
   } catch (e) {
     if (e instanceof HttpError && e.status < 500) {
       answer = { status: e.status, body: refusalBody(e) };
