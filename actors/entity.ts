@@ -57,9 +57,31 @@ export interface EntityKind<S, C extends { type: string }, E> {
 /** The record nact persists for one handled command. */
 export interface PersistedRecord<E> {
   events: E[];
+  /** The command's id, when it carried one (see CommandOptions in ports/entities.ts). */
+  command_id?: string;
+  /** The answer given to that command, answered again if the id comes back. */
+  answer?: unknown;
 }
 
 export interface Envelope<C> {
   command: C;
   replyTo: unknown;
+  /** Names the command: the actor applies each id once (ports/entities.ts CommandOptions). */
+  commandId?: string;
+}
+
+/**
+ * How many applied command ids (with their answers) an actor keeps: the newest ones that
+ * produced events. The HTTP layer keeps the answer of an Idempotency-Key for 24 hours on
+ * its own; the actor's list covers what that cannot: a command delivered twice, and a
+ * request retried after the service stopped between the actor's write and the stored
+ * answer. docs/idempotency.md says why 128.
+ */
+export const COMMAND_IDS_KEPT = 128;
+
+/** An actor's state as the region keeps it: the kind's own state and the recent command ids it applied. */
+export interface ShellState<S> {
+  state: S;
+  /** [command id, answer], oldest first, at most COMMAND_IDS_KEPT. */
+  applied: Array<[string, unknown]>;
 }

@@ -5,9 +5,9 @@
 // handle before any actor sees it.
 import { dispatch, query, spawn, spawnPersistent, start, stop, configurePersistence, type Ref } from 'nact';
 import type { PersistenceEngine } from 'nact';
-import type { Entities, Protocols } from './ports/entities';
+import type { CommandOptions, Entities, Protocols } from './ports/entities';
 import type { ReadModel, StoreEngine, Writes } from './ports/store';
-import type { EntityIO, EntityKind, Envelope, PersistedRecord } from './entity';
+import { COMMAND_IDS_KEPT, type EntityIO, type EntityKind, type Envelope, type PersistedRecord, type ShellState } from './entity';
 import type { Result } from './result';
 
 export interface RegionOptions {
@@ -22,6 +22,27 @@ export interface RegionOptions {
    */
   route?: () => Entities<any>;
 }
+
+/** The longest command id an actor takes; a longer one is refused (422) before any actor sees it. */
+export const MAX_COMMAND_ID = 512;
+
+/** The ids an actor keeps after applying `id`: the newest COMMAND_IDS_KEPT. */
+function remember(applied: Array<[string, unknown]>, id: string, answer: unknown): Array<[string, unknown]> {
+  const next = applied.length >= COMMAND_IDS_KEPT ? applied.slice(applied.length - COMMAND_IDS_KEPT + 1) : applied.slice();
+  next.push([id, answer]);
+  return next;
+}
+
+// Snapshots of an actor that has applied no command id are the kind's bare state, as they
+// always were (so snapshots written before command ids existed still load); otherwise the
+// state and the ids travel together, marked.
+const SHELL_MARK = '@shell';
+const encodeSnapshot = (shell: ShellState<unknown>): unknown =>
+  shell.applied.length === 0 ? shell.state : { [SHELL_MARK]: 1, state: shell.state, applied: shell.applied };
+const decodeSnapshot = (data: unknown): ShellState<unknown> =>
+  data && typeof data === 'object' && (data as Record<string, unknown>)[SHELL_MARK] === 1
+    ? { state: (data as { state: unknown }).state, applied: (data as { applied: Array<[string, unknown]> }).applied ?? [] }
+    : { state: data, applied: [] };
 
 const INTERNAL = { status: 503 as const, detail: 'the world could not finish this action in time; read the current state before trying again' };
 
@@ -55,17 +76,22 @@ export class Region<P = Protocols> implements Entities<P> {
   }
 
   /** Ask from outside every actor (the HTTP layer, the clock's fan-out): any kind may be asked. */
-  ask<T = unknown, K extends keyof P & string = never>(kind: K, id: string | number, command: P[K], timeoutMs?: number): Promise<Result<T>> {
-    return this.askRaw<T>(kind, id, command, timeoutMs ?? this.askTimeoutMs, true);
+  ask<T = unknown, K extends keyof P & string = never>(kind: K, id: string | number, command: P[K], timeoutMs?: number, options?: CommandOptions): Promise<Result<T>> {
+    return this.askRaw<T>(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, options?.commandId);
   }
 
-  tell<K extends keyof P & string>(kind: K, id: string | number, command: P[K]): void {
-    const refused = this.unhandled(kind, command);
+  tell<K extends keyof P & string>(kind: K, id: string | number, command: P[K], options?: CommandOptions): void {
+    const refused = this.unhandled(kind, command) ?? this.badCommandId(options?.commandId);
     if (refused) {
       this.log(`tell ${kind}:${id} dropped: ${refused.refusal.detail}`);
       return;
     }
-    dispatch(this.ref(kind, id), { command, replyTo: null });
+    dispatch(this.ref(kind, id), { command, replyTo: null, commandId: options?.commandId } satisfies Envelope<unknown>);
+  }
+
+  private badCommandId(commandId: string | undefined): { ok: false; refusal: { status: 422; detail: string } } | null {
+    if (commandId === undefined || (typeof commandId === 'string' && commandId.length > 0 && commandId.length <= MAX_COMMAND_ID)) return null;
+    return { ok: false, refusal: { status: 422, detail: `a command id must be a string of 1 to ${MAX_COMMAND_ID} characters` } };
   }
 
   /** The refusal of a command type the kind does not declare (a misspelt or foreign command), or null. */
@@ -78,20 +104,20 @@ export class Region<P = Protocols> implements Entities<P> {
     return { ok: false, refusal: { status: 422, detail: `the ${kind} entity does not handle the command ${named}` } };
   }
 
-  private async askRaw<T>(kind: string, id: string | number, command: unknown, timeoutMs: number, retry: boolean): Promise<Result<T>> {
-    const refused = this.unhandled(kind, command);
+  private async askRaw<T>(kind: string, id: string | number, command: unknown, timeoutMs: number, retry: boolean, commandId?: string): Promise<Result<T>> {
+    const refused = this.unhandled(kind, command) ?? this.badCommandId(commandId);
     if (refused) {
       this.log(`ask ${kind}:${id} refused: ${refused.refusal.detail}`);
       return refused;
     }
     const ref = this.ref(kind, id);
     try {
-      return await query(ref, (replyTo: unknown) => ({ command, replyTo }), timeoutMs) as Result<T>;
+      return await query(ref, (replyTo: unknown) => ({ command, replyTo, commandId } satisfies Envelope<unknown>), timeoutMs) as Result<T>;
     } catch (e) {
       // The actor was passivated between lookup and ask: spawn it again once.
       if (retry && String((e as Error)?.message).includes('stopped')) {
         if (this.refs.get(this.key(kind, id)) === ref) this.refs.delete(this.key(kind, id));
-        return this.askRaw(kind, id, command, timeoutMs, false);
+        return this.askRaw(kind, id, command, timeoutMs, false, commandId);
       }
       this.log(`ask ${kind}:${id} failed: ${(e as Error)?.message}`);
       return { ok: false, refusal: INTERNAL };
@@ -111,23 +137,34 @@ export class Region<P = Protocols> implements Entities<P> {
     if (!entity || !parent) throw new Error(`unknown entity kind ${kind}`);
     const io = this.ioFor(entity);
     const log = this.log;
-    const f = async (state: unknown, msg: any, ctx: any) => {
+    const f = async (shell: ShellState<unknown>, msg: any, ctx: any): Promise<ShellState<unknown>> => {
       if (ctx.recovering) {
-        return (msg as PersistedRecord<unknown>).events.reduce((s, e) => entity.evolve(s, e), state);
+        const record = msg as PersistedRecord<unknown>;
+        const state = record.events.reduce((s, e) => entity.evolve(s, e), shell.state);
+        return { state, applied: record.command_id === undefined ? shell.applied : remember(shell.applied, record.command_id, record.answer) };
       }
-      const { command, replyTo } = msg as Envelope<unknown>;
+      const { command, replyTo, commandId } = msg as Envelope<unknown>;
       const reply = (r: Result<unknown>) => { if (replyTo) dispatch(replyTo as Ref<unknown>, r); };
+      const state = shell.state;
+      if (commandId !== undefined) {
+        // A command id applied before: nothing is decided or persisted again; the first answer is given.
+        const seen = shell.applied.find(([id]) => id === commandId);
+        if (seen) {
+          reply({ ok: true, value: seen[1] });
+          return shell;
+        }
+      }
       let outcome;
       try {
-        outcome = await entity.handle(state, command, io);
+        outcome = await entity.handle(state, command, commandId === undefined ? io : this.ioFor(entity, commandId));
       } catch (e) {
         log(`${key} failed to handle ${JSON.stringify((command as any)?.type)}: ${(e as Error)?.stack}`);
         reply({ ok: false, refusal: INTERNAL });
-        return state;
+        return shell;
       }
       if ('refusal' in outcome) {
         reply({ ok: false, refusal: outcome.refusal });
-        return state;
+        return shell;
       }
       let next = state;
       const writes: Required<Writes> = { rows: [], history: [], credentials: [] };
@@ -139,16 +176,22 @@ export class Region<P = Protocols> implements Entities<P> {
         writes.credentials.push(...(entity.credentials?.(event) ?? []));
         eventRows.push(...(entity.eventRows?.(event, next) ?? []));
       }
+      // A command with an id that changed something keeps its answer with its events, so the
+      // id is known (and its answer given again) after a restart too. The answer is a pure
+      // function of the new state, so it can be taken before the write.
+      const keep = commandId !== undefined && outcome.events.length > 0;
+      const answer = keep ? (outcome.reply ? outcome.reply(next) : entity.view(next)) : undefined;
       if (outcome.events.length > 0) {
         writes.rows = [...entity.project(next), ...eventRows];
+        const record: PersistedRecord<unknown> = keep ? { events: outcome.events, command_id: commandId, answer } : { events: outcome.events };
         try {
-          await ctx.persist({ events: outcome.events } satisfies PersistedRecord<unknown>, [], writes);
+          await ctx.persist(record, [], writes);
         } catch (e) {
           log(`${key} could not persist: ${(e as Error)?.message}`);
           reply({ ok: false, refusal: INTERNAL });
           // The actor's sequence number moved on; stop it so the next message recovers afresh.
           setImmediate(() => stop(ctx.self));
-          return state;
+          return shell;
         }
       }
       if (outcome.after) {
@@ -158,11 +201,13 @@ export class Region<P = Protocols> implements Entities<P> {
           log(`${key} follow-up failed: ${(e as Error)?.stack}`);
         }
       }
-      reply({ ok: true, value: outcome.reply ? outcome.reply(next) : entity.view(next) });
-      return next;
+      reply({ ok: true, value: keep ? answer : outcome.reply ? outcome.reply(next) : entity.view(next) });
+      return { state: next, applied: keep ? remember(shell.applied, commandId!, answer) : shell.applied };
     };
     const ref = spawnPersistent(parent, f, key, String(id), {
-      initialState: entity.initialState,
+      initialState: { state: entity.initialState, applied: [] } satisfies ShellState<unknown>,
+      snapshotEncoder: encodeSnapshot,
+      snapshotDecoder: decodeSnapshot,
       snapshotEvery: this.snapshotEvery,
       shutdownAfter: this.idleMs,
       afterStop: () => { if (this.refs.get(key) === ref) this.refs.delete(key); },
@@ -171,15 +216,31 @@ export class Region<P = Protocols> implements Entities<P> {
     return ref;
   }
 
-  private ioFor(entity: EntityKind<any, any, any>): EntityIO {
-    const ask = (kind: string, id: string | number, command: unknown, timeoutMs?: number) => {
+  /**
+   * What an actor may use while handling one command. Under a command id (`parent`), each
+   * ask it makes carries an id derived from it, the target and the command type, counted
+   * per target and type: a command decided again (a retry after a crash part-way) sends
+   * its asks under the same ids, so the actors below apply each of them once. An id given
+   * explicitly wins.
+   */
+  private ioFor(entity: EntityKind<any, any, any>, parent?: string): EntityIO {
+    const counts = new Map<string, number>();
+    const derive = (kind: string, id: string | number, command: unknown): string | undefined => {
+      if (parent === undefined) return undefined;
+      const target = `${kind}:${id}:${String((command as { type?: unknown } | null)?.type)}`;
+      const n = (counts.get(target) ?? 0) + 1;
+      counts.set(target, n);
+      return `${parent}>${target}#${n}`;
+    };
+    const ask = (kind: string, id: string | number, command: unknown, timeoutMs?: number, options?: CommandOptions) => {
       const target = this.kinds.get(kind);
       if (!target || target.rank >= entity.rank) {
         throw new Error(`ask order violated: ${entity.kind} (rank ${entity.rank}) may not ask ${kind}`);
       }
-      return this.route().ask(kind, id, command, timeoutMs ?? this.askTimeoutMs);
+      return this.route().ask(kind, id, command, timeoutMs ?? this.askTimeoutMs, { commandId: options?.commandId ?? derive(kind, id, command) });
     };
-    const tell = (kind: string, id: string | number, command: unknown) => this.route().tell(kind, id, command);
+    const tell = (kind: string, id: string | number, command: unknown, options?: CommandOptions) =>
+      this.route().tell(kind, id, command, { commandId: options?.commandId ?? derive(kind, id, command) });
     return { read: this.read, ask: ask as EntityIO['ask'], tell: tell as EntityIO['tell'] };
   }
 

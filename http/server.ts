@@ -7,7 +7,8 @@ import type { IncomingMessage } from 'http';
 import * as E from 'fp-ts/Either';
 import { detailItem, detailItems, type DetailItem, type Place } from '../codecs/report';
 import type { Field } from '../codecs/primitives';
-import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperatorKey, requireActive, resolveAgent, type Caller } from './auth';
+import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperatorKey, hashKey, requireActive, resolveAgent, type Caller } from './auth';
+import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
 import type { Route } from './route';
 import type { Services } from './services';
@@ -119,6 +120,9 @@ function withSafeInputs(items: DetailItem[]): DetailItem[] {
   });
 }
 
+/** The body of an HttpError's answer. */
+const errorBody = (e: HttpError) => ({ detail: typeof e.detail === 'string' ? e.detail : withSafeInputs(e.detail) });
+
 function header(req: restify.Request, name: string, problems: DetailItem[]): string | undefined {
   const v = req.headers[name];
   if (v === undefined) return undefined;
@@ -188,6 +192,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           checkOperatorKey(given, services.keys.spectator, 'X-Spectator-Key');
         }
 
+        // Idempotency-Key (any route that changes something): its caller's, checked with the rest of the input.
+        const idempotencyKey = r.method === 'GET' ? undefined : readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], problems);
         const params = decode(r.params, req.params ?? {}, 'path', problems);
         const query = decode(r.query, req.query ?? {}, 'query', problems);
         let body: unknown;
@@ -200,12 +206,21 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           findKeyInText(body, caller.key, ['body'], problems);
           if (problems.length) throw invalid(problems);
         }
+        if (idempotencyKey !== undefined) {
+          const scope = caller ? `agent:${hashKey(caller.key)}` : r.auth === 'admin' || r.auth === 'spectator' ? r.auth : 'public';
+          const fingerprint = fingerprintOf({ method: r.method, route: r.path, params: req.params ?? {}, query: req.query ?? {}, body: raw });
+          const answer = await actOnce(services, new IdempotencyKey(scope, idempotencyKey), idempotencyKey, fingerprint,
+            async (scoped) => ({ status: r.success, body: await r.handle({ params, query, body, caller }, scoped) }), errorBody);
+          if (answer.replayed) res.header(REPLAYED_HEADER, 'true');
+          res.send(answer.status, answer.body);
+          return;
+        }
         const value = await r.handle({ params, query, body, caller }, services);
         res.send(r.success, value);
       } catch (e) {
         if (e instanceof HttpError) {
           if (e.status === 413) res.setHeader('connection', 'close');
-          res.send(e.status, { detail: typeof e.detail === 'string' ? e.detail : withSafeInputs(e.detail) });
+          res.send(e.status, errorBody(e));
         } else if (e instanceof StoreUnavailableError) {
           log(`${req.method} ${req.path()}: ${e.message}`);
           res.send(503, { detail: STORE_UNAVAILABLE });

@@ -16,6 +16,19 @@ export interface Services {
   seed: string;
   /** The current world day, from the read model. */
   day(): Promise<number>;
+  /** The time (ms since the epoch) remembered answers of Idempotency-Keys are dated and expire by. */
+  now(): number;
+  /**
+   * Under an Idempotency-Key: the value this request made under `name` the first time it
+   * was tried (kept, encrypted, with its claim), or `make()`'s, kept for a retry. Absent
+   * outside one; use `once(services, ...)`.
+   */
+  once?<T>(name: string, make: () => Promise<T>): Promise<T>;
+}
+
+/** A value a retried request must make the same way (a new agent's key): see Services.once. */
+export function once<T>(services: Services, name: string, make: () => Promise<T>): Promise<T> {
+  return services.once ? services.once(name, make) : make();
 }
 
 export async function currentDay(read: ReadModel): Promise<number> {

@@ -245,7 +245,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     }
   }
 
-  const services: Services = { entities, read: store, store, keys, seed, day: () => currentDay(store) };
+  const services: Services = { entities, read: store, store, keys, seed, day: () => currentDay(store), now: () => Date.now() };
   const ticker = new IntervalTicker();
   // Only the node that hosts the clock advances it.
   ticker.start(config.daySeconds * 1000, () => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000) : Promise.resolve()));

@@ -35,6 +35,19 @@ export interface Protocols {
 export type EntityKindName = keyof Protocols;
 
 /**
+ * Optional extras of one command. `commandId` names the command: an actor applies each id
+ * once. A command whose id the actor has already applied persists nothing and answers
+ * the answer it gave the first time (for the last COMMAND_IDS_KEPT ids that produced
+ * events, see actors/entity.ts); a refused command persists nothing, so its id is simply
+ * decided again. Ids are opaque strings of at most 512 characters; the HTTP layer derives
+ * them from an Idempotency-Key and its caller. An implementation that ignores `options`
+ * still fits the port, but gives up exactly-once application on redelivery and retries.
+ */
+export interface CommandOptions {
+  commandId?: string;
+}
+
+/**
  * Commands to entities. `ask` answers with the entity's reply or a refusal (never
  * throws for a refusal); a command the kind does not handle is refused at once (422).
  * The reply's type `T` is the caller's to know: give it by annotating the result
@@ -43,7 +56,7 @@ export type EntityKindName = keyof Protocols;
  * not compile, since the command would then go unchecked against the kind.
  */
 export interface Entities<P = Protocols> {
-  ask<T = unknown, K extends keyof P & string = never>(kind: K, id: string | number, command: P[K], timeoutMs?: number): Promise<Result<T>>;
+  ask<T = unknown, K extends keyof P & string = never>(kind: K, id: string | number, command: P[K], timeoutMs?: number, options?: CommandOptions): Promise<Result<T>>;
   /** Sends without waiting for an answer. */
-  tell<K extends keyof P & string>(kind: K, id: string | number, command: P[K]): void;
+  tell<K extends keyof P & string>(kind: K, id: string | number, command: P[K], options?: CommandOptions): void;
 }

@@ -226,8 +226,57 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * One remembered request: what an Idempotency-Key (within its caller's scope) stands for.
+ * The store treats every text field as opaque; the HTTP layer (http/idempotency.ts)
+ * decides what goes in (hashes, and answers and notes it has encrypted).
+ */
+export interface IdempotencyRecord {
+  /** What the request was (a hash of its method, path and body): another request under the same key is refused. */
+  fingerprint: string;
+  /** The attempt acting under the key now (a random token); only it may note, complete or release. */
+  owner: string;
+  /** Until when (ms since the epoch) the owner's claim holds while it has no answer; after that a retry may take it over. */
+  leaseUntil: number;
+  /** When the record is forgotten (ms since the epoch): 24 hours after the first request. */
+  expiresAt: number;
+  /** What the acting attempt noted so a retry acts the same way (the ids it took), or null. */
+  notes: string | null;
+  /** The final answer, or null while the request is still being acted on. */
+  answer: string | null;
+}
+
+/** What `claim` found: `taken` means the caller now owns the record and must act. */
+export type IdempotencyClaim = { taken: true; record: IdempotencyRecord } | { taken: false; record: IdempotencyRecord };
+
+/**
+ * The remembered answers of requests sent with an Idempotency-Key. Each key is claimed
+ * atomically (on a store across several nodes too): of two requests racing for a key,
+ * exactly one is `taken`. Every method takes `now` (ms since the epoch) from the caller,
+ * and a record whose `expiresAt` is at most `now` counts as absent.
+ */
+export interface IdempotencyStore {
+  /**
+   * Takes `key` for `fresh` when there is no live record (none, or one expired), or when
+   * the live record has the same fingerprint, no answer and a lease that has run out (an
+   * attempt that stopped part-way): then `fresh.owner` and `fresh.leaseUntil` replace its
+   * owner and lease, and its notes and expiry stay. Otherwise answers the live record.
+   */
+  claim(key: string, fresh: IdempotencyRecord, now: number): Promise<IdempotencyClaim>;
+  /** The live record of `key`, if any. */
+  idempotencyRecord(key: string, now: number): Promise<IdempotencyRecord | undefined>;
+  /** Replaces the notes, if `owner` still owns the record; answers whether it did. */
+  note(key: string, owner: string, notes: string, now: number): Promise<boolean>;
+  /** Records the final answer, if `owner` still owns the record; answers whether it did. */
+  complete(key: string, owner: string, answer: string, now: number): Promise<boolean>;
+  /** Forgets the record, if `owner` still owns it and it has no answer (the outcome was not final). */
+  release(key: string, owner: string): Promise<void>;
+}
+
 /** Everything the service needs from a persistence backend. */
 export interface Store extends ReadModel {
+  /** The remembered answers of requests with an Idempotency-Key. */
+  idempotency: IdempotencyStore;
   /** Resolves when the store answers; rejects with StoreUnavailableError when it cannot be reached. */
   ping(): Promise<void>;
   /** The nact engine; its persist(event, writes) applies `writes` together with the event, all or nothing. */

@@ -5,7 +5,7 @@ import { AgentCreate, AgentPath, AgentRetire } from '../../codecs/requests';
 import { hashKey, newAgentKey } from '../auth';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
-import type { Services } from '../services';
+import { once, type Services } from '../services';
 
 type AgentView = ReturnType<typeof agentView>;
 
@@ -38,7 +38,8 @@ export const agentRoutes = [
     summary: 'Register an agent. The answer holds api_key, shown this once: keep it.',
     async handle({ body }, s) {
       const id = await s.store.nextId('agent');
-      const apiKey = newAgentKey();
+      // Under an Idempotency-Key a retry registers with the key of the first try (kept encrypted with the claim).
+      const apiKey = await once(s, 'api_key', async () => newAgentKey());
       const agent = await ask(s, id, { type: 'register', id, name: body.name, model: body.model, key_hash: hashKey(apiKey), day: await s.day() });
       return { ...(agent as object), api_key: apiKey };
     },

@@ -33,7 +33,8 @@ export interface ClusterOptions {
 }
 
 const MOVED = { moved: true } as const;
-type Routed = { kind: string; id: string | number; command: unknown; deadline: number; reply: { topic: string; correlation: string } | null };
+type Routed = { kind: string; id: string | number; command: unknown; commandId?: string; deadline: number; reply: { topic: string; correlation: string } | null };
+type Options = { commandId?: string };
 type Reply = { correlation: string; result?: Result<unknown>; moved?: true };
 
 const timedOut = (what: string): Result<never> => ({ ok: false, refusal: { status: 503, detail: `the world could not finish this action in time (${what}); read the current state before trying again` } });
@@ -230,10 +231,10 @@ export class ClusterNode {
     return true;
   }
 
-  private async local<T>(shard: number, kind: string, id: string | number, command: unknown, timeoutMs: number): Promise<Result<T>> {
+  private async local<T>(shard: number, kind: string, id: string | number, command: unknown, timeoutMs: number, options?: Options): Promise<Result<T>> {
     this.inFlight.set(shard, (this.inFlight.get(shard) ?? 0) + 1);
     try {
-      return await this.region.ask<T, any>(kind as any, id, command as any, timeoutMs);
+      return await this.region.ask<T, any>(kind as any, id, command as any, timeoutMs, options);
     } finally {
       this.inFlight.set(shard, (this.inFlight.get(shard) ?? 1) - 1);
     }
@@ -247,10 +248,10 @@ export class ClusterNode {
     }
     this.counts.served++;
     if (!m.reply) {
-      this.region.tell(m.kind as any, m.id, m.command as any);
+      this.region.tell(m.kind as any, m.id, m.command as any, { commandId: m.commandId });
       return;
     }
-    const result = await this.local(shard, m.kind, m.id, m.command, Math.max(1, m.deadline - Date.now()));
+    const result = await this.local(shard, m.kind, m.id, m.command, Math.max(1, m.deadline - Date.now()), { commandId: m.commandId });
     await this.answer(m, { correlation: m.reply.correlation, result });
   }
 
@@ -259,14 +260,14 @@ export class ClusterNode {
       .catch((e: unknown) => this.log(`cluster: an answer to ${m.kind}:${m.id} could not be sent: ${(e as Error)?.message ?? e}`));
   }
 
-  private async remote<T>(shard: number, kind: string, id: string | number, command: unknown, deadline: number): Promise<Result<T> | typeof MOVED> {
+  private async remote<T>(shard: number, kind: string, id: string | number, command: unknown, deadline: number, options?: Options): Promise<Result<T> | typeof MOVED> {
     const correlation = crypto.randomUUID();
     const started = performance.now();
     const replied = new Promise<Reply | null>((resolve) => {
       const timer = setTimeout(() => { this.pending.delete(correlation); resolve(null); }, Math.max(1, deadline - Date.now()));
       this.pending.set(correlation, { resolve, timer });
     });
-    const routed: Routed = { kind, id, command, deadline, reply: { topic: this.replyTopic, correlation } };
+    const routed: Routed = { kind, id, command, commandId: options?.commandId, deadline, reply: { topic: this.replyTopic, correlation } };
     this.counts.sent++;
     try {
       await this.producer.send({ topic: this.opts.commandTopic, acks: 1, messages: [{ partition: shard, key: `${kind}:${id}`, value: JSON.stringify(routed) }] });
@@ -283,30 +284,31 @@ export class ClusterNode {
     return reply.result as Result<T>;
   }
 
-  ask<T = unknown, K extends string = never>(kind: K, id: string | number, command: unknown, timeoutMs = 30_000): Promise<Result<T>> {
-    return this.route<T>(kind, id, command, Date.now() + timeoutMs);
+  /** The entities port on many nodes: a command id (CommandOptions) travels with the command, so the actor applies it once wherever it runs. */
+  ask<T = unknown, K extends string = never>(kind: K, id: string | number, command: unknown, timeoutMs = 30_000, options?: Options): Promise<Result<T>> {
+    return this.route<T>(kind, id, command, Date.now() + timeoutMs, options);
   }
 
-  private async route<T>(kind: string, id: string | number, command: unknown, deadline: number): Promise<Result<T>> {
+  private async route<T>(kind: string, id: string | number, command: unknown, deadline: number, options?: Options): Promise<Result<T>> {
     const shard = this.shardOf(kind, id);
     for (;;) {
       if (this.closed) return { ok: false, refusal: { status: 503, detail: 'this node is stopping; try again on another' } };
-      if (this.hosts(shard)) return this.local<T>(shard, kind, id, command, Math.max(1, deadline - Date.now()));
+      if (this.hosts(shard)) return this.local<T>(shard, kind, id, command, Math.max(1, deadline - Date.now()), options);
       if (this.assigned.has(shard)) {
         if (!(await this.whenHosted(shard, deadline)) && Date.now() >= deadline) return timedOut(`${kind} ${id}: its shard is being taken over`);
         continue;
       }
-      const r = await this.remote<T>(shard, kind, id, command, deadline);
+      const r = await this.remote<T>(shard, kind, id, command, deadline, options);
       if (!('moved' in r)) return r;
       if (Date.now() >= deadline) return timedOut(`${kind} ${id}: its shard is moving`);
       await sleep(50);
     }
   }
 
-  tell(kind: string, id: string | number, command: unknown): void {
+  tell(kind: string, id: string | number, command: unknown, options?: Options): void {
     const shard = this.shardOf(kind, id);
-    if (this.hosts(shard)) { this.region.tell(kind as any, id, command as any); return; }
-    const routed: Routed = { kind, id, command, deadline: Date.now() + 30_000, reply: null };
+    if (this.hosts(shard)) { this.region.tell(kind as any, id, command as any, options); return; }
+    const routed: Routed = { kind, id, command, commandId: options?.commandId, deadline: Date.now() + 30_000, reply: null };
     void this.producer.send({ topic: this.opts.commandTopic, acks: 1, messages: [{ partition: shard, key: `${kind}:${id}`, value: JSON.stringify(routed) }] })
       .catch((e: unknown) => this.log(`cluster: a tell to ${kind}:${id} was lost: ${(e as Error)?.message ?? e}`));
   }

@@ -8,6 +8,7 @@
 import crypto from 'crypto';
 import { errors, types, type Client } from 'cassandra-driver';
 import { storeError } from './cassandra-errors';
+import { IDEMPOTENCY_TABLE } from './cassandra-idempotency';
 
 export interface Replication {
   class: 'SimpleStrategy' | 'NetworkTopologyStrategy';
@@ -114,6 +115,15 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 2,
+    description: 'the remembered answers of requests with an Idempotency-Key',
+    statements: [
+      // Written only by lightweight transactions, each with the TTL the record has left;
+      // read at SERIAL (infra/store/cassandra-idempotency.ts).
+      IDEMPOTENCY_TABLE,
+    ],
+  },
+  {
+    version: 3,
     description: 'shard leases of the nodes (many nodes)',
     statements: [
       // One row per shard: the node that holds it, the epoch of its ownership (each new

@@ -16,6 +16,7 @@ import {
 } from '../../actors/ports/store';
 import { StoreUnavailableError, storeError } from './cassandra-errors';
 import { Sequence, SequenceReserver } from './cassandra-ids';
+import { CassandraIdempotency } from './cassandra-idempotency';
 import { Limiter, mapLimited } from './cassandra-limit';
 import {
   DEFAULT_WORLD, ENTITY_COLUMNS, FILTER_COLUMNS, HISTORY_COLUMNS, allHistory, byAgent, byCategory, byIndex, byOrganization, compareKeys,
@@ -153,6 +154,7 @@ class JournalStream implements EventStream {
 
 export class CassandraStore implements Store {
   readonly engine: StoreEngine;
+  readonly idempotency: CassandraIdempotency;
   readonly keyspace: string;
   /** The world of this store within the keyspace. */
   readonly world: string;
@@ -199,6 +201,7 @@ export class CassandraStore implements Store {
     this.historyIds = new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
     this.cql = this.statements();
     this.engine = this.makeEngine();
+    this.idempotency = new CassandraIdempotency((what, query, params, o) => this.exec(what, query, params, o), this.keyspace, this.world, this.write, this.serial);
   }
 
   private statements() {

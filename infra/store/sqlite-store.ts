@@ -11,9 +11,10 @@ import fs from 'fs';
 import path from 'path';
 import { Worker } from 'worker_threads';
 import type { BatchResult, WriteItem } from './sqlite-writer';
+import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
 import {
   QUERIES, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
-  type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
+  type IdempotencyStore, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
 
 const SCHEMA = `
@@ -94,6 +95,7 @@ const ID_ORDER = 'ORDER BY CAST(id AS INTEGER), id';
 
 export class SqliteStore implements Store {
   readonly engine: StoreEngine;
+  readonly idempotency: IdempotencyStore;
   private readonly db: Database.Database;
   private queue: PendingWrite[] = [];
   private flushScheduled = false;
@@ -116,6 +118,8 @@ export class SqliteStore implements Store {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    this.db.exec(IDEMPOTENCY_SCHEMA);
+    this.idempotency = new SqliteIdempotency(this.db);
     // History written before history_organizations existed is indexed once.
     this.db.exec(`INSERT OR IGNORE INTO history_organizations (organization_id, history_id)
       SELECT j.value, h.id FROM history h, json_each(h.organization_ids) j

@@ -103,7 +103,7 @@ describe('the world on the Cassandra store', function () {
     try {
       await seedWorld(region, store, SEED);
       await region.ask('clock', CLOCK_ID, { type: 'resume' }, 120_000);
-      setReady({ entities: region, read: store, store, keys: { admin, spectator: 'cassandra-spectator-key' }, seed: SEED, day: () => currentDay(store) });
+      setReady({ entities: region, read: store, store, keys: { admin, spectator: 'cassandra-spectator-key' }, seed: SEED, day: () => currentDay(store), now: () => Date.now() });
       const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
         const res = await fetch(url + path, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
         return { status: res.status, body: await res.json() as any };

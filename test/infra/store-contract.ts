@@ -9,7 +9,7 @@
 // over the same data; the tests of durability across a restart need it.
 import assert from 'assert/strict';
 import {
-  QUERIES, compareIds, type HistoryEntry, type PersistedEvent, type ProjectionRow, type QueryName, type QuerySpec, type Store, type Writes,
+  QUERIES, compareIds, type HistoryEntry, type IdempotencyRecord, type PersistedEvent, type ProjectionRow, type QueryName, type QuerySpec, type Store, type Writes,
 } from '../../actors/ports/store';
 
 export interface OpenedStore {
@@ -384,6 +384,93 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         const reopened = await opened.reopen!();
         assert.equal(await reopened.setting('contract-test-kept'), 'kept');
         assert.equal(await reopened.setting('contract-test'), 'two');
+      });
+    });
+
+    describe('idempotency records', () => {
+      const ctx = freshStore();
+      const HOUR = 3_600_000;
+      const T0 = 1_800_000_000_000;
+      const fresh = (owner: string, now: number, fingerprint = 'fp-1'): IdempotencyRecord => ({
+        fingerprint, owner, leaseUntil: now + 60_000, expiresAt: now + 24 * HOUR, notes: null, answer: null,
+      });
+
+      it('lets exactly one of two racing claims take a key; the other sees the record', async () => {
+        const idem = ctx.current().idempotency;
+        const [a, b] = await Promise.all([idem.claim('race', fresh('a', T0), T0), idem.claim('race', fresh('b', T0), T0)]);
+        assert.equal([a, b].filter((c) => c.taken).length, 1);
+        const winner = a.taken ? 'a' : 'b';
+        const loser = a.taken ? b : a;
+        assert.equal(loser.record.owner, winner);
+        assert.equal(loser.record.answer, null);
+        assert.deepEqual(await idem.idempotencyRecord('race', T0 + 1), fresh(winner, T0));
+        assert.equal(await idem.idempotencyRecord('nobody', T0), undefined);
+      });
+
+      it('keeps notes and the answer of the owner only, and answers them to later claims', async () => {
+        const idem = ctx.current().idempotency;
+        assert.ok((await idem.claim('k1', fresh('o1', T0), T0)).taken);
+        assert.equal(await idem.note('k1', 'someone-else', 'n', T0), false);
+        assert.equal(await idem.note('k1', 'o1', 'ids: 5', T0 + 10), true);
+        assert.equal(await idem.complete('k1', 'someone-else', 'x', T0), false);
+        assert.equal(await idem.complete('k1', 'o1', 'answer-1', T0 + 20), true);
+        assert.equal(await idem.complete('k1', 'o1', 'answer-2', T0 + 30), false, 'an answer is final');
+        const later = await idem.claim('k1', fresh('o2', T0 + HOUR), T0 + HOUR);
+        assert.equal(later.taken, false);
+        assert.deepEqual(later.record, { ...fresh('o1', T0), notes: 'ids: 5', answer: 'answer-1' });
+        const other = await idem.claim('k1', fresh('o3', T0 + HOUR, 'fp-2'), T0 + HOUR);
+        assert.equal(other.taken, false, 'another request under the key does not take it either');
+        assert.equal(other.record.fingerprint, 'fp-1');
+      });
+
+      it('forgets a record once it expires: a claim after that takes the key afresh', async () => {
+        const idem = ctx.current().idempotency;
+        assert.ok((await idem.claim('k2', fresh('o1', T0), T0)).taken);
+        assert.ok(await idem.complete('k2', 'o1', 'answer', T0));
+        const justBefore = T0 + 24 * HOUR - 1;
+        assert.equal((await idem.claim('k2', fresh('o2', justBefore), justBefore)).taken, false);
+        const after = T0 + 24 * HOUR;
+        assert.equal(await idem.idempotencyRecord('k2', after), undefined);
+        const again = await idem.claim('k2', fresh('o3', after, 'fp-other'), after);
+        assert.equal(again.taken, true);
+        assert.deepEqual(await idem.idempotencyRecord('k2', after), fresh('o3', after, 'fp-other'));
+      });
+
+      it('lets a claim without an answer be taken over once its lease has run out, by the same request only, keeping notes and expiry', async () => {
+        const idem = ctx.current().idempotency;
+        assert.ok((await idem.claim('k3', fresh('o1', T0), T0)).taken);
+        assert.ok(await idem.note('k3', 'o1', 'ids', T0));
+        assert.equal((await idem.claim('k3', fresh('o2', T0 + 1000), T0 + 1000)).taken, false, 'the lease still holds');
+        const late = T0 + 61_000;
+        assert.equal((await idem.claim('k3', fresh('o2', late, 'fp-2'), late)).taken, false, 'another request never takes it over');
+        const over = await idem.claim('k3', fresh('o2', late), late);
+        assert.equal(over.taken, true);
+        assert.deepEqual(over.record, { ...fresh('o1', T0), owner: 'o2', leaseUntil: late + 60_000, notes: 'ids' });
+        assert.deepEqual(await idem.idempotencyRecord('k3', late), over.record);
+        assert.equal(await idem.complete('k3', 'o1', 'stale', late), false, 'the first owner lost it');
+        assert.equal(await idem.complete('k3', 'o2', 'answer', late), true);
+      });
+
+      it('forgets a released claim (an answer that was not final), but never an answered one', async () => {
+        const idem = ctx.current().idempotency;
+        assert.ok((await idem.claim('k4', fresh('o1', T0), T0)).taken);
+        await idem.release('k4', 'someone-else');
+        assert.ok(await idem.idempotencyRecord('k4', T0));
+        await idem.release('k4', 'o1');
+        assert.equal(await idem.idempotencyRecord('k4', T0), undefined);
+        assert.ok((await idem.claim('k4', fresh('o2', T0), T0)).taken);
+        assert.ok(await idem.complete('k4', 'o2', 'done', T0));
+        await idem.release('k4', 'o2');
+        assert.equal((await idem.idempotencyRecord('k4', T0))?.answer, 'done');
+      });
+
+      it('keeps records across a reopen', async function () {
+        const opened = ctx.opened();
+        if (!opened.reopen) this.skip();
+        assert.ok((await ctx.current().idempotency.claim('k5', fresh('o1', T0), T0)).taken);
+        assert.ok(await ctx.current().idempotency.complete('k5', 'o1', 'kept', T0));
+        const store = await opened.reopen!();
+        assert.equal((await store.idempotency.idempotencyRecord('k5', T0 + HOUR))?.answer, 'kept');
       });
     });
 
