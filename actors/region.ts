@@ -7,7 +7,7 @@ import { dispatch, query, spawn, spawnPersistent, start, stop, configurePersiste
 import type { PersistenceEngine } from 'nact';
 import type { Entities, Protocols } from './ports/entities';
 import type { ReadModel, StoreEngine, Writes } from './ports/store';
-import type { EntityIO, EntityKind, Envelope, PersistedRecord } from './entity';
+import type { EntityIO, EntityKind, Envelope, Outcome, PersistedRecord } from './entity';
 import type { Result } from './result';
 
 export interface RegionOptions {
@@ -109,7 +109,8 @@ export class Region<P = Protocols> implements Entities<P> {
       }
       const { command, replyTo } = msg as Envelope<unknown>;
       const reply = (r: Result<unknown>) => { if (replyTo) dispatch(replyTo as Ref<unknown>, r); };
-      let outcome;
+      let outcome: Outcome<unknown, unknown>;
+      let next = state;
       try {
         outcome = await entity.handle(state, command, io);
       } catch (e) {
@@ -117,30 +118,43 @@ export class Region<P = Protocols> implements Entities<P> {
         reply({ ok: false, refusal: INTERNAL });
         return state;
       }
-      if ('refusal' in outcome) {
-        reply({ ok: false, refusal: outcome.refusal });
-        return state;
-      }
-      let next = state;
-      const writes: Required<Writes> = { rows: [], history: [], credentials: [] };
-      const eventRows = [];
-      for (const event of outcome.events) {
-        const before = next;
-        next = entity.evolve(next, event);
-        writes.history.push(...entity.chronicle(event, next, before));
-        writes.credentials.push(...(entity.credentials?.(event) ?? []));
-        eventRows.push(...(entity.eventRows?.(event, next) ?? []));
-      }
-      if (outcome.events.length > 0) {
-        writes.rows = [...entity.project(next), ...eventRows];
+      // An action that spans actors persists its intent, then goes on (`andThen`) from the durable state.
+      for (;;) {
+        const events = outcome.events ?? [];
+        const writes: Required<Writes> = { rows: [], history: [], credentials: [] };
+        const eventRows = [];
+        let after = next;
+        for (const event of events) {
+          const before = after;
+          after = entity.evolve(after, event);
+          writes.history.push(...entity.chronicle(event, after, before));
+          writes.credentials.push(...(entity.credentials?.(event) ?? []));
+          eventRows.push(...(entity.eventRows?.(event, after) ?? []));
+        }
+        if (events.length > 0) {
+          writes.rows = [...entity.project(after), ...eventRows];
+          try {
+            await ctx.persist({ events } satisfies PersistedRecord<unknown>, [], writes);
+          } catch (e) {
+            log(`${key} could not persist: ${(e as Error)?.message}`);
+            reply({ ok: false, refusal: INTERNAL });
+            // The actor's sequence number moved on; stop it so the next message recovers afresh.
+            setImmediate(() => stop(ctx.self));
+            return next;
+          }
+        }
+        next = after;
+        if ('refusal' in outcome) {
+          reply({ ok: false, refusal: outcome.refusal });
+          return next;
+        }
+        if (!outcome.andThen) break;
         try {
-          await ctx.persist({ events: outcome.events } satisfies PersistedRecord<unknown>, [], writes);
+          outcome = await outcome.andThen(next);
         } catch (e) {
-          log(`${key} could not persist: ${(e as Error)?.message}`);
+          log(`${key} failed to go on with ${JSON.stringify((command as any)?.type)}: ${(e as Error)?.stack}`);
           reply({ ok: false, refusal: INTERNAL });
-          // The actor's sequence number moved on; stop it so the next message recovers afresh.
-          setImmediate(() => stop(ctx.self));
-          return state;
+          return next;
         }
       }
       if (outcome.after) {

@@ -115,11 +115,14 @@ export interface TransferCommand {
 /** Would this transfer be accepted now? Answers without recording anything (a contract checks both sides before moving anything). */
 export interface CheckTransferCommand extends Omit<TransferCommand, 'type'> { type: 'check-transfer' }
 
+/** The follow-up of its end is done (actors/organization/ending.ts): its intent ends. */
+export interface EndingFollowedCommand { type: 'ending-followed'; day: number }
+
 /** Does this agent control this active organization? (asked before acting in its name elsewhere) */
 export interface ControlCommand { type: 'control'; agent_id: number }
 
 export type OrganizationCommand =
-  | ControlCommand | SendMessageCommand | TransferCommand | CheckTransferCommand
+  | ControlCommand | EndingFollowedCommand | SendMessageCommand | TransferCommand | CheckTransferCommand
   | FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand | TravelCommand
   | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand | EmployCommand | FormPartyCommand
   | AddPartyMemberCommand | DispatchPartyCommand | ReserveGoldCommand | QuestStandingCommand | QuestSettledCommand;
@@ -190,8 +193,11 @@ export interface Transferred extends Omit<TransferCommand, 'type' | 'even_if_end
 /** An ended organization's gold and goods pass to the world; so does anything that reaches it later. Its workers go home. */
 export interface EstateForfeited { type: 'estate-forfeited'; day: number; gold: number; holdings: Record<string, number>; workers: number; reason: string }
 
+/** What follows its end (its adventurers, quests, pledges, alliances) is done. */
+export interface EndingFollowed { type: 'ending-followed'; day: number }
+
 export type OrganizationEvent =
-  | MessageSent | Transferred | EstateForfeited
+  | EndingFollowed | MessageSent | Transferred | EstateForfeited
   | AdventurerEmployed | AdventurerLeft | PartyFormed | PartyMemberAdded | PartyDispatched | GoldReserved | QuestSettled
   | Founded | Updated | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
   | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;
@@ -264,6 +270,8 @@ export interface Organization {
   settled_day: number;
   /** Settlements and transfers already applied, by name (absent in records from before they were named). */
   applied_ops?: string[];
+  /** It has ended and what follows its end is not yet done (absent in records from before this was kept). */
+  ending_pending?: boolean;
 }
 
 export type OrganizationState = Organization | null;

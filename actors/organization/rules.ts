@@ -322,6 +322,12 @@ function decideOneDay(state: Organization, c: Pick<DayBeganCommand, 'day'> & Par
   return withEstateSettled(state, events, day, 'it went bankrupt');
 }
 
+/** The follow-up of its end is done: recorded once, a repeated report changes nothing. */
+export function decideEndingFollowed(state: OrganizationState, day: number): Decision<OrganizationEvent> {
+  if (!state) return notFound('organization not found');
+  return state.ending_pending ? accept({ type: 'ending-followed', day }) : accept();
+}
+
 export function decideDissolve(state: OrganizationState, agentId: number, day: number): Decision<OrganizationEvent> {
   const refused = checkControl(state, agentId);
   if (refused) return refused;
@@ -364,9 +370,11 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         settled_day: e.day,
       };
     case 'went-bankrupt':
-      return { ...state, status: 'bankrupt', ended_day: e.day, travel: null, employees: [], parties: disband(state) };
+      return { ...state, status: 'bankrupt', ended_day: e.day, travel: null, employees: [], parties: disband(state), ending_pending: true };
     case 'dissolved':
-      return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: disband(state) };
+      return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: disband(state), ending_pending: true };
+    case 'ending-followed':
+      return { ...state, ending_pending: false };
     case 'adventurer-employed':
       return { ...state, employees: [...state.employees, e.adventurer_id] };
     case 'adventurer-left':
