@@ -10,7 +10,9 @@ import { completeEnding } from './organization/ending';
 
 export type PendingIntent =
   /** An organization ended; what follows (its adventurers freed, its quests, pledges and alliances) is not yet done. */
-  | { kind: 'organization'; id: number; intent: 'ending'; day: number; how: 'bankruptcy' | 'dissolution' };
+  | { kind: 'organization'; id: number; intent: 'ending'; day: number; how: 'bankruptcy' | 'dissolution' }
+  /** An agent is founding an organization. */
+  | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number };
 
 const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 
@@ -34,6 +36,11 @@ export async function resumeIntents(entities: Entities, read: ReadModel, log: (l
       case 'organization':
         problem = await completeEnding(entities, read, p.id, p.day, p.how);
         break;
+      case 'agent': {
+        const r = await entities.ask('agent', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
     }
     if (problem !== null) {
       left += 1;

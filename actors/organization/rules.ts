@@ -101,6 +101,8 @@ export function checkControl(state: OrganizationState, agentId: number): Decisio
 }
 
 export function decideFound(state: OrganizationState, c: FoundCommand): Decision<OrganizationEvent> {
+  // Asked again by the founding that created it (a retried saga), it answers what it is.
+  if (state && c.agent_id !== null && state.agent_id === c.agent_id && state.founded_day === c.day && state.name === c.name) return accept();
   if (state) return conflict(`organization ${c.id} already exists`);
   return accept({
     type: 'founded', day: c.day, id: c.id, agent_id: c.agent_id, name: c.name, kind: c.kind,
