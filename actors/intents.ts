@@ -12,7 +12,9 @@ export type PendingIntent =
   /** An organization ended; what follows (its adventurers freed, its quests, pledges and alliances) is not yet done. */
   | { kind: 'organization'; id: number; intent: 'ending'; day: number; how: 'bankruptcy' | 'dissolution' }
   /** An agent is founding an organization. */
-  | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number };
+  | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number }
+  /** An adventurer is being hired or released. */
+  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number };
 
 const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 
@@ -38,6 +40,11 @@ export async function resumeIntents(entities: Entities, read: ReadModel, log: (l
         break;
       case 'agent': {
         const r = await entities.ask('agent', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'adventurer': {
+        const r = await entities.ask('adventurer', p.id, { type: 'resume' });
         if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
         break;
       }

@@ -58,7 +58,11 @@ export interface ProjectSpec {
 export interface StartProjectCommand { type: 'start-project'; agent_id: number; day: number; project: ProjectSpec; unit_price: number | null }
 export interface CancelProjectCommand { type: 'cancel-project'; agent_id: number; day: number; project_id: number }
 
-export interface EmployCommand { type: 'employ' | 'unemploy'; agent_id: number; day: number; adventurer_id: number }
+export interface EmployCommand {
+  type: 'employ' | 'unemploy'; agent_id: number; day: number; adventurer_id: number;
+  /** Names this hiring or release: one already applied is not applied again (the adventurer's retried saga). */
+  op?: string;
+}
 export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: number; party_id: number; name: string }
 export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number }
 export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string }
@@ -180,8 +184,8 @@ export interface ProjectsWorked {
 }
 export interface ProjectCompleted { type: 'project-completed'; day: number; project_id: number; output: { resource: string; quantity: number } | null; establishment: Establishment | null }
 
-export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; agent_id: number; adventurer_id: number }
-export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number }
+export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; agent_id: number; adventurer_id: number; op?: string }
+export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number; op?: string }
 export interface PartyFormed { type: 'party-formed'; day: number; agent_id: number; party_id: number; name: string }
 export interface PartyMemberAdded { type: 'party-member-added'; day: number; agent_id: number; party_id: number; adventurer_id: number }
 export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number }

@@ -191,11 +191,13 @@ export function decideCancelProject(state: OrganizationState, agentId: number, d
 export function decideEmploy(state: OrganizationState, c: EmployCommand): Decision<OrganizationEvent> {
   const refused = checkControl(state, c.agent_id);
   if (refused) return refused;
+  if (applied(state!, c.op)) return accept();
   const employed = state!.employees.includes(c.adventurer_id);
+  const op = c.op === undefined ? {} : { op: c.op };
   if (c.type === 'employ') {
-    return employed ? conflict(`adventurer ${c.adventurer_id} already works for ${state!.name}`) : accept({ type: 'adventurer-employed', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id });
+    return employed ? conflict(`adventurer ${c.adventurer_id} already works for ${state!.name}`) : accept({ type: 'adventurer-employed', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op });
   }
-  return employed ? accept({ type: 'adventurer-left', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id }) : forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
+  return employed ? accept({ type: 'adventurer-left', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op }) : forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
 }
 
 export function decideFormParty(state: OrganizationState, c: FormPartyCommand): Decision<OrganizationEvent> {
@@ -378,10 +380,11 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
     case 'ending-followed':
       return { ...state, ending_pending: false };
     case 'adventurer-employed':
-      return { ...state, employees: [...state.employees, e.adventurer_id] };
+      return { ...state, employees: [...state.employees, e.adventurer_id], applied_ops: withOp(state, e.op) };
     case 'adventurer-left':
       return {
         ...state,
+        applied_ops: withOp(state, e.op),
         employees: state.employees.filter((a) => a !== e.adventurer_id),
         parties: state.parties.map((p) => ({ ...p, members: p.members.filter((m) => m !== e.adventurer_id) })),
       };

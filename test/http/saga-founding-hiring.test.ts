@@ -1,19 +1,20 @@
-// Founding (agent -> organization) stays whole across a crash (actors/intents.ts). The process dies at each write of the
+// Founding (agent -> organization) and hiring or release (adventurer -> organization)
+// stay whole across a crash (actors/intents.ts). The process dies at each write of the
 // action: the initiating actor's intent, the organization's side, the initiating actor's
 // record of the end. The world is reopened on the same folder (or the next tick comes):
 // the action is whole, or wholly undone when it never began; the founding grant is
-// granted once.
+// granted once and nobody is hired twice.
 import assert from 'assert/strict';
 import fs from 'fs';
 import sinon from 'sinon';
 import { resumeIntents } from '../../actors/intents';
-import { expectStatus } from '../support/http';
+import { expectStatus, foundOrg } from '../support/http';
 import { assertBooks, failWrite, mark, pendingIntents, worldOn } from '../support/sagas';
 import { tempDir, type TestWorld } from '../support/world';
 
 const INTERNAL = /read the current state before trying again/;
 
-describe('founding survives a crash at every step', function () {
+describe('founding and hiring survive a crash at every step', function () {
   this.timeout(120_000);
   const dirs: string[] = [];
   let worlds: TestWorld[] = [];
@@ -116,6 +117,72 @@ describe('founding survives a crash at every step', function () {
       assert.equal((await w.get('/api/agents/me', one.key)).body.current_organization_id, firstId);
       assert.equal((await foundingsOf(w, firstId)).length, 1);
       assert.equal((await foundingsOf(w, firstId + 1)).length, 1);
+    });
+  });
+
+  describe('hiring and releasing an adventurer', () => {
+    const available = async (w: TestWorld) => (await w.get<Array<{ id: number; status: string }>>('/api/adventurers')).body.find((a) => a.status === 'available')!.id;
+
+    it('crash before the adventurer records its intent: nothing happened, and hiring again works', async () => {
+      let w = await fresh();
+      const a = await foundOrg(w, 'Hiring House', 'merchant company', 'emberfall');
+      const adv = await available(w);
+      failWrite(w, `adventurer:${adv}`, 'employment-begun');
+      expectStatus(await w.post('/api/adventurers/hire', { organization_id: a.org.id, adventurer_id: adv }, a.key), 503);
+      w = await restart(w);
+      assert.deepEqual(await pendingIntents(w), []);
+      assert.equal((await w.get(`/api/adventurers/${adv}`)).body.status, 'available');
+      assert.deepEqual((await w.get(`/api/organizations/${a.org.id}`)).body.employees, []);
+      expectStatus(await w.post('/api/adventurers/hire', { organization_id: a.org.id, adventurer_id: adv }, a.key), 200);
+    });
+
+    for (const change of ['hire', 'release'] as const) {
+      for (const [where, key, eventType] of [
+        ['before the organization records it', 'organization', change === 'hire' ? 'adventurer-employed' : 'adventurer-left'],
+        ['after the organization recorded it, before the adventurer does', 'adventurer', change === 'hire' ? 'hired' : 'released'],
+      ] as const) {
+        it(`${change}, crash ${where}: finished at start-up, once on both sides`, async () => {
+          let w = await fresh();
+          const a = await foundOrg(w, 'Hiring House', 'merchant company', 'emberfall');
+          const adv = await available(w);
+          if (change === 'release') expectStatus(await w.post('/api/adventurers/hire', { organization_id: a.org.id, adventurer_id: adv }, a.key), 200);
+          const before = await mark(w);
+          failWrite(w, key === 'adventurer' ? `adventurer:${adv}` : `organization:${a.org.id}`, eventType);
+          expectStatus(await w.post(`/api/adventurers/${change}`, { organization_id: a.org.id, adventurer_id: adv }, a.key), 503);
+          assert.deepEqual((await pendingIntents(w)).map((p) => [p.kind, p.id, p.intent]), [['adventurer', adv, change]]);
+          w = await restart(w);
+          assert.deepEqual(await pendingIntents(w), []);
+          const row = (await w.get(`/api/adventurers/${adv}`)).body;
+          const org = (await w.get(`/api/organizations/${a.org.id}`)).body;
+          if (change === 'hire') {
+            assert.equal(row.status, 'employed');
+            assert.equal(row.organization_id, a.org.id);
+            assert.deepEqual(org.employees, [adv], 'employed once');
+          } else {
+            assert.equal(row.status, 'available');
+            assert.deepEqual(org.employees, []);
+          }
+          const told = (await w.get<Array<{ summary: string }>>(`/api/events?category=adventurer&organization_id=${a.org.id}&limit=100`)).body
+            .filter((e) => e.summary.includes(change === 'hire' ? 'was hired by' : 'left organization'));
+          assert.equal(told.length, 1, 'the history tells it once');
+          await assertBooks(w, before);
+          const again = await mark(w);
+          assert.equal(await resumeIntents(w.services.entities, w.services.read), 0);
+          assert.deepEqual(await mark(w), again);
+          assert.deepEqual((await w.get(`/api/organizations/${a.org.id}`)).body.employees, change === 'hire' ? [adv] : []);
+        });
+      }
+    }
+
+    it('a refusal by the organization undoes the intent and answers as before', async () => {
+      const w = await fresh();
+      const a = await foundOrg(w, 'Hiring House', 'merchant company', 'emberfall');
+      const adv = await available(w);
+      expectStatus(await w.post(`/api/organizations/${a.org.id}/dissolve`, undefined, a.key), 200);
+      const r = await w.post('/api/adventurers/hire', { organization_id: a.org.id, adventurer_id: adv }, a.key);
+      expectStatus(r, 409);
+      assert.deepEqual(await pendingIntents(w), []);
+      assert.equal((await w.get(`/api/adventurers/${adv}`)).body.status, 'available');
     });
   });
 });
