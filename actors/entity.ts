@@ -22,15 +22,24 @@ export interface EntityIO extends Entities {
  */
 export type CommandTypes<C extends { type: string }> = { readonly [T in C['type']]: true };
 
-/** What handling a command produced: events to persist and the answer to give. */
+/**
+ * What handling a command produced: events to persist and the answer to give. A step of
+ * an action that spans actors (a saga) records its intent first: its outcome names the
+ * intent's events and, in `andThen`, the rest of the action, which runs once those events
+ * are durable and may itself record events and go on (see docs/architecture.md, "Actions
+ * that span actors"). A refusal may carry events too: the compensation recorded before
+ * the refusal is answered, closing an intent a lower actor refused.
+ */
 export type Outcome<S, E> =
   | {
     events: E[];
     reply?: (state: S) => unknown;
     /** Work that must follow the durable write and precede the answer (the clock's daily fan-out). */
     after?: (state: S) => Promise<void>;
+    /** The rest of the action, run on the state after these events are durable. */
+    andThen?: (state: S) => Promise<Outcome<S, E>> | Outcome<S, E>;
   }
-  | { refusal: Refusal };
+  | { refusal: Refusal; events?: E[] };
 
 export interface EntityKind<S, C extends { type: string }, E> {
   kind: string;

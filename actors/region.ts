@@ -7,7 +7,7 @@ import { dispatch, query, spawn, spawnPersistent, start, stop, configurePersiste
 import type { PersistenceEngine } from 'nact';
 import type { CommandOptions, Entities, Protocols } from './ports/entities';
 import type { ReadModel, StoreEngine, Writes } from './ports/store';
-import { COMMAND_IDS_KEPT, type EntityIO, type EntityKind, type Envelope, type PersistedRecord, type ShellState } from './entity';
+import { COMMAND_IDS_KEPT, type EntityIO, type EntityKind, type Envelope, type Outcome, type PersistedRecord, type ShellState } from './entity';
 import type { Result } from './result';
 
 export interface RegionOptions {
@@ -145,7 +145,6 @@ export class Region<P = Protocols> implements Entities<P> {
       }
       const { command, replyTo, commandId } = msg as Envelope<unknown>;
       const reply = (r: Result<unknown>) => { if (replyTo) dispatch(replyTo as Ref<unknown>, r); };
-      const state = shell.state;
       if (commandId !== undefined) {
         // A command id applied before: nothing is decided or persisted again; the first answer is given.
         const seen = shell.applied.find(([id]) => id === commandId);
@@ -154,44 +153,61 @@ export class Region<P = Protocols> implements Entities<P> {
           return shell;
         }
       }
-      let outcome;
+      let outcome: Outcome<unknown, unknown>;
+      let next = shell.state;
+      const applied = shell.applied;
       try {
-        outcome = await entity.handle(state, command, commandId === undefined ? io : this.ioFor(entity, commandId));
+        outcome = await entity.handle(next, command, commandId === undefined ? io : this.ioFor(entity, commandId));
       } catch (e) {
         log(`${key} failed to handle ${JSON.stringify((command as any)?.type)}: ${(e as Error)?.stack}`);
         reply({ ok: false, refusal: INTERNAL });
         return shell;
       }
-      if ('refusal' in outcome) {
-        reply({ ok: false, refusal: outcome.refusal });
-        return shell;
-      }
-      let next = state;
-      const writes: Required<Writes> = { rows: [], history: [], credentials: [] };
-      const eventRows = [];
-      for (const event of outcome.events) {
-        const before = next;
-        next = entity.evolve(next, event);
-        writes.history.push(...entity.chronicle(event, next, before));
-        writes.credentials.push(...(entity.credentials?.(event) ?? []));
-        eventRows.push(...(entity.eventRows?.(event, next) ?? []));
-      }
-      // A command with an id that changed something keeps its answer with its events, so the
-      // id is known (and its answer given again) after a restart too. The answer is a pure
-      // function of the new state, so it can be taken before the write.
-      const keep = commandId !== undefined && outcome.events.length > 0;
-      const answer = keep ? (outcome.reply ? outcome.reply(next) : entity.view(next)) : undefined;
-      if (outcome.events.length > 0) {
-        writes.rows = [...entity.project(next), ...eventRows];
-        const record: PersistedRecord<unknown> = keep ? { events: outcome.events, command_id: commandId, answer } : { events: outcome.events };
+      // An action that spans actors persists its intent, then goes on (`andThen`) from the durable state.
+      let kept: { answer: unknown } | null = null;
+      for (;;) {
+        const events = outcome.events ?? [];
+        const writes: Required<Writes> = { rows: [], history: [], credentials: [] };
+        const eventRows = [];
+        let after = next;
+        for (const event of events) {
+          const before = after;
+          after = entity.evolve(after, event);
+          writes.history.push(...entity.chronicle(event, after, before));
+          writes.credentials.push(...(entity.credentials?.(event) ?? []));
+          eventRows.push(...(entity.eventRows?.(event, after) ?? []));
+        }
+        // The last record of a command with an id keeps its answer, so the id is known (and its
+        // answer given again) after a restart too. The answer is a pure function of the new state.
+        const last = !('refusal' in outcome) && !outcome.andThen;
+        const keep = last && commandId !== undefined && events.length > 0;
+        const answer = keep && !('refusal' in outcome) ? (outcome.reply ? outcome.reply(after) : entity.view(after)) : undefined;
+        if (events.length > 0) {
+          writes.rows = [...entity.project(after), ...eventRows];
+          const record: PersistedRecord<unknown> = keep ? { events, command_id: commandId, answer } : { events };
+          try {
+            await ctx.persist(record, [], writes);
+          } catch (e) {
+            log(`${key} could not persist: ${(e as Error)?.message}`);
+            reply({ ok: false, refusal: INTERNAL });
+            // The actor's sequence number moved on; stop it so the next message recovers afresh.
+            setImmediate(() => stop(ctx.self));
+            return { state: next, applied };
+          }
+        }
+        next = after;
+        if (keep) kept = { answer };
+        if ('refusal' in outcome) {
+          reply({ ok: false, refusal: outcome.refusal });
+          return { state: next, applied };
+        }
+        if (!outcome.andThen) break;
         try {
-          await ctx.persist(record, [], writes);
+          outcome = await outcome.andThen(next);
         } catch (e) {
-          log(`${key} could not persist: ${(e as Error)?.message}`);
+          log(`${key} failed to go on with ${JSON.stringify((command as any)?.type)}: ${(e as Error)?.stack}`);
           reply({ ok: false, refusal: INTERNAL });
-          // The actor's sequence number moved on; stop it so the next message recovers afresh.
-          setImmediate(() => stop(ctx.self));
-          return shell;
+          return { state: next, applied };
         }
       }
       if (outcome.after) {
@@ -201,8 +217,8 @@ export class Region<P = Protocols> implements Entities<P> {
           log(`${key} follow-up failed: ${(e as Error)?.stack}`);
         }
       }
-      reply({ ok: true, value: keep ? answer : outcome.reply ? outcome.reply(next) : entity.view(next) });
-      return { state: next, applied: keep ? remember(shell.applied, commandId!, answer) : shell.applied };
+      reply({ ok: true, value: kept ? kept.answer : outcome.reply ? outcome.reply(next) : entity.view(next) });
+      return { state: next, applied: kept ? remember(applied, commandId!, kept.answer) : applied };
     };
     const ref = spawnPersistent(parent, f, key, String(id), {
       initialState: { state: entity.initialState, applied: [] } satisfies ShellState<unknown>,

@@ -15,6 +15,7 @@ import { suggestionKind } from '../actors/suggestion/actor';
 import { worldEventKind } from '../actors/world-event/actor';
 import { Region } from '../actors/region';
 import { seedWorld } from '../actors/world/seed';
+import { resumeIntents } from '../actors/intents';
 import { newOperatorKey } from '../http/auth';
 import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
@@ -220,11 +221,17 @@ export async function startWorld(config: Config, log: (line: string) => void = (
       throw new StoreUnavailableError(`Kafka at ${config.kafka.brokers.join(', ')}: ${(e as Error)?.message ?? e}`);
     }));
     await patiently('seeding the world', () => seedWorld(entities, store, seed));
+    // Finish every action a crash cut short between its actors (actors/intents.ts); what
+    // cannot be finished now is tried again on every tick.
+    await patiently('finishing unfinished actions', () => resumeIntents(entities, store, log));
   } else {
     const settlements = new StoreSettlements(store, NODE);
     region = await worldRegion(store, bus, settlements, seed, log);
     entities = region;
     await patiently('seeding the world', () => seedWorld(region, store, seed));
+    // Finish every action a crash cut short between its actors (actors/intents.ts); what
+    // cannot be finished now is tried again on every tick.
+    await patiently('finishing unfinished actions', () => resumeIntents(region, store, log));
     // Settle the current day again in case the last run stopped halfway through it. A bus
     // that cannot be reached does not keep the world from serving: the day is settled in
     // the background once the bus answers (the clock does not advance meanwhile).

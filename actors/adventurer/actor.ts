@@ -5,8 +5,10 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { OrganizationCommand } from '../organization/messages';
-import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState } from './messages';
-import { decideDay, decideHire, decideJoinParty, decideQuestOutcome, evolve } from './rules';
+import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand } from './messages';
+import { decideBeginEmployment, decideDay, decideEmploymentAnswer, decideHire, decideJoinParty, decideQuestOutcome, evolve } from './rules';
+import type { Refusal } from '../result';
+import { intentEnded, intentRow } from '../intents';
 
 export const adventurerView = (a: Adventurer) => ({
   id: a.id, name: a.name, strength: a.strength, level: a.level, experience: a.experience,
@@ -34,6 +36,9 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
     }
     case 'recovered':
       return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} recovered from injuries`, data }];
+    case 'employment-begun':
+    case 'employment-abandoned':
+      return []; // intent and undoing: the hiring or release itself is told when it happens
   }
 }
 
@@ -54,14 +59,51 @@ async function withOrganization(
   return decision;
 }
 
+/**
+ * Hiring and release, a saga: the adventurer checks its side and records its intent
+ * (`employment-begun`, naming the organization's side), then asks the organization and
+ * records how it ended. A crash between the steps leaves the intent, which `resume`
+ * finishes; the organization applies a named operation once.
+ */
+async function beginEmployment(state: AdventurerState, c: HireCommand, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
+  if (state?.employment) {
+    // One a crash cut short is finished first; this one is then decided afresh.
+    const pending = await continueEmployment(state, io);
+    if ('refusal' in pending && !pending.events?.length) return pending;
+    return { events: pending.events ?? [], andThen: (s) => beginEmployment(s, c, io) };
+  }
+  const d = decideBeginEmployment(state, c);
+  if ('refusal' in d) return d;
+  return { events: d.events, andThen: (s) => continueEmployment(s, io) };
+}
+
+async function continueEmployment(state: AdventurerState, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
+  const m = state?.employment;
+  if (!m) return { events: [] };
+  const agreed = await io.ask('organization', m.organization_id, {
+    type: m.change === 'hire' ? 'employ' : 'unemploy', agent_id: m.agent_id, day: m.day, adventurer_id: state!.id, op: m.op,
+  });
+  const d = decideEmploymentAnswer(state, agreed);
+  if (d === null) return { refusal: (agreed as { refusal: Refusal }).refusal }; // unknown: the intent stays
+  if ('refusal' in d) return d;
+  return agreed.ok ? { events: d.events } : { events: d.events, refusal: agreed.refusal };
+}
+
 export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, AdventurerEvent> = {
   kind: 'adventurer',
   rank: RANK.adventurer,
-  commands: { seed: true, status: true, hire: true, release: true, 'join-party': true, 'quest-outcome': true, freed: true, 'day-began': true },
+  commands: { seed: true, status: true, hire: true, release: true, 'join-party': true, 'quest-outcome': true, freed: true, 'day-began': true, resume: true },
   initialState: null,
   evolve,
   project,
   chronicle,
+  // A hiring or release is an intent until it ends (actors/intents.ts).
+  eventRows: (e, after) => {
+    if (!after) return [];
+    if (e.type === 'employment-begun') return [intentRow({ kind: 'adventurer', id: after.id, intent: e.change, day: e.day, organization_id: e.organization_id })];
+    if (e.type === 'employment-abandoned' || ((e.type === 'hired' || e.type === 'released') && !after.employment)) return [intentEnded('adventurer', after.id)];
+    return [];
+  },
   view: (s) => (s ? adventurerView(s) : null),
   async handle(state, c, io) {
     switch (c.type) {
@@ -69,9 +111,8 @@ export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, Adve
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'adventurer not found' } };
       case 'hire':
       case 'release':
-        return withOrganization(decideHire(state, c), io, c.organization_id, () => ({
-          type: c.type === 'hire' ? 'employ' : 'unemploy', agent_id: c.agent_id, day: c.day, adventurer_id: state!.id,
-        }));
+        return beginEmployment(state, c, io);
+      case 'resume': return continueEmployment(state, io);
       case 'join-party':
         return withOrganization(decideJoinParty(state, c), io, c.organization_id, () => ({
           type: 'add-party-member', agent_id: c.agent_id, day: c.day, party_id: c.party_id, adventurer_id: state!.id,

@@ -36,6 +36,10 @@ export interface Adventurer extends AdventurerSpec {
   bonds: Record<string, number>;
   moments: Moment[];
   party_history: PartyRecord[];
+  /** A hiring or release under way: recorded before the organization is asked, cleared when it ends. */
+  employment?: Omit<EmploymentBegun, 'type'> | null;
+  /** How many hirings and releases it has begun: names each one's operation. */
+  employment_changes?: number;
 }
 
 export interface SeedAdventurerCommand { type: 'seed'; adventurer: AdventurerSpec; day: number }
@@ -57,9 +61,11 @@ export interface QuestOutcomeCommand {
 /** Its organization has ended (bankruptcy or dissolution): the adventurer is free again. */
 export interface FreedCommand { type: 'freed'; organization_id: number; day: number; reason: string }
 export interface AdventurerDayCommand { type: 'day-began'; day: number }
+/** Finish a hiring or release a crash cut short (actors/intents.ts); nothing when none is under way. */
+export interface AdventurerResumeCommand { type: 'resume' }
 
 export type AdventurerCommand =
-  | SeedAdventurerCommand | AdventurerStatusCommand | HireCommand | JoinPartyCommand | QuestOutcomeCommand | FreedCommand | AdventurerDayCommand;
+  | SeedAdventurerCommand | AdventurerStatusCommand | HireCommand | JoinPartyCommand | QuestOutcomeCommand | FreedCommand | AdventurerDayCommand | AdventurerResumeCommand;
 
 export interface AdventurerAppeared { type: 'appeared'; day: number; adventurer: AdventurerSpec }
 export interface Hired { type: 'hired'; day: number; organization_id: number; agent_id: number }
@@ -71,6 +77,14 @@ export interface QuestEndured {
 }
 export interface Recovered { type: 'recovered'; day: number }
 
-export type AdventurerEvent = AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered;
+/**
+ * The intent of a hiring or release, recorded before the organization is asked: the
+ * organization's side is named `op`, so asked again it changes nothing. It ends with
+ * hired or released, or with employment-abandoned when the organization refused.
+ */
+export interface EmploymentBegun { type: 'employment-begun'; day: number; change: 'hire' | 'release'; organization_id: number; agent_id: number; op: string }
+export interface EmploymentAbandoned { type: 'employment-abandoned'; day: number; organization_id: number; reason: string }
+
+export type AdventurerEvent = AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | EmploymentBegun | EmploymentAbandoned;
 
 export type AdventurerState = Adventurer | null;

@@ -24,6 +24,30 @@ export function decideHire(state: AdventurerState, c: HireCommand): Decision<Adv
   return accept({ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, reason: 'released by the organization' });
 }
 
+/** The intent of a hiring or release the adventurer agrees to: decided as before, recorded first. */
+export function decideBeginEmployment(state: AdventurerState, c: HireCommand): Decision<AdventurerEvent> {
+  const d = decideHire(state, c);
+  if ('refusal' in d) return d;
+  const op = `adventurer:${state!.id}:employment:${(state!.employment_changes ?? 0) + 1}`;
+  return accept({ type: 'employment-begun', day: c.day, change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, op });
+}
+
+/**
+ * How a hiring or release under way ends once the organization answered: done, abandoned
+ * when it refused, or still pending (null) when its outcome is unknown.
+ */
+export function decideEmploymentAnswer(state: AdventurerState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<AdventurerEvent> | null {
+  const m = state?.employment;
+  if (!m) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'employment-abandoned', day: m.day, organization_id: m.organization_id, reason: answer.refusal.detail });
+  }
+  return m.change === 'hire'
+    ? accept({ type: 'hired', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id })
+    : accept({ type: 'released', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, reason: 'released by the organization' });
+}
+
 export function decideJoinParty(state: AdventurerState, c: JoinPartyCommand): Decision<AdventurerEvent> {
   if (!state) return notFound('adventurer not found');
   if (state.status !== 'employed' || state.organization_id !== c.organization_id) {
@@ -64,11 +88,15 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
   }
   if (!state) return state;
   switch (e.type) {
+    case 'employment-begun':
+      return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op }, employment_changes: (state.employment_changes ?? 0) + 1 };
+    case 'employment-abandoned':
+      return { ...state, employment: null };
     case 'hired':
-      return { ...state, status: 'employed', organization_id: e.organization_id, moments: remember(state, { day: e.day, kind: 'employed', text: `hired by organization ${e.organization_id}` }) };
+      return { ...state, employment: null, status: 'employed', organization_id: e.organization_id, moments: remember(state, { day: e.day, kind: 'employed', text: `hired by organization ${e.organization_id}` }) };
     case 'released':
       return {
-        ...state, status: 'available', organization_id: null, party_id: null,
+        ...state, employment: null, status: 'available', organization_id: null, party_id: null,
         moments: remember(state, { day: e.day, kind: 'released', text: `left organization ${e.organization_id}: ${e.reason}` }),
       };
     case 'joined-party':

@@ -5,7 +5,9 @@ import type { EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { OrganizationView } from '../organization/actor';
 import type { Agent, AgentCommand, AgentEvent, AgentState } from './messages';
-import { checkActive, decideFoundOrganization, decideRegister, decideRetire, evolve } from './rules';
+import { checkActive, decideBeginFounding, decideFoundingAnswer, decideRegister, decideRetire, evolve } from './rules';
+import type { Refusal } from '../result';
+import { intentEnded, intentRow } from '../intents';
 
 /** The public face of an agent: never the key, its hash or the retirement reason. */
 export function agentView(a: Agent) {
@@ -23,7 +25,9 @@ function chronicle(e: AgentEvent, after: AgentState): HistoryEntry[] {
     case 'retired':
       return [{ day: e.day, category: 'agent', agent_id: after.id, organization_ids: [], summary: `${after.name} retired from the world` }];
     case 'organization-founded':
-      return [];
+    case 'founding-begun':
+    case 'founding-abandoned':
+      return []; // the organization's record tells the founding
   }
 }
 
@@ -39,31 +43,62 @@ function project(a: AgentState): ProjectionRow[] {
   return rows;
 }
 
-async function foundOrganization(state: AgentState, c: Extract<AgentCommand, { type: 'found-organization' }>, io: Parameters<EntityKind<AgentState, AgentCommand, AgentEvent>['handle']>[2]): Promise<Outcome<AgentState, AgentEvent>> {
+type IO = Parameters<EntityKind<AgentState, AgentCommand, AgentEvent>['handle']>[2];
+
+/**
+ * Founding an organization, a saga: the agent checks its side (and asks whether its
+ * current organization is still active), records its intent (`founding-begun`), then
+ * asks the organization to exist, and records how it ended. A crash between the steps
+ * leaves the intent, which `resume` finishes; the organization founds once (asked again,
+ * it answers the organization it already is).
+ */
+async function foundOrganization(state: AgentState, c: Extract<AgentCommand, { type: 'found-organization' }>, io: IO): Promise<Outcome<AgentState, AgentEvent>> {
   const refused = checkActive(state);
   if (refused) return refused;
+  if (state!.founding) {
+    // A founding a crash cut short is finished first; this one is then decided afresh.
+    const pending = await continueFounding(state, io);
+    if ('refusal' in pending && !pending.events?.length) return pending;
+    return { events: pending.events ?? [], andThen: (s) => foundOrganization(s, c, io) };
+  }
   let currentIsActive = false;
   if (state!.current_organization_id !== null) {
     const current = await io.ask<OrganizationView, 'organization'>('organization', state!.current_organization_id, { type: 'status' });
     if (!current.ok && current.refusal.status !== 404) return { refusal: current.refusal };
     currentIsActive = current.ok && current.value.status === 'active';
   }
-  const decision = decideFoundOrganization(state, c.organization.id, currentIsActive, c.organization.day);
+  const decision = decideBeginFounding(state, c.organization, currentIsActive);
   if ('refusal' in decision) return decision;
-  const grant = (decision.events[0] as { grant_share?: number }).grant_share ?? 1;
-  const founded = await io.ask<OrganizationView, 'organization'>('organization', c.organization.id, { ...c.organization, type: 'found', agent_id: state!.id, grant_share: grant });
-  if (!founded.ok) return { refusal: founded.refusal };
+  return { events: decision.events, andThen: (s) => continueFounding(s, io) };
+}
+
+/** The founding under way: the organization is asked to exist, and the agent records the end. */
+async function continueFounding(state: AgentState, io: IO): Promise<Outcome<AgentState, AgentEvent>> {
+  const f = state?.founding;
+  if (!f) return { events: [] };
+  const founded = await io.ask<OrganizationView, 'organization'>('organization', f.organization.id, { ...f.organization, type: 'found' });
+  const decision = decideFoundingAnswer(state, founded);
+  if (decision === null) return { refusal: (founded as { refusal: Refusal }).refusal }; // unknown: the intent stays
+  if ('refusal' in decision) return decision;
+  if (!founded.ok) return { events: decision.events, refusal: founded.refusal };
   return { events: decision.events, reply: () => founded.value };
 }
 
 export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
   kind: 'agent',
   rank: RANK.agent,
-  commands: { register: true, retire: true, 'found-organization': true, profile: true },
+  commands: { register: true, retire: true, 'found-organization': true, profile: true, resume: true },
   initialState: null,
   evolve,
   project,
   chronicle,
+  // A founding is an intent until it ends (actors/intents.ts).
+  eventRows: (e, after) => {
+    if (!after) return [];
+    if (e.type === 'founding-begun') return [intentRow({ kind: 'agent', id: after.id, intent: 'founding', day: e.day, organization_id: e.organization.id })];
+    if (e.type === 'organization-founded' || e.type === 'founding-abandoned') return [intentEnded('agent', after.id)];
+    return [];
+  },
   credentials: (e) => (e.type === 'registered' ? [{ key_hash: e.key_hash, agent_id: e.id }] : []),
   view: (s) => (s ? agentView(s) : null),
   handle(state, c, io) {
@@ -72,6 +107,7 @@ export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
       case 'retire': return decideRetire(state, c.reason, c.day);
       case 'found-organization': return foundOrganization(state, c, io);
       case 'profile': return state ? { events: [] } : { refusal: { status: 404, detail: 'agent not found' } };
+      case 'resume': return continueFounding(state, io);
     }
   },
 };

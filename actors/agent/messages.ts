@@ -6,15 +6,25 @@ export interface RetireCommand { type: 'retire'; reason: string; day: number }
 /** Found an organization: the agent keeps the one-active-organization rule (core rule 3). */
 export interface FoundOrganizationCommand { type: 'found-organization'; organization: Omit<FoundCommand, 'type' | 'agent_id' | 'seeded_treasury' | 'grant_share'> }
 export interface ProfileCommand { type: 'profile' }
+/** Finish a founding a crash cut short (actors/intents.ts); nothing when none is under way. */
+export interface ResumeCommand { type: 'resume' }
 
-export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand;
+export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand | ResumeCommand;
 
 export interface Registered { type: 'registered'; day: number; id: number; name: string; model: string; key_hash: string }
 export interface Retired { type: 'retired'; day: number; reason: string }
 /** grant_share: the share of the kind's starting treasury the world granted (absent in records older than the founding allowance). */
 export interface OrganizationFounded { type: 'organization-founded'; day: number; organization_id: number; grant_share?: number }
 
-export type AgentEvent = Registered | Retired | OrganizationFounded;
+/**
+ * The intent of a founding, recorded before the organization is asked to exist: what to
+ * found and the share of the grant (the founding ends with organization-founded, or with
+ * founding-abandoned when the organization refused).
+ */
+export interface FoundingBegun { type: 'founding-begun'; day: number; organization: Omit<FoundCommand, 'type'>; grant_share: number }
+export interface FoundingAbandoned { type: 'founding-abandoned'; day: number; organization_id: number; reason: string }
+
+export type AgentEvent = Registered | Retired | OrganizationFounded | FoundingBegun | FoundingAbandoned;
 
 export interface Agent {
   id: number;
@@ -30,6 +40,8 @@ export interface Agent {
   current_organization_id: number | null;
   /** The day it last founded an organization: the world's grant refills from then (see grantShare). */
   last_founded_day?: number | null;
+  /** A founding under way: recorded before the organization is asked, cleared when it ends. */
+  founding?: { organization: Omit<FoundCommand, 'type'>; grant_share: number } | null;
 }
 
 export type AgentState = Agent | null;

@@ -2,6 +2,7 @@
 // organization per agent (core rule 3).
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type { AgentEvent, AgentState, RegisterCommand } from './messages';
+import type { FoundCommand } from '../organization/messages';
 
 export function decideRegister(state: AgentState, c: RegisterCommand): Decision<AgentEvent> {
   if (state) return conflict(`agent ${c.id} already exists`);
@@ -44,6 +45,30 @@ export function decideFoundOrganization(state: AgentState, organizationId: numbe
   return accept({ type: 'organization-founded', day, organization_id: organizationId, grant_share: grantShare(state!.last_founded_day, day) });
 }
 
+/**
+ * The founding's intent, recorded before the organization is asked: the organization to
+ * found (with this agent as its controller) and the grant, decided now.
+ */
+export function decideBeginFounding(state: AgentState, organization: Omit<FoundCommand, 'type' | 'agent_id' | 'seeded_treasury' | 'grant_share'>, currentIsActive: boolean): Decision<AgentEvent> {
+  const d = decideFoundOrganization(state, organization.id, currentIsActive, organization.day);
+  if ('refusal' in d) return d;
+  const share = (d.events[0] as { grant_share: number }).grant_share;
+  return accept({ type: 'founding-begun', day: organization.day, organization: { ...organization, agent_id: state!.id, grant_share: share }, grant_share: share });
+}
+
+/**
+ * How a founding under way ends, once the organization answered: founded (also when it
+ * already was, on a retry), abandoned when it refused, or still pending (null) when its
+ * outcome is unknown (the world could not finish: a failed write, a timeout).
+ */
+export function decideFoundingAnswer(state: AgentState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<AgentEvent> | null {
+  const f = state?.founding;
+  if (!f) return accept();
+  if (answer.ok) return accept({ type: 'organization-founded', day: f.organization.day, organization_id: f.organization.id, grant_share: f.grant_share });
+  if (answer.refusal.status === 503) return null;
+  return accept({ type: 'founding-abandoned', day: f.organization.day, organization_id: f.organization.id, reason: answer.refusal.detail });
+}
+
 export function evolve(state: AgentState, e: AgentEvent): AgentState {
   if (e.type === 'registered') {
     return {
@@ -55,7 +80,11 @@ export function evolve(state: AgentState, e: AgentEvent): AgentState {
   switch (e.type) {
     case 'retired':
       return { ...state, status: 'retired', retired_day: e.day, retirement_reason: e.reason };
+    case 'founding-begun':
+      return { ...state, founding: { organization: e.organization, grant_share: e.grant_share } };
+    case 'founding-abandoned':
+      return { ...state, founding: null };
     case 'organization-founded':
-      return { ...state, organization_ids: [...state.organization_ids, e.organization_id], current_organization_id: e.organization_id, last_founded_day: e.day };
+      return { ...state, organization_ids: [...state.organization_ids, e.organization_id], current_organization_id: e.organization_id, last_founded_day: e.day, founding: null };
   }
 }

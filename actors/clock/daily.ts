@@ -7,7 +7,7 @@ import { forEachLimited } from '../concurrency';
 import type { Entities, Protocols } from '../ports/entities';
 import type { DaySettlements } from '../ports/bus';
 import type { ReadModel } from '../ports/store';
-import { followEnding } from '../organization/ending';
+import { resumeIntents } from '../intents';
 import { generateAdventurer } from '../world/generate';
 import { recruits, seededQuest } from '../world/quest-board';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
@@ -87,14 +87,14 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     type Row = { id: number; agent_id: number | null; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
     const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
     const organizations = await read.list<Row>('activeOrganizations');
-    const bankrupt: number[] = [];
     await forEachLimited(organizations.filter(hosted('organization', (o) => o.id)), TICK_CONCURRENCY, async (o) => {
-      const r = await askSettling<{ status: string }, 'organization'>('organization', o.id, {
+      await askSettling<{ status: string }, 'organization'>('organization', o.id, {
         type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
       });
-      if (r.ok && r.value?.status === 'bankrupt') bankrupt.push(o.id);
     });
-    for (const id of bankrupt) await followEnding(entities, read, id, day, 'bankruptcy');
+    // Every action left unfinished: the follow-up of the organizations that just went
+    // bankrupt, and any a crash cut short (actors/intents.ts).
+    await resumeIntents(entities, read, (line) => log(`day ${day}: ${line}`));
 
     // Quests whose deadline has passed; adventurers whose wounds have healed.
     await forEachLimited((await read.ids('questsDue', day)).filter(hosted('quest', (id) => id)), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));

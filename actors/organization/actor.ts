@@ -7,8 +7,9 @@ import type { MessageSpec, Organization, OrganizationCommand, OrganizationEvent,
 import {
   decideSendMessage, decideTransfer, decideAddPartyMember, decideDispatchParty, decideEmploy, decideFormParty, decideQuestSettled, decideReserveGold,
   decideCancelProject, decideDay, decideDissolve, decideFound, decideSettleTrade, decideStartProject, decideTravel,
-  decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl,
+  decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl, decideEndingFollowed,
 } from './rules';
+import { intentEnded, intentRow } from '../intents';
 
 export function organizationView(o: Organization) {
   return {
@@ -57,6 +58,8 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       }];
     case 'went-bankrupt':
       return [{ ...base, category: 'bankruptcy', summary: `${after.name} went bankrupt` }];
+    case 'ending-followed':
+      return []; // the adventurers, quests and alliances tell what followed
     case 'dissolved':
       return [{ ...base, agent_id: e.agent_id, category: 'organization', summary: `${after.name} was dissolved by its founder` }];
     case 'travel-started':
@@ -192,22 +195,35 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
     'settle-trade': true, 'hire-workers': true, 'release-workers': true, 'start-project': true,
     'cancel-project': true, employ: true, unemploy: true, 'send-message': true, transfer: true,
     'form-party': true, 'add-party-member': true, 'dispatch-party': true, 'reserve-gold': true,
-    'quest-standing': true, 'quest-settled': true, control: true, 'check-transfer': true
+    'quest-standing': true, 'quest-settled': true, control: true, 'check-transfer': true, 'ending-followed': true,
   },
   initialState: null,
   evolve,
   project,
   chronicle,
   // A message row keeps its recipient organization in the agent_id column, so an inbox is one indexed read.
-  eventRows: (e, after) => (e.type === 'message-sent' && after
-    ? [{ kind: 'message', id: e.message.id, status: e.message.recipient_id === null ? 'public' : 'private', organization_id: after.id, agent_id: e.message.recipient_id, doc: messageView(e.message, after, e.day, e.cost) }]
-    : []),
+  // Its end is an intent until what follows it is done (actors/intents.ts).
+  eventRows: (e, after) => {
+    if (!after) return [];
+    switch (e.type) {
+      case 'message-sent':
+        return [{ kind: 'message', id: e.message.id, status: e.message.recipient_id === null ? 'public' : 'private', organization_id: after.id, agent_id: e.message.recipient_id, doc: messageView(e.message, after, e.day, e.cost) }];
+      case 'went-bankrupt':
+      case 'dissolved':
+        return [intentRow({ kind: 'organization', id: after.id, intent: 'ending', day: e.day, how: e.type === 'dissolved' ? 'dissolution' : 'bankruptcy' })];
+      case 'ending-followed':
+        return [intentEnded('organization', after.id)];
+      default:
+        return [];
+    }
+  },
   view: (s) => (s ? organizationView(s) : null),
   handle(state, c) {
     switch (c.type) {
       case 'found': return decideFound(state, c);
       case 'update': return decideUpdate(state, c);
       case 'dissolve': return decideDissolve(state, c.agent_id, c.day);
+      case 'ending-followed': return decideEndingFollowed(state, c.day);
       case 'day-began': return decideDay(state, c);
       case 'travel': return decideTravel(state, c);
       case 'settle-trade': return decideSettleTrade(state, c);

@@ -2,26 +2,58 @@
 // 7): its adventurers become available, the quests it requested are withdrawn with
 // every sponsor refunded (those it had accepted open again), and its own pledges to
 // other quests come back to it. Dissolution also ends its alliances. The organization has already
-// recorded its end and cancelled its projects; this runs after, from outside any actor,
-// so it may ask adventurers and quests alike.
+// recorded its end (its intent: a pending `intent` row, see actors/intents.ts) and
+// cancelled its projects; this runs after, from outside any actor, so it may ask
+// adventurers and quests alike. Every step is idempotent (an adventurer already free, a
+// quest no longer live, a pledge already returned, an alliance already ended changes
+// nothing), so the follow-up is run again until it is whole; then the organization
+// records that it was followed up.
 import type { Entities } from '../ports/entities';
 import type { ReadModel } from '../ports/store';
+import type { Result } from '../result';
 
-export async function followEnding(entities: Entities, read: ReadModel, organizationId: number, day: number, how: 'bankruptcy' | 'dissolution'): Promise<void> {
+/**
+ * Runs every step of the follow-up, stopping at the first the world could not finish.
+ * Answers null when all are done, or what went wrong.
+ */
+export async function followEnding(entities: Entities, read: ReadModel, organizationId: number, day: number, how: 'bankruptcy' | 'dissolution'): Promise<string | null> {
   const reason = how === 'bankruptcy' ? 'its organization went bankrupt' : 'its organization was dissolved';
+  const failed = (what: string, r: Result<unknown>) => (r.ok ? null : `${what}: ${r.refusal.status} ${r.refusal.detail}`);
   for (const id of await read.ids('employeesOf', organizationId)) {
-    await entities.ask('adventurer', id, { type: 'freed', organization_id: organizationId, day, reason });
+    const problem = failed(`adventurer ${id}`, await entities.ask('adventurer', id, { type: 'freed', organization_id: organizationId, day, reason }));
+    if (problem) return problem;
   }
   const quests = (await read.list<{ id: number; requester_id: number; accepted_organization_id: number | null }>('liveQuests'))
     .filter((q) => q.requester_id === organizationId || q.accepted_organization_id === organizationId);
-  for (const q of quests) await entities.ask('quest', q.id, { type: 'organization-ended', organization_id: organizationId, day });
+  for (const q of quests) {
+    const problem = failed(`quest ${q.id}`, await entities.ask('quest', q.id, { type: 'organization-ended', organization_id: organizationId, day }));
+    if (problem) return problem;
+  }
   // Its pledges to other organizations' quests come back to it (core rule 6).
   const pledged = (await read.list<{ id: number; sponsors: Array<{ organization_id: number }> }>('liveQuests'))
     .filter((q) => q.sponsors.some((s) => s.organization_id === organizationId));
-  for (const q of pledged) await entities.ask('quest', q.id, { type: 'sponsor-ended', organization_id: organizationId, day });
+  for (const q of pledged) {
+    const problem = failed(`quest ${q.id}`, await entities.ask('quest', q.id, { type: 'sponsor-ended', organization_id: organizationId, day }));
+    if (problem) return problem;
+  }
   // Dissolution also ends its alliances (core rule 7); a bankrupt member's partner may end them itself.
-  if (how !== 'dissolution') return;
+  if (how !== 'dissolution') return null;
   const alliances = (await read.list<{ id: number; proposer_id: number; counterparty_id: number }>('liveAlliances'))
     .filter((a) => a.proposer_id === organizationId || a.counterparty_id === organizationId);
-  for (const a of alliances) await entities.ask('alliance', a.id, { type: 'member-ended', organization_id: organizationId, day });
+  for (const a of alliances) {
+    const problem = failed(`alliance ${a.id}`, await entities.ask('alliance', a.id, { type: 'member-ended', organization_id: organizationId, day }));
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * The follow-up of an organization's end, then the organization's record that it is done
+ * (which ends its intent). Answers null once done, or what is left for the next try.
+ */
+export async function completeEnding(entities: Entities, read: ReadModel, organizationId: number, day: number, how: 'bankruptcy' | 'dissolution'): Promise<string | null> {
+  const problem = await followEnding(entities, read, organizationId, day, how);
+  if (problem) return problem;
+  const r = await entities.ask('organization', organizationId, { type: 'ending-followed', day });
+  return r.ok ? null : `organization ${organizationId}: ${r.refusal.status} ${r.refusal.detail}`;
 }

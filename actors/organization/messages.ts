@@ -58,7 +58,11 @@ export interface ProjectSpec {
 export interface StartProjectCommand { type: 'start-project'; agent_id: number; day: number; project: ProjectSpec; unit_price: number | null }
 export interface CancelProjectCommand { type: 'cancel-project'; agent_id: number; day: number; project_id: number }
 
-export interface EmployCommand { type: 'employ' | 'unemploy'; agent_id: number; day: number; adventurer_id: number }
+export interface EmployCommand {
+  type: 'employ' | 'unemploy'; agent_id: number; day: number; adventurer_id: number;
+  /** Names this hiring or release: one already applied is not applied again (the adventurer's retried saga). */
+  op?: string;
+}
 export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: number; party_id: number; name: string }
 export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number }
 export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string }
@@ -115,11 +119,14 @@ export interface TransferCommand {
 /** Would this transfer be accepted now? Answers without recording anything (a contract checks both sides before moving anything). */
 export interface CheckTransferCommand extends Omit<TransferCommand, 'type'> { type: 'check-transfer' }
 
+/** The follow-up of its end is done (actors/organization/ending.ts): its intent ends. */
+export interface EndingFollowedCommand { type: 'ending-followed'; day: number }
+
 /** Does this agent control this active organization? (asked before acting in its name elsewhere) */
 export interface ControlCommand { type: 'control'; agent_id: number }
 
 export type OrganizationCommand =
-  | ControlCommand | SendMessageCommand | TransferCommand | CheckTransferCommand
+  | ControlCommand | EndingFollowedCommand | SendMessageCommand | TransferCommand | CheckTransferCommand
   | FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand | TravelCommand
   | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand | EmployCommand | FormPartyCommand
   | AddPartyMemberCommand | DispatchPartyCommand | ReserveGoldCommand | QuestStandingCommand | QuestSettledCommand;
@@ -177,8 +184,8 @@ export interface ProjectsWorked {
 }
 export interface ProjectCompleted { type: 'project-completed'; day: number; project_id: number; output: { resource: string; quantity: number } | null; establishment: Establishment | null }
 
-export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; agent_id: number; adventurer_id: number }
-export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number }
+export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; agent_id: number; adventurer_id: number; op?: string }
+export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number; op?: string }
 export interface PartyFormed { type: 'party-formed'; day: number; agent_id: number; party_id: number; name: string }
 export interface PartyMemberAdded { type: 'party-member-added'; day: number; agent_id: number; party_id: number; adventurer_id: number }
 export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number }
@@ -190,8 +197,11 @@ export interface Transferred extends Omit<TransferCommand, 'type' | 'even_if_end
 /** An ended organization's gold and goods pass to the world; so does anything that reaches it later. Its workers go home. */
 export interface EstateForfeited { type: 'estate-forfeited'; day: number; gold: number; holdings: Record<string, number>; workers: number; reason: string }
 
+/** What follows its end (its adventurers, quests, pledges, alliances) is done. */
+export interface EndingFollowed { type: 'ending-followed'; day: number }
+
 export type OrganizationEvent =
-  | MessageSent | Transferred | EstateForfeited
+  | EndingFollowed | MessageSent | Transferred | EstateForfeited
   | AdventurerEmployed | AdventurerLeft | PartyFormed | PartyMemberAdded | PartyDispatched | GoldReserved | QuestSettled
   | Founded | Updated | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
   | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;
@@ -264,6 +274,8 @@ export interface Organization {
   settled_day: number;
   /** Settlements and transfers already applied, by name (absent in records from before they were named). */
   applied_ops?: string[];
+  /** It has ended and what follows its end is not yet done (absent in records from before this was kept). */
+  ending_pending?: boolean;
 }
 
 export type OrganizationState = Organization | null;

@@ -101,6 +101,8 @@ export function checkControl(state: OrganizationState, agentId: number): Decisio
 }
 
 export function decideFound(state: OrganizationState, c: FoundCommand): Decision<OrganizationEvent> {
+  // Asked again by the founding that created it (a retried saga), it answers what it is.
+  if (state && c.agent_id !== null && state.agent_id === c.agent_id && state.founded_day === c.day && state.name === c.name) return accept();
   if (state) return conflict(`organization ${c.id} already exists`);
   return accept({
     type: 'founded', day: c.day, id: c.id, agent_id: c.agent_id, name: c.name, kind: c.kind,
@@ -189,11 +191,13 @@ export function decideCancelProject(state: OrganizationState, agentId: number, d
 export function decideEmploy(state: OrganizationState, c: EmployCommand): Decision<OrganizationEvent> {
   const refused = checkControl(state, c.agent_id);
   if (refused) return refused;
+  if (applied(state!, c.op)) return accept();
   const employed = state!.employees.includes(c.adventurer_id);
+  const op = c.op === undefined ? {} : { op: c.op };
   if (c.type === 'employ') {
-    return employed ? conflict(`adventurer ${c.adventurer_id} already works for ${state!.name}`) : accept({ type: 'adventurer-employed', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id });
+    return employed ? conflict(`adventurer ${c.adventurer_id} already works for ${state!.name}`) : accept({ type: 'adventurer-employed', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op });
   }
-  return employed ? accept({ type: 'adventurer-left', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id }) : forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
+  return employed ? accept({ type: 'adventurer-left', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op }) : forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
 }
 
 export function decideFormParty(state: OrganizationState, c: FormPartyCommand): Decision<OrganizationEvent> {
@@ -322,6 +326,12 @@ function decideOneDay(state: Organization, c: Pick<DayBeganCommand, 'day'> & Par
   return withEstateSettled(state, events, day, 'it went bankrupt');
 }
 
+/** The follow-up of its end is done: recorded once, a repeated report changes nothing. */
+export function decideEndingFollowed(state: OrganizationState, day: number): Decision<OrganizationEvent> {
+  if (!state) return notFound('organization not found');
+  return state.ending_pending ? accept({ type: 'ending-followed', day }) : accept();
+}
+
 export function decideDissolve(state: OrganizationState, agentId: number, day: number): Decision<OrganizationEvent> {
   const refused = checkControl(state, agentId);
   if (refused) return refused;
@@ -364,14 +374,17 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         settled_day: e.day,
       };
     case 'went-bankrupt':
-      return { ...state, status: 'bankrupt', ended_day: e.day, travel: null, employees: [], parties: disband(state) };
+      return { ...state, status: 'bankrupt', ended_day: e.day, travel: null, employees: [], parties: disband(state), ending_pending: true };
     case 'dissolved':
-      return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: disband(state) };
+      return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: disband(state), ending_pending: true };
+    case 'ending-followed':
+      return { ...state, ending_pending: false };
     case 'adventurer-employed':
-      return { ...state, employees: [...state.employees, e.adventurer_id] };
+      return { ...state, employees: [...state.employees, e.adventurer_id], applied_ops: withOp(state, e.op) };
     case 'adventurer-left':
       return {
         ...state,
+        applied_ops: withOp(state, e.op),
         employees: state.employees.filter((a) => a !== e.adventurer_id),
         parties: state.parties.map((p) => ({ ...p, members: p.members.filter((m) => m !== e.adventurer_id) })),
       };

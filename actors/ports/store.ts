@@ -132,6 +132,12 @@ export const QUERIES = {
   expiredWorldEvents: { kind: 'world_event', status: ['expired'] },
 
   suggestions: { kind: 'suggestion' },
+
+  /**
+   * Actions that span actors whose initiating actor recorded its intent and has not yet
+   * recorded the end (actors/intents.ts): one row per actor, `<kind>:<id>`, deleted when it ends.
+   */
+  pendingIntents: { kind: 'intent' },
 } as const satisfies Record<string, QuerySpec>;
 
 export type QueryName = keyof typeof QUERIES;

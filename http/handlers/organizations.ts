@@ -1,7 +1,7 @@
 // Organizations: found, revise, dissolve, list (active only) and detail.
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { OrganizationCreate, OrganizationPath, OrganizationUpdate } from '../../codecs/requests';
-import { followEnding } from '../../actors/organization/ending';
+import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
@@ -53,7 +53,9 @@ export const organizationRoutes = [
       await organizationRow(s, params.organization_id);
       const day = await s.day();
       const dissolved = await ask(s, params.organization_id, { type: 'dissolve', agent_id: caller!.id, day });
-      await followEnding(s.entities, s.read, params.organization_id, day, 'dissolution');
+      // The dissolution is durable and so is its intent: what follows it is finished now
+      // or, should that fail part-way, at start-up or on the next tick (actors/intents.ts).
+      await completeEnding(s.entities, s.read, params.organization_id, day, 'dissolution');
       return { ...(dissolved as object), ...await organizationDetail(s, params.organization_id) };
     },
   }),

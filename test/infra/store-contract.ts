@@ -197,6 +197,26 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         assert.ok(ids.includes(2) && ids.includes(10) && ids.includes(100), 'ids that sort differently as text are among them');
       });
 
+      it('lists the pending intents (ids "<kind>:<id>") until the write that ends each deletes it', async () => {
+        const store = ctx.current();
+        const persist = persister(ctx.current);
+        const intent = (kind: string, id: number, what: string) => ({ kind: 'intent', id: `${kind}:${id}`, doc: { kind, id, intent: what, day: 3 } });
+        const before = await store.list('pendingIntents');
+        await persist('organization:41', { rows: [intent('organization', 41, 'ending')] });
+        await persist('agent:42', { rows: [intent('agent', 42, 'founding')] });
+        await persist('adventurer:43', { rows: [intent('adventurer', 43, 'hire')] });
+        const added = (await store.list<{ kind: string; id: number }>('pendingIntents')).filter((r) => !before.some((b) => JSON.stringify(b) === JSON.stringify(r)));
+        assert.deepEqual(added.map((r) => `${r.kind}:${r.id}`).sort(), ['adventurer:43', 'agent:42', 'organization:41']);
+        assert.deepEqual(await store.row('intent', 'agent:42'), { kind: 'agent', id: 42, intent: 'founding', day: 3 }, 'an intent row is read by its key');
+        await persist('agent:42', { rows: [{ kind: 'intent', id: 'agent:42', deleted: true, doc: {} }] });
+        const left = (await store.ids('pendingIntents')).filter((id) => ['organization:41', 'agent:42', 'adventurer:43'].includes(id));
+        assert.deepEqual(left.sort(), ['adventurer:43', 'organization:41'], 'an ended intent leaves the listing');
+        assert.equal(await store.row('intent', 'agent:42'), undefined);
+        await persist('organization:41', { rows: [{ kind: 'intent', id: 'organization:41', deleted: true, doc: {} }] });
+        await persist('adventurer:43', { rows: [{ kind: 'intent', id: 'adventurer:43', deleted: true, doc: {} }] });
+        assert.deepEqual(await store.list('pendingIntents'), before);
+      });
+
       it('finds due rows up to and including the day, never those without a due day', async () => {
         const store = ctx.current();
         assert.deepEqual(await store.ids('questsDue', 4), []);
@@ -550,7 +570,9 @@ function datasetForQueries(): ProjectionRow[] {
         ? ['greenhollow/food', 'emberfall/ore', 'emberfall/food', 'ashen-moors/ore']
         : kind === 'message'
           ? ['world-event-3', 'world-event-12', ...numbers]
-          : numbers;
+          : kind === 'intent'
+            ? ['organization:5', 'agent:12', 'adventurer:100', 'organization:30', 'adventurer:9']
+            : numbers;
     ids.forEach((id, i) => {
       rows.push({
         kind, id,

@@ -1,0 +1,58 @@
+// Actions that span actors (sagas). The initiating actor records its intent before it
+// asks anyone, with a read-model row of kind `intent` (`pendingIntents`), and deletes the
+// row with the event that ends the action (done, or undone after a refusal). Every step
+// is idempotent (a named operation, or a check of the state it would create), so an
+// action that a crash cut short is finished by running it again: `resumeIntents` does so
+// for every pending intent, at start-up and on every daily tick.
+import type { Entities } from './ports/entities';
+import type { ProjectionRow, ReadModel } from './ports/store';
+import { completeEnding } from './organization/ending';
+
+export type PendingIntent =
+  /** An organization ended; what follows (its adventurers freed, its quests, pledges and alliances) is not yet done. */
+  | { kind: 'organization'; id: number; intent: 'ending'; day: number; how: 'bankruptcy' | 'dissolution' }
+  /** An agent is founding an organization. */
+  | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number }
+  /** An adventurer is being hired or released. */
+  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number };
+
+const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
+
+/** The row that marks an actor's intent pending (an event row: it outlives no state). */
+export const intentRow = (p: PendingIntent): ProjectionRow => ({ kind: 'intent', id: rowId(p.kind, p.id), doc: { ...p } });
+
+/** The write that marks it ended. */
+export const intentEnded = (kind: PendingIntent['kind'], id: number): ProjectionRow => ({ kind: 'intent', id: rowId(kind, id), deleted: true, doc: {} });
+
+/**
+ * Finishes every pending action, one after another. An actor with an intent is told to
+ * resume it; the follow-up of an organization's end runs here, outside any actor, as the
+ * organization ranks below everything it asks. An action that cannot be finished now (a
+ * write failed again) stays pending for the next call. Answers how many are still pending.
+ */
+export async function resumeIntents(entities: Entities, read: ReadModel, log: (line: string) => void = () => undefined): Promise<number> {
+  let left = 0;
+  for (const p of await read.list<PendingIntent>('pendingIntents')) {
+    let problem: string | null = null;
+    switch (p.kind) {
+      case 'organization':
+        problem = await completeEnding(entities, read, p.id, p.day, p.how);
+        break;
+      case 'agent': {
+        const r = await entities.ask('agent', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'adventurer': {
+        const r = await entities.ask('adventurer', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+    }
+    if (problem !== null) {
+      left += 1;
+      log(`the ${p.intent} of ${p.kind} ${p.id} could not be finished yet (it is tried again): ${problem}`);
+    }
+  }
+  return left;
+}

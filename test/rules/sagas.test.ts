@@ -1,0 +1,134 @@
+// The pure rules of the actions that span actors (actors/intents.ts): the intent each
+// initiating actor records, how it ends once the lower actor answered, and the lower
+// actor's side that changes nothing when asked again.
+import assert from 'assert/strict';
+import type { AgentEvent, AgentState } from '../../actors/agent/messages';
+import { decideBeginFounding, decideFoundingAnswer, decideRegister, evolve as evolveAgent } from '../../actors/agent/rules';
+import type { Adventurer, AdventurerEvent, AdventurerState } from '../../actors/adventurer/messages';
+import { decideBeginEmployment, decideEmploymentAnswer, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
+import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, evolve as evolveOrganization } from '../../actors/organization/rules';
+
+type D<E> = { events: E[] } | { refusal: { status: number; detail: string } };
+const eventsOf = <E>(d: D<E> | null): E[] => {
+  assert.ok(d && 'events' in d, `expected events, got ${JSON.stringify(d)}`);
+  return d.events;
+};
+const refused = { ok: false as const, refusal: { status: 409, detail: 'no' } };
+const unknown = { ok: false as const, refusal: { status: 503, detail: 'the world could not finish this action in time' } };
+
+describe('rules of actions that span actors', () => {
+  describe("an organization's end", () => {
+    const found: FoundCommand = { type: 'found', id: 7, agent_id: 1, name: 'Lantern Co', kind: 'merchant company', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+    const org = () => eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null) as Organization;
+
+    it('is pending from the dissolution until the follow-up is recorded, once', () => {
+      const ended = eventsOf(decideDissolve(org(), 1, 4)).reduce<OrganizationState>(evolveOrganization, org());
+      assert.equal(ended!.ending_pending, true);
+      const followed = eventsOf(decideEndingFollowed(ended, 4));
+      assert.deepEqual(followed, [{ type: 'ending-followed', day: 4 }]);
+      const done = followed.reduce(evolveOrganization, ended);
+      assert.equal(done!.ending_pending, false);
+      assert.deepEqual(eventsOf(decideEndingFollowed(done, 5)), [], 'reported again, it changes nothing');
+      assert.deepEqual(eventsOf(decideEndingFollowed(org(), 5)), [], 'an active organization has nothing to follow up');
+      assert.equal(decideEndingFollowed(null, 5).hasOwnProperty('refusal'), true);
+    });
+
+    it('is pending after a bankruptcy too', () => {
+      const poor = { ...org(), treasury: 0 };
+      const events = eventsOf(decideDay(poor, { day: 2 }));
+      assert.ok(events.some((e) => e.type === 'went-bankrupt'));
+      assert.equal(events.reduce<OrganizationState>(evolveOrganization, poor)!.ending_pending, true);
+    });
+
+    it('founds once: asked again by the same founding it answers what it is; anything else is refused', () => {
+      const o = org();
+      assert.deepEqual(eventsOf(decideFound(o, found)), []);
+      for (const other of [{ agent_id: 2 }, { day: 2 }, { name: 'Another Co' }, { agent_id: null }]) {
+        const d = decideFound(o, { ...found, ...other });
+        assert.ok('refusal' in d && d.refusal.status === 409, JSON.stringify(other));
+      }
+    });
+
+    it('applies a named hiring or release once', () => {
+      const o = org();
+      const employ = { type: 'employ' as const, agent_id: 1, day: 2, adventurer_id: 30, op: 'adventurer:30:employment:1' };
+      const hired = eventsOf(decideEmploy(o, employ)).reduce<OrganizationState>(evolveOrganization, o);
+      assert.deepEqual(hired!.employees, [30]);
+      assert.deepEqual(eventsOf(decideEmploy(hired, employ)), [], 'the same operation again changes nothing');
+      const unnamed = decideEmploy(hired, { ...employ, op: undefined });
+      assert.ok('refusal' in unnamed && unnamed.refusal.status === 409, 'an unnamed second hiring is refused as before');
+      const release = { ...employ, type: 'unemploy' as const, op: 'adventurer:30:employment:2' };
+      const left = eventsOf(decideEmploy(hired, release)).reduce<OrganizationState>(evolveOrganization, hired);
+      assert.deepEqual(left!.employees, []);
+      assert.deepEqual(eventsOf(decideEmploy(left, release)), []);
+    });
+  });
+
+  describe('founding (agent)', () => {
+    const agent = () => eventsOf(decideRegister(null, { type: 'register', id: 3, name: 'Ada', model: 'm', key_hash: 'h', day: 1 })).reduce<AgentState>(evolveAgent, null);
+    const spec = { id: 10, name: 'Ada & Co', kind: 'guild', location_id: 'emberfall', description: '', goals: '', motto: '', day: 4 };
+
+    it('records its intent, with the organization to found and the grant, before anything else', () => {
+      const begun = eventsOf(decideBeginFounding(agent(), spec, false));
+      assert.deepEqual(begun, [{ type: 'founding-begun', day: 4, organization: { ...spec, agent_id: 3, grant_share: 1 }, grant_share: 1 }]);
+      const s = begun.reduce(evolveAgent, agent());
+      assert.deepEqual(s!.founding, { organization: { ...spec, agent_id: 3, grant_share: 1 }, grant_share: 1 });
+      assert.equal(s!.current_organization_id, null, 'the organization is not its own yet');
+    });
+
+    it('refuses as before, recording nothing', () => {
+      const d = decideBeginFounding(agent(), spec, true);
+      assert.ok('refusal' in d && d.refusal.status === 409);
+    });
+
+    it('ends founded, abandoned on a refusal, or stays pending when the outcome is unknown', () => {
+      const s = eventsOf(decideBeginFounding(agent(), spec, false)).reduce(evolveAgent, agent());
+      const founded = eventsOf(decideFoundingAnswer(s, { ok: true }));
+      assert.deepEqual(founded, [{ type: 'organization-founded', day: 4, organization_id: 10, grant_share: 1 }]);
+      const done = founded.reduce<AgentState>(evolveAgent, s);
+      assert.equal(done!.founding, null);
+      assert.equal(done!.current_organization_id, 10);
+      assert.deepEqual(eventsOf(decideFoundingAnswer(done, { ok: true })), [], 'nothing under way: nothing to record');
+      const abandoned = eventsOf(decideFoundingAnswer(s, refused)) as AgentEvent[];
+      assert.deepEqual(abandoned, [{ type: 'founding-abandoned', day: 4, organization_id: 10, reason: 'no' }]);
+      const undone = abandoned.reduce<AgentState>(evolveAgent, s);
+      assert.deepEqual({ ...undone, founding: undefined }, { ...agent(), founding: undefined }, 'wholly undone');
+      assert.equal(decideFoundingAnswer(s, unknown), null);
+    });
+  });
+
+  describe('hiring and release (adventurer)', () => {
+    const adventurer = (): AdventurerState => evolveAdventurer(null, { type: 'appeared', day: 1, adventurer: { id: 30, name: 'Wren', strength: 12, level: 1, experience: 0, traits: ['brave'] } });
+    const hire = { type: 'hire' as const, organization_id: 7, agent_id: 1, day: 3 };
+
+    it('names each hiring or release it begins', () => {
+      const first = eventsOf(decideBeginEmployment(adventurer(), hire));
+      assert.deepEqual(first, [{ type: 'employment-begun', day: 3, change: 'hire', organization_id: 7, agent_id: 1, op: 'adventurer:30:employment:1' }]);
+      const hired = [...first, ...eventsOf(decideEmploymentAnswer(first.reduce(evolveAdventurer, adventurer()), { ok: true }))].reduce(evolveAdventurer, adventurer()) as Adventurer;
+      assert.equal(hired.status, 'employed');
+      assert.equal(hired.employment, null);
+      const release = eventsOf(decideBeginEmployment(hired, { ...hire, type: 'release' }));
+      assert.equal((release[0] as { op: string }).op, 'adventurer:30:employment:2', 'a new name for each');
+      const released = [...release, ...eventsOf(decideEmploymentAnswer(release.reduce(evolveAdventurer, hired), { ok: true }))].reduce<AdventurerState>(evolveAdventurer, hired);
+      assert.equal(released!.status, 'available');
+    });
+
+    it('refuses as before, recording nothing', () => {
+      const employed = { ...(adventurer() as Adventurer), status: 'employed' as const, organization_id: 8 };
+      const d = decideBeginEmployment(employed, hire);
+      assert.ok('refusal' in d && d.refusal.status === 409);
+    });
+
+    it('ends abandoned on a refusal (wholly undone) or stays pending when the outcome is unknown', () => {
+      const s = eventsOf(decideBeginEmployment(adventurer(), hire)).reduce(evolveAdventurer, adventurer());
+      const abandoned = eventsOf(decideEmploymentAnswer(s, refused)) as AdventurerEvent[];
+      assert.deepEqual(abandoned, [{ type: 'employment-abandoned', day: 3, organization_id: 7, reason: 'no' }]);
+      const undone = abandoned.reduce<AdventurerState>(evolveAdventurer, s) as Adventurer;
+      assert.equal(undone.status, 'available');
+      assert.equal(undone.employment, null);
+      assert.equal(decideEmploymentAnswer(s, unknown), null);
+      assert.deepEqual(eventsOf(decideEmploymentAnswer(adventurer(), { ok: true })), [], 'nothing under way: nothing to record');
+    });
+  });
+});

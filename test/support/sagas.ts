@@ -1,0 +1,77 @@
+// Test support for actions that span actors (actors/intents.ts): crashes injected between
+// their steps, and the books checked after recovery.
+import assert from 'assert/strict';
+import sinon from 'sinon';
+import type { HistoryEvent, PersistedEvent } from '../../actors/ports/store';
+import { FLOWS, type LedgerLine } from '../../actors/ledger';
+import type { Result } from '../../actors/result';
+import { startTestWorld, type TestWorld } from './world';
+
+export const CRASH: Result<never> = { ok: false, refusal: { status: 503, detail: 'the process died here (injected)' } };
+
+/** A world on this data folder (the same folder continues the same world). */
+export const worldOn = (dataDir: string) => startTestWorld({ dataDir, seed: 'sagas' });
+
+/** Every history event, oldest first. */
+export async function allEvents(w: TestWorld): Promise<HistoryEvent[]> {
+  const out: HistoryEvent[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const r = await w.get<HistoryEvent[]>(`/api/events?limit=100${before ? `&before_id=${before}` : ''}`);
+    assert.equal(r.status, 200, r.text);
+    out.push(...r.body);
+    if (r.body.length < 100) break;
+    before = r.body[r.body.length - 1].id;
+  }
+  return out.sort((x, y) => x.id - y.id);
+}
+
+const linesOf = (events: HistoryEvent[]): LedgerLine[] => events.flatMap((e) => ((e.data as { ledger?: LedgerLine[] })?.ledger ?? []));
+
+/**
+ * The world's gold: every organization's treasury and the gold the live quests hold in
+ * trust for organizations (their reward, unless the world funds it).
+ */
+export async function worldGold(w: TestWorld): Promise<number> {
+  const orgs = await w.services.read.list<{ treasury: number }>('organizations');
+  const quests = await w.services.read.list<{ reward: number; world_funded: boolean }>('liveQuests');
+  return orgs.reduce((n, o) => n + o.treasury, 0) + quests.reduce((n, q) => n + (q.world_funded ? 0 : q.reward), 0);
+}
+
+/** A mark to check the books from: the world's gold and the newest event. */
+export async function mark(w: TestWorld): Promise<{ gold: number; lastEvent: number }> {
+  return { gold: await worldGold(w), lastEvent: await w.services.read.lastHistoryId() };
+}
+
+/**
+ * No gold from nothing: since the mark, the world's gold changed by exactly the external
+ * flows of the new events' ledgers; and every organization's treasury is what its
+ * history's ledger says.
+ */
+export async function assertBooks(w: TestWorld, since: { gold: number; lastEvent: number }): Promise<void> {
+  const events = await allEvents(w);
+  const external = linesOf(events.filter((e) => e.id > since.lastEvent)).filter((l) => FLOWS[l.flow].kind !== 'internal').reduce((n, l) => n + (l.gold ?? 0), 0);
+  assert.equal(await worldGold(w) - since.gold, external, 'the world\'s gold changed by the external flows alone');
+  const lines = linesOf(events);
+  for (const o of await w.services.read.list<{ id: number; treasury: number }>('organizations')) {
+    const replayed = lines.filter((l) => l.organization_id === o.id).reduce((n, l) => n + (l.gold ?? 0), 0);
+    assert.equal(replayed, o.treasury, `organization ${o.id}: its history's ledger gives its treasury`);
+  }
+}
+
+/** The pending intents of the read model. */
+export const pendingIntents = (w: TestWorld) => w.services.read.list<{ kind: string; id: number; intent: string }>('pendingIntents');
+
+/**
+ * Makes the store refuse the write of `key` whose first event is of type `eventType` (the
+ * process dies before that write reaches the disk); every other write goes through.
+ */
+export function failWrite(w: TestWorld, key: string, eventType: string): sinon.SinonStub {
+  const engine = w.services.store.engine;
+  const original = engine.persist.bind(engine);
+  return sinon.stub(engine, 'persist').callsFake((event: PersistedEvent, writes) => {
+    const first = (event.data as { events?: Array<{ type: string }> })?.events?.[0]?.type;
+    if (event.key === key && first === eventType) return Promise.reject(new Error(`injected crash before ${key} wrote ${eventType}`));
+    return original(event, writes);
+  });
+}
