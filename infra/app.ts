@@ -135,7 +135,8 @@ function openBus(config: Config, store: Store, log: (line: string) => void): { b
 function openStore(config: Config, fence?: (persistenceKey: string) => string | null): Promise<Store> {
   if (config.store === 'sqlite') return Promise.resolve(new SqliteStore(config.dataDir));
   const c = config.cassandra;
-  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency, fence });
+  // On many nodes ids are reserved exactly as they are taken, so that they increase with time on every node.
+  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency, fence, exactIds: fence !== undefined });
 }
 
 /**

@@ -5,7 +5,9 @@
 // 2. Runs the whole suite (the embedded store and bus; the adapters' own tests).
 // 3. Runs the HTTP suite again with every world on Cassandra (WORLD_TEST_STORE=cassandra).
 // 4. Runs the HTTP suite again with every world's days and history on Kafka (WORLD_TEST_BUS=kafka).
-// 5. Stops the servers it started, whatever happened.
+// 5. Runs the HTTP suite again with every world on three nodes (Cassandra and Kafka; its
+//    requests go to the nodes in turn: WORLD_TEST_NODES=3).
+// 6. Stops the servers it started, whatever happened.
 // Extra arguments go to both mocha runs (for example --grep).
 import { spawnSync } from 'child_process';
 import path from 'path';
@@ -44,7 +46,8 @@ function main(): number {
     const embedded = run('the whole suite', mocha, extra, env);
     const cassandra = run('the HTTP suite on Cassandra', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_STORE: 'cassandra' });
     const kafka = run('the HTTP suite on Kafka', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_BUS: 'kafka' });
-    return embedded || cassandra || kafka;
+    const nodes = run('the HTTP suite on three nodes', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_NODES: '3' });
+    return embedded || cassandra || kafka || nodes;
   } finally {
     for (const s of started) run(`infra/servers down ${s}`, servers, ['down', s], env);
   }

@@ -267,7 +267,9 @@ export class ClusterNode {
       const timer = setTimeout(() => { this.pending.delete(correlation); resolve(null); }, Math.max(1, deadline - Date.now()));
       this.pending.set(correlation, { resolve, timer });
     });
-    const routed: Routed = { kind, id, command, commandId: options?.commandId, deadline, reply: { topic: this.replyTopic, correlation } };
+    // Every command that travels has an id: one Kafka delivers twice (a rebalance before its
+    // offset was committed) is applied once, and answered as the first time.
+    const routed: Routed = { kind, id, command, commandId: options?.commandId ?? `routed:${correlation}`, deadline, reply: { topic: this.replyTopic, correlation } };
     this.counts.sent++;
     try {
       await this.producer.send({ topic: this.opts.commandTopic, acks: 1, messages: [{ partition: shard, key: `${kind}:${id}`, value: JSON.stringify(routed) }] });

@@ -229,3 +229,69 @@ export class Sequence {
     }
   }
 }
+
+/** What a store hands ids out with: blocks in memory (`Sequence`) or an exact reservation per call (`ExactSequence`). */
+export interface IdSource {
+  take(n: number): number[] | Promise<number[]>;
+  next(): Promise<number>;
+  raiseFloor(value: number): void;
+  release(): Promise<void>;
+}
+
+/**
+ * Ids in the order they are asked for across every process (many nodes): no block is kept
+ * in memory; the callers waiting at one moment get their ids from ONE lightweight
+ * transaction that reserves exactly as many as they need, one transaction in flight at a
+ * time. An id handed out after another anywhere is therefore higher, so listings ordered
+ * by id are ordered by time on every node. It costs a transaction for each group of
+ * callers instead of one per block.
+ */
+export class ExactSequence implements IdSource {
+  private readonly queue: Waiter[] = [];
+  private running = false;
+  private closed = false;
+
+  constructor(private readonly reserver: SequenceReserver, readonly name: string) {}
+
+  take(n: number): number[] | Promise<number[]> {
+    if (n === 0) return [];
+    if (this.closed) return Promise.reject(new Error('store is closed'));
+    return new Promise<number[]>((resolve, reject) => {
+      this.queue.push({ n, ids: [], resolve, reject });
+      if (!this.running) { this.running = true; setImmediate(() => void this.run()); }
+    });
+  }
+
+  async next(): Promise<number> {
+    return (await this.take(1))[0];
+  }
+
+  /** The store moves the sequence itself (reserveUpTo): every later reservation is above it. */
+  raiseFloor(): void { /* nothing kept in memory */ }
+
+  async release(): Promise<void> {
+    this.closed = true;
+    this.queue.splice(0).forEach((w) => w.reject(new Error('store is closed')));
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const waiting = this.queue.splice(0);
+        const total = waiting.reduce((sum, w) => sum + w.n, 0);
+        try {
+          const block = await this.reserver.reserve(this.name, total);
+          let next = block.first;
+          for (const w of waiting) {
+            const ids = Array.from({ length: w.n }, () => next++);
+            w.resolve(ids);
+          }
+        } catch (e) {
+          for (const w of waiting) w.reject(e);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -15,7 +15,7 @@ import {
   type PersistedSnapshot, type ProjectionRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
 import { StoreUnavailableError, storeError } from './cassandra-errors';
-import { Sequence, SequenceReserver } from './cassandra-ids';
+import { ExactSequence, Sequence, SequenceReserver, type IdSource } from './cassandra-ids';
 import { CassandraIdempotency } from './cassandra-idempotency';
 import { Limiter, mapLimited } from './cassandra-limit';
 import {
@@ -54,6 +54,12 @@ export interface CassandraStoreOptions {
   idBlock?: number;
   /** History ids reserved per lightweight transaction (default 1,000; the next block is reserved when half is left). */
   historyIdBlock?: number;
+  /**
+   * Ids in the order asked for across processes (many nodes): each group of callers gets
+   * exactly the ids it needs from one lightweight transaction, instead of blocks kept in
+   * memory (ExactSequence). Default false (one process: blocks).
+   */
+  exactIds?: boolean;
   /** Partition sizes for a NEW keyspace; an existing keyspace keeps the ones it was created with. */
   layout?: Partial<Layout>;
   /**
@@ -164,8 +170,9 @@ export class CassandraStore implements Store {
   private readonly write: number;
   private readonly serial: number;
   private readonly reserver: SequenceReserver;
-  private readonly sequences = new Map<string, Sequence>();
-  private readonly historyIds: Sequence;
+  private readonly sequences = new Map<string, IdSource>();
+  private readonly historyIds: IdSource;
+  private readonly exactIds: boolean;
   private readonly idBlock: number;
   private readonly knownBuckets = new Set<string>();
   /** Per day, the smallest and largest day marks written by this process (written again once forgotten). */
@@ -198,7 +205,8 @@ export class CassandraStore implements Store {
     this.group = { persists: 64, bytes: 40_000, inFlight: 32, ...opts.groupCommit };
     this.fence = opts.fence;
     if (!(this.group.persists >= 1 && this.group.inFlight >= 1)) throw new Error('groupCommit: persists and inFlight must be at least 1');
-    this.historyIds = new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
+    this.exactIds = opts.exactIds ?? false;
+    this.historyIds = this.exactIds ? new ExactSequence(this.reserver, HISTORY_SEQUENCE) : new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
     this.cql = this.statements();
     this.engine = this.makeEngine();
     this.idempotency = new CassandraIdempotency((what, query, params, o) => this.exec(what, query, params, o), this.keyspace, this.world, this.write, this.serial);
@@ -803,11 +811,11 @@ export class CassandraStore implements Store {
   // ------------------------------------------------------------------------------------------
   // Ids and settings
 
-  private sequence(name: string): Sequence {
+  private sequence(name: string): IdSource {
     if (name === HISTORY_SEQUENCE) throw new Error(`sequence name ${name} is reserved`);
     let s = this.sequences.get(name);
     if (!s) {
-      s = new Sequence(this.reserver, name, this.idBlock, false);
+      s = this.exactIds ? new ExactSequence(this.reserver, name) : new Sequence(this.reserver, name, this.idBlock, false);
       this.sequences.set(name, s);
     }
     return s;

@@ -238,6 +238,9 @@ describe('fair play over HTTP', function () {
   });
 
   describe('a write that fails part-way through an action', () => {
+    // Faults are injected into one process's store: these tests run on one node.
+    beforeEach(async () => { if (w.nodes.length > 1) { await w.close(); w = await startTestWorld({ nodes: 1 }); } });
+
     /** Makes the next persist of an actor whose key starts with `prefix` fail (fault injection); restores itself. */
     function failNextPersist(prefix: string) {
       const engine = w.services.store.engine as { persist: (...args: unknown[]) => Promise<void> };

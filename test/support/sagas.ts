@@ -10,7 +10,8 @@ import { startTestWorld, type TestWorld } from './world';
 export const CRASH: Result<never> = { ok: false, refusal: { status: 503, detail: 'the process died here (injected)' } };
 
 /** A world on this data folder (the same folder continues the same world). */
-export const worldOn = (dataDir: string) => startTestWorld({ dataDir, seed: 'sagas' });
+// One node: the tests inject faults into this process's entities port.
+export const worldOn = (dataDir: string) => startTestWorld({ dataDir, seed: 'sagas', nodes: 1 });
 
 /** Every history event, oldest first. */
 export async function allEvents(w: TestWorld): Promise<HistoryEvent[]> {

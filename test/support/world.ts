@@ -17,6 +17,8 @@ export interface Answer<T = any> {
 
 export interface TestWorld extends World {
   dataDir: string;
+  /** Every node of the world (one unless WORLD_TEST_NODES says more); `call` sends to them in turn. */
+  nodes: World[];
   /** Sends a request; `body` may be a string to send raw text. */
   call<T = any>(method: string, url: string, opts?: { body?: unknown; key?: string; admin?: string; spectator?: string; headers?: Record<string, string> }): Promise<Answer<T>>;
   get<T = any>(url: string, key?: string): Promise<Answer<T>>;
@@ -35,7 +37,15 @@ export const tempDir = (prefix = 'worldsim-test-') => fs.mkdtempSync(path.join(o
  * the end), a world of its own in it for each test world. `npm test` runs the HTTP suite
  * both ways.
  */
-export const TEST_STORE: StoreKind = process.env.WORLD_TEST_STORE === 'cassandra' ? 'cassandra' : 'sqlite';
+/**
+ * With WORLD_TEST_NODES=n (n > 1) every test world is n nodes in this process, on Cassandra
+ * and Kafka (docs/operations.md), and the requests of a test go to the nodes in turn.
+ * `npm test` runs the HTTP suite so with three nodes. A test that reaches inside one
+ * process (fault injection, a fake clock) asks for `nodes: 1`.
+ */
+export const TEST_NODES = Math.max(1, Math.floor(Number(process.env.WORLD_TEST_NODES ?? '1')) || 1);
+
+export const TEST_STORE: StoreKind = process.env.WORLD_TEST_STORE === 'cassandra' || TEST_NODES > 1 ? 'cassandra' : 'sqlite';
 
 /** A world's name follows its data folder, so a restart on the same folder finds the same world. */
 const worldName = (dataDir: string) => crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 24);
@@ -69,7 +79,7 @@ async function storeConfig(dataDir: string, overrides: Partial<Config>): Promise
  * KAFKA_BROKERS (started by test/run.ts), with topics and consumer groups of each world's
  * own, named after its data folder (a restart on the same folder finds them again).
  */
-export const TEST_BUS: BusKind = process.env.WORLD_TEST_BUS === 'kafka' ? 'kafka' : 'local';
+export const TEST_BUS: BusKind = process.env.WORLD_TEST_BUS === 'kafka' || TEST_NODES > 1 ? 'kafka' : 'local';
 
 function busConfig(dataDir: string, overrides: Partial<Config>): Pick<Config, 'bus' | 'kafka'> {
   if ((overrides.bus ?? TEST_BUS) === 'local') return { bus: 'local', kafka: overrides.kafka ?? DEFAULT_KAFKA };
@@ -78,13 +88,17 @@ function busConfig(dataDir: string, overrides: Partial<Config>): Pick<Config, 'b
   return { bus: 'kafka', kafka: { ...DEFAULT_KAFKA, brokers, clientId: name, tickTopic: `${name}.days`, historyTopic: `${name}.history`, commandTopic: `${name}.commands`, historyPartitions: 3, ...overrides.kafka } };
 }
 
-export async function startTestWorld(overrides: Partial<Config> = {}): Promise<TestWorld> {
+export async function startTestWorld(options: Partial<Config> & { nodes?: number } = {}): Promise<TestWorld> {
+  const { nodes: wanted, ...overrides } = options;
   const dataDir = overrides.dataDir ?? tempDir();
   const config: Config = {
     port: 0, host: '127.0.0.1', dataDir, adminKey: 'test-admin-key', spectatorKey: 'test-spectator-key',
-    daySeconds: 0, seed: 'test-seed', nodeId: '1', shards: 32, ...overrides, ...await storeConfig(dataDir, overrides), ...busConfig(dataDir, overrides),
+    daySeconds: 0, seed: 'test-seed', nodeId: '1', shards: 8, ...overrides, ...await storeConfig(dataDir, overrides), ...busConfig(dataDir, overrides),
   };
-  const world = await startWorld(config, () => undefined);
+  const count = config.store === 'cassandra' && config.bus === 'kafka' ? (wanted ?? TEST_NODES) : 1;
+  const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startWorld({ ...config, nodeId: String(i + 1) }, () => undefined)));
+  const world = nodes[0];
+  let turn = 0;
   let agentCount = 0;
   const call: TestWorld['call'] = async (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -92,7 +106,8 @@ export async function startTestWorld(overrides: Partial<Config> = {}): Promise<T
     if (opts.key) headers['x-agent-key'] = opts.key;
     if (opts.admin) headers['x-admin-key'] = opts.admin;
     if (opts.spectator) headers['x-spectator-key'] = opts.spectator;
-    const res = await fetch(world.url + url, {
+    const at = nodes[turn++ % nodes.length];
+    const res = await fetch(at.url + url, {
       method, headers,
       body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
     });
@@ -103,6 +118,8 @@ export async function startTestWorld(overrides: Partial<Config> = {}): Promise<T
   };
   const tw: TestWorld = {
     ...world,
+    nodes,
+    close: async () => { await Promise.all(nodes.map((n) => n.close())); },
     dataDir,
     call,
     get: (url, key) => call('GET', url, { key }),

@@ -1,0 +1,126 @@
+// Benchmark: a mixed agent workload on one node and on several (Cassandra and Kafka must be
+// running: infra/servers up). Each node is its own process on loopback; clients send their
+// requests to the nodes in turn. Reports requests per second, the latency of the mix, and
+// each node's cross-node asks (p50, p99) from /healthz; then kills one node (SIGKILL) and
+// times until its shards answer on the others.
+//   node dist/bench/nodes.js [nodes=3] [seconds=20] [clients=32]
+// The mix, per client round: register an agent (1), found an organization (1), read the
+// world (2), read its organization (2), read the market (2), post a message (1), trade one
+// unit of food and sell it back (2): 11 requests, 6 of them writes.
+import { spawn, type ChildProcess } from 'child_process';
+import crypto from 'crypto';
+import fs from 'fs';
+import http from 'http';
+import os from 'os';
+import path from 'path';
+
+const NODES = Number(process.argv[2] ?? 3);
+const SECONDS = Number(process.argv[3] ?? 20);
+const CLIENTS = Number(process.argv[4] ?? 32);
+const SHARDS = 32;
+const name = `bench${crypto.randomBytes(3).toString('hex')}`;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function request(port: number, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  return new Promise((resolve) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, agent, timeout: 60_000, headers: { ...headers, ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        let parsed: unknown = text;
+        try { parsed = JSON.parse(text); } catch { /* text */ }
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
+    });
+    req.on('error', () => resolve({ status: 0, body: null }));
+    req.on('timeout', () => { req.destroy(); resolve({ status: 0, body: null }); });
+    if (data) req.write(data);
+    req.end();
+  });
+}
+
+interface Node { id: number; port: number; proc: ChildProcess }
+
+function startNode(id: number): Node {
+  const port = 19_000 + id + Math.floor(Math.random() * 500) * 10;
+  const env = {
+    ...process.env, WORLD_STORE: 'cassandra', WORLD_BUS: 'kafka', NODE_ID: String(id), PORT: String(port), HOST: '127.0.0.1', WORLD_SHARDS: String(SHARDS),
+    CASSANDRA_KEYSPACE: process.env.CASSANDRA_KEYSPACE ?? 'bench_nodes', CASSANDRA_WORLD: name, KAFKA_CLIENT_ID: name,
+    WORLD_TICK_TOPIC: `${name}.days`, WORLD_HISTORY_TOPIC: `${name}.history`, WORLD_COMMAND_TOPIC: `${name}.commands`,
+    WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'admin', WORLD_SPECTATOR_KEY: 'spectator', WORLD_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-node-')),
+  };
+  const proc = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '..', 'infra', 'main.js')], { env, stdio: 'ignore' });
+  return { id, port, proc };
+}
+
+async function covered(nodes: Node[], timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const shards = (await Promise.all(nodes.map(async (n) => (await request(n.port, 'GET', '/healthz')).body?.node?.shards ?? []))).flat();
+    if (new Set(shards).size === SHARDS && shards.length === SHARDS) return;
+    if (Date.now() > end) throw new Error('the shards were not covered');
+    await sleep(200);
+  }
+}
+
+async function main() {
+  const nodes = Array.from({ length: NODES }, (_, i) => startNode(i + 1));
+  try {
+    await covered(nodes);
+    let turn = 0;
+    const next = () => nodes[turn++ % nodes.length].port;
+    const end = Date.now() + SECONDS * 1000;
+    let done = 0;
+    let bad = 0;
+    let refused = 0;
+    const latencies: number[] = [];
+    const timed = async (method: string, url: string, body?: unknown, headers?: Record<string, string>) => {
+      const t = performance.now();
+      const r = await request(next(), method, url, body, headers);
+      latencies.push(performance.now() - t);
+      done++;
+      if (r.status === 0 || r.status >= 500) bad++;
+      else if (r.status >= 400) refused++;
+      return r;
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let round = 0; Date.now() < end; round++) {
+        const a = await timed('POST', '/api/agents', { name: `Bench ${c}-${round}`, model: 'bench-model' });
+        if (a.status !== 201) continue;
+        const key = { 'x-agent-key': a.body.api_key };
+        const o = await timed('POST', '/api/organizations', { name: `Bench Co ${c}-${round}`, kind: 'merchant company', description: 'benchmark' }, key);
+        await timed('GET', '/api/world');
+        await timed('GET', '/api/market?location_id=emberfall');
+        if (o.status !== 201) continue;
+        await timed('GET', `/api/organizations/${o.body.id}`);
+        await timed('POST', '/api/messages', { sender_id: o.body.id, recipient_id: null, body: 'Fair prices at Emberfall' }, key);
+        await timed('POST', '/api/trade', { organization_id: o.body.id, resource: 'food', quantity: 1, side: 'buy' }, key);
+        await timed('POST', '/api/trade', { organization_id: o.body.id, resource: 'food', quantity: 1, side: 'sell' }, key);
+        await timed('GET', '/api/world');
+        await timed('GET', `/api/organizations/${o.body.id}`);
+        await timed('GET', '/api/market?location_id=emberfall');
+      }
+    }));
+    latencies.sort((x, y) => x - y);
+    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
+    console.log(`${NODES} node(s), ${CLIENTS} clients, ${SECONDS} s: ${(done / SECONDS).toFixed(0)} req/s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, ${bad} failed (5xx or no answer), ${refused} refused (4xx)`);
+    for (const n of nodes) {
+      const h = (await request(n.port, 'GET', '/healthz')).body?.node;
+      console.log(`  node-${n.id}: shards ${h?.shards?.length}; cross-node asks sent ${h?.cross_node_asks?.sent}, p50 ${h?.cross_node_asks?.p50_ms} ms, p99 ${h?.cross_node_asks?.p99_ms} ms, failed ${h?.cross_node_asks?.failed}`);
+    }
+    if (NODES > 1) {
+      const victim = nodes[NODES - 1];
+      const killed = Date.now();
+      victim.proc.kill('SIGKILL');
+      await covered(nodes.slice(0, -1));
+      console.log(`  node-${victim.id} killed: its shards answered on the others after ${((Date.now() - killed) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    for (const n of nodes) n.proc.kill('SIGKILL');
+  }
+}
+
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
