@@ -14,7 +14,9 @@ export type PendingIntent =
   /** An agent is founding an organization. */
   | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number }
   /** An adventurer is being hired or released. */
-  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number };
+  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number }
+  /** A market is trading with an organization. */
+  | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number };
 
 const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 
@@ -22,7 +24,7 @@ const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 export const intentRow = (p: PendingIntent): ProjectionRow => ({ kind: 'intent', id: rowId(p.kind, p.id), doc: { ...p } });
 
 /** The write that marks it ended. */
-export const intentEnded = (kind: PendingIntent['kind'], id: number): ProjectionRow => ({ kind: 'intent', id: rowId(kind, id), deleted: true, doc: {} });
+export const intentEnded = (kind: PendingIntent['kind'], id: number | string): ProjectionRow => ({ kind: 'intent', id: rowId(kind, id), deleted: true, doc: {} });
 
 /**
  * Finishes every pending action, one after another. An actor with an intent is told to
@@ -45,6 +47,11 @@ export async function resumeIntents(entities: Entities, read: ReadModel, log: (l
       }
       case 'adventurer': {
         const r = await entities.ask('adventurer', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'location': {
+        const r = await entities.ask('location', p.id, { type: 'resume' });
         if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
         break;
       }

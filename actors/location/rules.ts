@@ -2,7 +2,7 @@
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
 import { introducedEntry, marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
-import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, Route, SeedLocationCommand, TradeCommand } from './messages';
+import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, Route, SeedLocationCommand, TradeCommand, Traded } from './messages';
 import { NO_LOCATION_MODIFIERS, type LocationModifiers } from '../world-event/effects';
 
 export const CAPACITY_RATIO = 1.5;
@@ -89,6 +89,33 @@ export function quoteTrade(state: LocationState, c: TradeCommand): Decision<Loca
   });
 }
 
+/** The intent of a trade the market agrees to: the quote, numbered, recorded before the organization is asked. */
+export function decideBeginTrade(state: LocationState, c: TradeCommand): Decision<LocationEvent> {
+  const quote = quoteTrade(state, c);
+  if ('refusal' in quote) return quote;
+  const { type: _t, ...trade } = quote.events[0] as Traded;
+  return accept({ type: 'trade-begun', day: c.day, trade: { ...trade, serial: (state!.trades_begun ?? 0) + 1 } });
+}
+
+/**
+ * How a trade under way ends once the organization answered: recorded at the market
+ * (the quantity leaves or joins today's supply), abandoned when the organization refused,
+ * or still pending (null) when the outcome is unknown.
+ */
+export function decideTradeAnswer(state: LocationState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<LocationEvent> | null {
+  const p = state?.pending_trade;
+  if (!p) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'trade-abandoned', day: p.day, serial: p.serial, reason: answer.refusal.detail });
+  }
+  const { serial: _s, ...trade } = p;
+  const entry = state!.market?.[p.resource];
+  // The supply as it is now (a day may have passed while the trade was pending), moved by the quantity.
+  const supplyAfter = entry ? Math.max(0, p.side === 'buy' ? entry.supply - p.quantity : entry.supply + p.quantity) : p.supply_after;
+  return accept({ type: 'traded', ...trade, supply_after: supplyAfter, price_after: entry ? priceFor(entry, supplyAfter) : p.price_after });
+}
+
 export function evolve(state: LocationState, e: LocationEvent): LocationState {
   if (e.type === 'seeded') {
     return {
@@ -112,10 +139,14 @@ export function evolve(state: LocationState, e: LocationEvent): LocationState {
       return { ...state, routes: [...state.routes.filter((r) => r.destination_id !== e.route.destination_id), { ...e.route }] };
     case 'resource-introduced':
       return state.market ? { ...state, market: { ...state.market, [e.entry.resource]: { ...e.entry } } } : state;
+    case 'trade-begun':
+      return { ...state, pending_trade: e.trade, trades_begun: e.trade.serial };
+    case 'trade-abandoned':
+      return { ...state, pending_trade: null };
     case 'traded': {
-      if (!state.market) return state;
+      if (!state.market) return { ...state, pending_trade: null };
       const entry = state.market[e.resource];
-      return { ...state, market: { ...state.market, [e.resource]: { ...entry, supply: e.supply_after, price: priceFor(entry, e.supply_after) } } };
+      return { ...state, pending_trade: null, market: { ...state.market, [e.resource]: { ...entry, supply: e.supply_after, price: priceFor(entry, e.supply_after) } } };
     }
   }
 }

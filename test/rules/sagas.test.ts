@@ -7,7 +7,10 @@ import { decideBeginFounding, decideFoundingAnswer, decideRegister, evolve as ev
 import type { Adventurer, AdventurerEvent, AdventurerState } from '../../actors/adventurer/messages';
 import { decideBeginEmployment, decideEmploymentAnswer, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
-import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
+import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
+import { decideBeginTrade, decideDay as decideLocationDay, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
+import { generateWorld } from '../../actors/world/generate';
 
 type D<E> = { events: E[] } | { refusal: { status: number; detail: string } };
 const eventsOf = <E>(d: D<E> | null): E[] => {
@@ -62,6 +65,63 @@ describe('rules of actions that span actors', () => {
       const left = eventsOf(decideEmploy(hired, release)).reduce<OrganizationState>(evolveOrganization, hired);
       assert.deepEqual(left!.employees, []);
       assert.deepEqual(eventsOf(decideEmploy(left, release)), []);
+    });
+  });
+
+  describe('trade (location)', () => {
+    const town = (): LocationState => {
+      const { profile, ...spec } = generateWorld('sagas').locations.find((l) => l.id === 'emberfall')!;
+      return eventsOf(decideSeed(null, { type: 'seed', location: spec, profile, day: 1 })).reduce<LocationState>(evolveLocation, null);
+    };
+    const buy: TradeCommand = { type: 'trade', day: 2, agent_id: 1, organization_id: 7, resource: 'food', side: 'buy', quantity: 5 };
+
+    it('records the quote as its intent, numbered, leaving the market as it is', () => {
+      const begun = eventsOf(decideBeginTrade(town(), buy)) as LocationEvent[];
+      assert.equal(begun.length, 1);
+      assert.equal(begun[0].type, 'trade-begun');
+      const s = begun.reduce(evolveLocation, town());
+      assert.equal(s!.pending_trade!.serial, 1);
+      assert.equal(s!.pending_trade!.quantity, 5);
+      assert.deepEqual(s!.market, town()!.market, 'the supply moves only when the trade is recorded');
+      const done = eventsOf(decideTradeAnswer(s, { ok: true })).reduce(evolveLocation, s);
+      assert.equal(done!.pending_trade, null);
+      assert.equal(done!.market!.food.supply, town()!.market!.food.supply - 5);
+      const second = eventsOf(decideBeginTrade(done, buy)) as LocationEvent[];
+      assert.equal((second[0] as { trade: { serial: number } }).trade.serial, 2, 'each trade has a number of its own');
+    });
+
+    it('records the trade against the supply as it is when it ends (a day may have passed)', () => {
+      const t = town()!;
+      const short: LocationState = { ...t, market: { ...t.market!, food: { ...t.market!.food, supply: t.market!.food.supply / 2 } } };
+      const s = eventsOf(decideBeginTrade(short, buy)).reduce(evolveLocation, short);
+      const dayLater = eventsOf(decideLocationDay(s, 2, 0)).reduce(evolveLocation, s);
+      assert.notEqual(dayLater!.market!.food.supply, s!.market!.food.supply);
+      const done = eventsOf(decideTradeAnswer(dayLater, { ok: true })).reduce(evolveLocation, dayLater);
+      assert.ok(Math.abs(done!.market!.food.supply - (dayLater!.market!.food.supply - 5)) < 1e-9);
+    });
+
+    it('is abandoned on a refusal (wholly undone) or stays pending when the outcome is unknown', () => {
+      const s = eventsOf(decideBeginTrade(town(), buy)).reduce(evolveLocation, town());
+      const undone = eventsOf(decideTradeAnswer(s, refused)).reduce(evolveLocation, s);
+      assert.equal(undone!.pending_trade, null);
+      assert.deepEqual(undone!.market, town()!.market);
+      assert.equal(decideTradeAnswer(s, unknown), null);
+      assert.deepEqual(eventsOf(decideTradeAnswer(town(), { ok: true })), []);
+    });
+
+    it('is settled by the organization once, also after it has ended', () => {
+      const found: FoundCommand = { type: 'found', id: 7, agent_id: 1, name: 'Lantern Co', kind: 'merchant company', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+      const o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null);
+      const settle = { type: 'settle-trade' as const, agent_id: 1, day: 2, location_id: 'emberfall', resource: 'food', side: 'buy' as const, quantity: 5, gold: 12, serial: 3 };
+      const paid = eventsOf(decideSettleTrade(o, settle)).reduce<OrganizationState>(evolveOrganization, o);
+      assert.equal(paid!.treasury, o!.treasury - 12);
+      assert.deepEqual(eventsOf(decideSettleTrade(paid, settle)), [], 'asked again, it changes nothing');
+      const ended = eventsOf(decideDissolve(paid, 1, 3)).reduce<OrganizationState>(evolveOrganization, paid);
+      assert.deepEqual(eventsOf(decideSettleTrade(ended, settle)), [], 'even once it has ended: the market may still record it');
+      const next = decideSettleTrade(ended, { ...settle, serial: 4 });
+      assert.ok('refusal' in next && next.refusal.status === 409, 'a new trade of an ended organization is refused');
+      const elsewhere = decideSettleTrade(paid, { ...settle, location_id: 'greenhollow', serial: 3 });
+      assert.ok('refusal' in elsewhere && /trades only where it stands/.test(elsewhere.refusal.detail), 'another market\'s numbers are its own: decided afresh');
     });
   });
 
