@@ -16,7 +16,9 @@ export type PendingIntent =
   /** An adventurer is being hired or released. */
   | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number }
   /** A market is trading with an organization. */
-  | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number };
+  | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number }
+  /** A quest is being resolved or withdrawn: its members, its place and its organizations are being told. */
+  | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal'; day: number };
 
 const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 
@@ -52,6 +54,11 @@ export async function resumeIntents(entities: Entities, read: ReadModel, log: (l
       }
       case 'location': {
         const r = await entities.ask('location', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'quest': {
+        const r = await entities.ask('quest', p.id, { type: 'resume' });
         if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
         break;
       }

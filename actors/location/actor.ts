@@ -8,7 +8,7 @@ import { intentEnded, intentRow } from '../intents';
 import { RANK } from '../order';
 import type { Location, LocationCommand, LocationEvent, LocationState, TradeCommand, Traded } from './messages';
 import type { MarketEntry } from './market';
-import { decideAddRoute, decideBeginTrade, decideDay, decideIntroduceResource, decideSeed, decideTradeAnswer, evolve } from './rules';
+import { decideAddRoute, decideBeginTrade, decideMonstersChanged, decideDay, decideIntroduceResource, decideSeed, decideTradeAnswer, evolve } from './rules';
 
 export const locationView = (l: Location) => ({
   id: l.id, name: l.name, kind: l.kind, description: l.description, danger: l.danger, population: l.population,
@@ -134,8 +134,7 @@ export const locationKind: EntityKind<LocationState, LocationCommand, LocationEv
       case 'add-route': return decideAddRoute(state, c.route, c.day);
       case 'introduce-resource': return decideIntroduceResource(state, c);
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'location not found' } };
-      case 'monsters-changed':
-        return state ? { events: [{ type: 'monsters-changed', day: c.day, change: c.change, quest_id: c.quest_id }] } : { refusal: { status: 404, detail: 'location not found' } };
+      case 'monsters-changed': return decideMonstersChanged(state, c);
       case 'trade': return beginTrade(state, c, io);
       case 'resume': return continueTrade(state, io);
     }

@@ -31,6 +31,8 @@ export interface Location extends LocationSpec {
   settled_day: number;
   /** A trade under way: agreed and recorded before the organization is asked, cleared when it ends. */
   pending_trade?: PendingTrade | null;
+  /** The quests whose fight has changed its monsters: each changes them once (absent in records from before this was kept). */
+  quests_fought?: number[];
   /** How many trades it has begun: numbers each, so the organization settles each once. */
   trades_begun?: number;
 }

@@ -157,10 +157,12 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
       return { ...state, status: 'accepted', accepted_organization_id: e.organization_id, accepted_day: e.day };
     case 'dispatched':
       return { ...state, party_id: e.party_id, party_members: [...e.members] };
+    case 'closing-begun':
+      return { ...state, closing: e.closing };
     case 'resolved':
-      return { ...state, status: 'resolved', resolved_day: e.day, outcome: e.resolution.outcome, resolution: e.resolution };
+      return { ...state, closing: null, status: 'resolved', resolved_day: e.day, outcome: e.resolution.outcome, resolution: e.resolution };
     case 'withdrawn':
-      return { ...state, status: 'withdrawn', resolved_day: e.day, withdrawn_reason: e.reason };
+      return { ...state, closing: null, status: 'withdrawn', resolved_day: e.day, withdrawn_reason: e.reason };
     case 'sponsorship-refunded': {
       const funds = state.funds.filter((f, i) => i === 0 || f.organization_id !== e.organization_id);
       return { ...state, funds, reward: totalReward({ funds }) };

@@ -301,7 +301,7 @@ describe('fair play over HTTP', function () {
       const q = await w.post('/api/quests', questBody(giver.org.id, { reward: 40 }), giver.key);
       expectStatus(await w.post(`/api/parties/${party.body.id}/dispatch`, { quest_id: q.body.id }, taker.key), 200);
       const before = (await orgOf(w, taker.org.id)).treasury;
-      failNextPersist('quest:');
+      failNextPersist('quest:', 'resolved');
       expectStatus(await w.post(`/api/quests/${q.body.id}/complete`, undefined, taker.key), 503);
       assert.equal((await w.get(`/api/quests/${q.body.id}`)).body.status, 'accepted', 'the quest did not record its end');
       const paidOnce = (await orgOf(w, taker.org.id)).treasury;

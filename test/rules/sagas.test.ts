@@ -5,11 +5,13 @@ import assert from 'assert/strict';
 import type { AgentEvent, AgentState } from '../../actors/agent/messages';
 import { decideBeginFounding, decideFoundingAnswer, decideRegister, evolve as evolveAgent } from '../../actors/agent/rules';
 import type { Adventurer, AdventurerEvent, AdventurerState } from '../../actors/adventurer/messages';
-import { decideBeginEmployment, decideEmploymentAnswer, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import { decideBeginEmployment, decideEmploymentAnswer, decideQuestOutcome, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import type { Closing, QuestEvent, QuestState } from '../../actors/quest/messages';
+import { decidePost, evolve as evolveQuest } from '../../actors/quest/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
 import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
-import { decideBeginTrade, decideDay as decideLocationDay, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
+import { decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
 import { generateWorld } from '../../actors/world/generate';
 
 type D<E> = { events: E[] } | { refusal: { status: number; detail: string } };
@@ -122,6 +124,43 @@ describe('rules of actions that span actors', () => {
       assert.ok('refusal' in next && next.refusal.status === 409, 'a new trade of an ended organization is refused');
       const elsewhere = decideSettleTrade(paid, { ...settle, location_id: 'greenhollow', serial: 3 });
       assert.ok('refusal' in elsewhere && /trades only where it stands/.test(elsewhere.refusal.detail), 'another market\'s numbers are its own: decided afresh');
+    });
+  });
+
+  describe("a quest's resolution", () => {
+    it('keeps the closing it decided until its end is recorded', () => {
+      const posted = decidePost(null, { id: 5, title: 'Clear the fields', description: 'd', requester_id: 7, location_id: 'greenhollow', reward: 40, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: 0 }, 1, 1);
+      const q = eventsOf(posted as D<QuestEvent>).reduce<QuestState>(evolveQuest, null);
+      const closing: Closing = {
+        end: { type: 'withdrawn', day: 2, agent_id: 1, reason: 'withdrawn by the requester', payments: [] }, outcomes: [], monsters: null,
+        settlements: [{ organization_id: 7, part: { gold: 40, flows: [{ flow: 'quest_escrow', gold: 40 }], reputation: 0, trust: {}, party_id: null, dead: [] } }],
+        reason: 'withdrawn by the requester', op: 'quest:5:withdrawn',
+      };
+      const begun = evolveQuest(q, { type: 'closing-begun', day: 2, closing });
+      assert.deepEqual(begun!.closing, closing);
+      assert.equal(begun!.status, 'open', 'still open until the end is recorded');
+      const ended = evolveQuest(begun, closing.end);
+      assert.equal(ended!.closing, null);
+      assert.equal(ended!.status, 'withdrawn');
+    });
+
+    it('each member takes the outcome of a quest once', () => {
+      const a = evolveAdventurer(null, { type: 'appeared', day: 1, adventurer: { id: 30, name: 'Wren', strength: 12, level: 1, experience: 0, traits: ['brave'] } });
+      const outcome = { type: 'quest-outcome' as const, day: 3, quest_id: 5, quest_title: 'Clear the fields', outcome: 'full' as const, experience: 25, injury_days: 0, died: false, bonds: {} };
+      const after = eventsOf(decideQuestOutcome(a, outcome)).reduce<AdventurerState>(evolveAdventurer, a);
+      assert.equal(after!.experience, 25);
+      assert.deepEqual(eventsOf(decideQuestOutcome(after, outcome)), [], 'asked again, it changes nothing');
+      assert.equal(eventsOf(decideQuestOutcome(after, { ...outcome, quest_id: 6 })).length, 1, 'another quest is another outcome');
+    });
+
+    it("changes a place's monsters once per quest", () => {
+      const { profile, ...spec } = generateWorld('sagas').locations.find((l) => l.id === 'greenhollow')!;
+      const place = eventsOf(decideSeed(null, { type: 'seed', location: spec, profile, day: 1 })).reduce<LocationState>(evolveLocation, null);
+      const slain = { type: 'monsters-changed' as const, day: 3, change: -5, quest_id: 5 };
+      const after = eventsOf(decideMonstersChanged(place, slain)).reduce<LocationState>(evolveLocation, place);
+      assert.equal(after!.monster_population, place!.monster_population - 5);
+      assert.deepEqual(eventsOf(decideMonstersChanged(after, slain)), []);
+      assert.equal(eventsOf(decideMonstersChanged(after, { ...slain, quest_id: 6 })).length, 1);
     });
   });
 
