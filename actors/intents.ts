@@ -18,7 +18,9 @@ export type PendingIntent =
   /** A market is trading with an organization. */
   | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number }
   /** A quest is being resolved or withdrawn: its members, its place and its organizations are being told. */
-  | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal'; day: number };
+  | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal'; day: number }
+  /** A contract is being fulfilled: goods and gold are moving between its parties. */
+  | { kind: 'contract'; id: number; intent: 'fulfilment'; day: number };
 
 const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 
@@ -59,6 +61,11 @@ export async function resumeIntents(entities: Entities, read: ReadModel, log: (l
       }
       case 'quest': {
         const r = await entities.ask('quest', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'contract': {
+        const r = await entities.ask('contract', p.id, { type: 'resume' });
         if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
         break;
       }

@@ -13,6 +13,8 @@ import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFo
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
 import { decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
 import { generateWorld } from '../../actors/world/generate';
+import type { ContractEvent, ContractState } from '../../actors/contract/messages';
+import { decideBeginFulfilment, decidePropose, evolve as evolveContract, fulfilmentOp } from '../../actors/contract/rules';
 
 type D<E> = { events: E[] } | { refusal: { status: number; detail: string } };
 const eventsOf = <E>(d: D<E> | null): E[] => {
@@ -161,6 +163,37 @@ describe('rules of actions that span actors', () => {
       assert.equal(after!.monster_population, place!.monster_population - 5);
       assert.deepEqual(eventsOf(decideMonstersChanged(after, slain)), []);
       assert.equal(eventsOf(decideMonstersChanged(after, { ...slain, quest_id: 6 })).length, 1);
+    });
+  });
+
+  describe("a contract's fulfilment", () => {
+    const accepted = (): ContractState => [
+      ...eventsOf(decidePropose(null, { id: 9, proposer_id: 1, counterparty_id: 2, title: 't', terms: 'terms', value: 30, resource: 'food', quantity: 5 }, 1, 1)),
+      { type: 'accepted', day: 1, agent_id: 2 } as ContractEvent,
+    ].reduce<ContractState>(evolveContract, null);
+    const fulfil = { type: 'fulfill' as const, organization_id: 1, agent_id: 1, day: 3 };
+
+    it('records a numbered intent, still accepted until the end is recorded; each attempt names its movements anew', () => {
+      const begun = eventsOf(decideBeginFulfilment(accepted(), fulfil, 'emberfall'));
+      const s = begun.reduce(evolveContract, accepted());
+      assert.deepEqual(s!.fulfilment, { attempt: 1, day: 3, agent_id: 1, organization_id: 1, location_id: 'emberfall', undoing: false });
+      assert.equal(s!.status, 'accepted');
+      const undoing = evolveContract(s, { type: 'fulfilment-undoing', day: 3, agent_id: 1, reason: 'short of gold' });
+      assert.equal(undoing!.fulfilment!.undoing, true, 'the goods go back, also after a crash');
+      const abandoned = evolveContract(undoing, { type: 'fulfilment-abandoned', day: 3, agent_id: 1, reason: 'short of gold' });
+      assert.equal(abandoned!.fulfilment, null);
+      assert.equal(abandoned!.status, 'accepted');
+      const again = eventsOf(decideBeginFulfilment(abandoned, fulfil, 'emberfall')).reduce(evolveContract, abandoned);
+      assert.equal(again!.fulfilment!.attempt, 2);
+      assert.notEqual(fulfilmentOp(9, 1, 'delivered'), fulfilmentOp(9, 2, 'delivered'));
+      const done = evolveContract(again, { type: 'fulfilled', day: 3, agent_id: 1, organization_id: 1 });
+      assert.equal(done!.fulfilment, null);
+      assert.equal(done!.status, 'fulfilled');
+    });
+
+    it('refuses as before, recording nothing', () => {
+      const d = decideBeginFulfilment(accepted(), { ...fulfil, organization_id: 3 }, null);
+      assert.ok('refusal' in d && d.refusal.status === 403);
     });
   });
 
