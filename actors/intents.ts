@@ -20,7 +20,9 @@ export type PendingIntent =
   /** A quest is being resolved or withdrawn: its members, its place and its organizations are being told. */
   | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal'; day: number }
   /** A contract is being fulfilled: goods and gold are moving between its parties. */
-  | { kind: 'contract'; id: number; intent: 'fulfilment'; day: number };
+  | { kind: 'contract'; id: number; intent: 'fulfilment'; day: number }
+  /** A world event is beginning: its settlement, roads, resources and quest are being brought in. */
+  | { kind: 'world-event'; id: number; intent: 'beginning'; day: number };
 
 const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 
@@ -66,6 +68,11 @@ export async function resumeIntents(entities: Entities, read: ReadModel, log: (l
       }
       case 'contract': {
         const r = await entities.ask('contract', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'world-event': {
+        const r = await entities.ask('world-event', p.id, { type: 'resume' });
         if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
         break;
       }

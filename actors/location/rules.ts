@@ -58,6 +58,8 @@ function oneDay(state: Location, day: number, construction: number, modifiers: L
 export function decideAddRoute(state: LocationState, route: Route, day: number): Decision<LocationEvent> {
   if (!state) return notFound('location not found');
   if (route.destination_id === state.id) return conflict('a route cannot lead back to the same place');
+  // The same road again (a world event's retried beginning) changes nothing.
+  if (state.routes.some((r) => r.destination_id === route.destination_id && r.distance_days === route.distance_days && r.danger === route.danger)) return accept();
   return accept({ type: 'route-added', day, route });
 }
 

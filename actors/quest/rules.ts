@@ -127,6 +127,8 @@ export function checkRequirements(q: Quest, facts: { strength: number; reputatio
 }
 
 export function decidePost(state: QuestState, spec: QuestSpec, agentId: number | null, day: number, worldFunded = false): Decision<QuestEvent> {
+  // Posted again by the world event that posted it (its retried beginning), it answers what it is.
+  if (state && agentId === null && worldFunded && state.posted_by_agent_id === null && state.posted_day === day && state.title === spec.title) return accept();
   if (state) return conflict(`quest ${spec.id} already exists`);
   return accept({ type: 'posted', day, quest: spec, agent_id: agentId, ...(worldFunded ? { world_funded: true } : {}) });
 }

@@ -11,8 +11,9 @@ import { decidePost, evolve as evolveQuest } from '../../actors/quest/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
 import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
-import { decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
+import { decideAddRoute, decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
 import { generateWorld } from '../../actors/world/generate';
+import { evolve as evolveWorldEvent, type WorldEventSpec } from '../../actors/world-event/actor';
 import type { ContractEvent, ContractState } from '../../actors/contract/messages';
 import { decideBeginFulfilment, decidePropose, evolve as evolveContract, fulfilmentOp } from '../../actors/contract/rules';
 
@@ -194,6 +195,33 @@ describe('rules of actions that span actors', () => {
     it('refuses as before, recording nothing', () => {
       const d = decideBeginFulfilment(accepted(), { ...fulfil, organization_id: 3 }, null);
       assert.ok('refusal' in d && d.refusal.status === 403);
+    });
+  });
+
+  describe("a world event's beginning", () => {
+    const spec: WorldEventSpec = { id: 4, title: 'A New Harbour', description: 'd', duration_days: 3, effects: [], quest: null, location: null };
+
+    it('is beginning (no row, no history) until it has begun; abandoned, it is as if it never was', () => {
+      const beginning = evolveWorldEvent(null, { type: 'beginning', day: 2, event: spec, introduced: [] });
+      assert.equal(beginning!.status, 'beginning');
+      const began = evolveWorldEvent(beginning, { type: 'began', day: 2, event: spec, quest_id: null, location_id: null, introduced: [] });
+      assert.equal(began!.status, 'active');
+      assert.equal(began!.ends_day, 5);
+      assert.equal(evolveWorldEvent(beginning, { type: 'beginning-abandoned', day: 2, id: 4, reason: 'no' }), null);
+    });
+
+    it('asks steps that change nothing when asked again: the same road, the same quest posted by the world', () => {
+      const { profile, ...place } = generateWorld('sagas').locations.find((l) => l.id === 'emberfall')!;
+      const town = eventsOf(decideSeed(null, { type: 'seed', location: place, profile, day: 1 })).reduce<LocationState>(evolveLocation, null);
+      const road = { destination_id: 'stormwatch', distance_days: 2, danger: 12 };
+      const withRoad = eventsOf(decideAddRoute(town, road, 2)).reduce<LocationState>(evolveLocation, town);
+      assert.deepEqual(eventsOf(decideAddRoute(withRoad, road, 2)), []);
+      assert.equal(eventsOf(decideAddRoute(withRoad, { ...road, distance_days: 3 }, 2)).length, 1, 'another road to the same place replaces it');
+      const quest = { id: 5, title: 'Clear the coast road', description: 'd', requester_id: 1, location_id: 'stormwatch', reward: 500, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: 0 };
+      const posted = eventsOf(decidePost(null, quest, null, 2, true) as D<QuestEvent>).reduce<QuestState>(evolveQuest, null);
+      assert.deepEqual(eventsOf(decidePost(posted, quest, null, 2, true) as D<QuestEvent>), []);
+      const byAgent = decidePost(posted, quest, 3, 2, false);
+      assert.ok('refusal' in byAgent && byAgent.refusal.status === 409, 'anyone else posting the same id is refused as before');
     });
   });
 
