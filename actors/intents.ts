@@ -14,7 +14,15 @@ export type PendingIntent =
   /** An agent is founding an organization. */
   | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number }
   /** An adventurer is being hired or released. */
-  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number };
+  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number }
+  /** A market is trading with an organization. */
+  | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number }
+  /** A quest is being resolved or withdrawn: its members, its place and its organizations are being told. */
+  | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal'; day: number }
+  /** A contract is being fulfilled: goods and gold are moving between its parties. */
+  | { kind: 'contract'; id: number; intent: 'fulfilment'; day: number }
+  /** A world event is beginning: its settlement, roads, resources and quest are being brought in. */
+  | { kind: 'world-event'; id: number; intent: 'beginning'; day: number };
 
 const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 
@@ -22,7 +30,7 @@ const rowId = (kind: string, id: number | string) => `${kind}:${id}`;
 export const intentRow = (p: PendingIntent): ProjectionRow => ({ kind: 'intent', id: rowId(p.kind, p.id), doc: { ...p } });
 
 /** The write that marks it ended. */
-export const intentEnded = (kind: PendingIntent['kind'], id: number): ProjectionRow => ({ kind: 'intent', id: rowId(kind, id), deleted: true, doc: {} });
+export const intentEnded = (kind: PendingIntent['kind'], id: number | string): ProjectionRow => ({ kind: 'intent', id: rowId(kind, id), deleted: true, doc: {} });
 
 /**
  * Finishes every pending action, one after another. An actor with an intent is told to
@@ -45,6 +53,26 @@ export async function resumeIntents(entities: Entities, read: ReadModel, log: (l
       }
       case 'adventurer': {
         const r = await entities.ask('adventurer', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'location': {
+        const r = await entities.ask('location', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'quest': {
+        const r = await entities.ask('quest', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'contract': {
+        const r = await entities.ask('contract', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'world-event': {
+        const r = await entities.ask('world-event', p.id, { type: 'resume' });
         if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
         break;
       }

@@ -38,6 +38,8 @@ export interface Adventurer extends AdventurerSpec {
   party_history: PartyRecord[];
   /** A hiring or release under way: recorded before the organization is asked, cleared when it ends. */
   employment?: Omit<EmploymentBegun, 'type'> | null;
+  /** The quests whose outcome it has taken (absent in records from before this was kept). */
+  quests_endured?: number[];
   /** How many hirings and releases it has begun: names each one's operation. */
   employment_changes?: number;
 }

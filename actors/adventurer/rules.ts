@@ -62,6 +62,8 @@ export function decideJoinParty(state: AdventurerState, c: JoinPartyCommand): De
 export function decideQuestOutcome(state: AdventurerState, c: QuestOutcomeCommand): Decision<AdventurerEvent> {
   if (!state) return notFound('adventurer not found');
   if (state.status === 'dead') return accept();
+  // A quest's outcome is taken once (the quest's retried closing asks again).
+  if ((state.quests_endured ?? []).includes(c.quest_id)) return accept();
   const experience = c.died ? 0 : c.experience;
   const levelsGained = levelFor(state.experience + experience) - levelFor(state.experience);
   return accept({
@@ -123,6 +125,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
       if (e.died) moments = [...moments, { day: e.day, kind: 'died' as const, text: `died on "${e.quest_title}"` }].slice(-MAX_MOMENTS);
       return {
         ...state, bonds, party_history: history, moments,
+        quests_endured: [...(state.quests_endured ?? []), e.quest_id],
         experience: state.experience + e.experience,
         level: state.level + e.levels_gained,
         strength: state.strength + e.strength_gained,

@@ -7,9 +7,10 @@ import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Refusal } from '../result';
 import type { Contract, ContractCommand, ContractEvent, ContractState } from './messages';
-import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decidePropose, evolve } from './rules';
+import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decidePropose, evolve, fulfilmentOp } from './rules';
+import { intentEnded, intentRow } from '../intents';
 
-export const contractView = (c: Contract) => ({ ...c });
+export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, ...c }: Contract) => ({ ...c });
 
 const describe = (c: Contract) => `"${c.title}" (${c.value} gold${c.resource ? ` for ${c.quantity} ${c.resource}` : ''})`;
 
@@ -20,6 +21,10 @@ function chronicle(e: ContractEvent, after: ContractState): HistoryEntry[] {
     case 'proposed': return [{ ...base, category: 'contract', summary: `Organization ${after.proposer_id} proposed the contract ${describe(after)} to organization ${after.counterparty_id}` }];
     case 'accepted': return [{ ...base, category: 'contract', summary: `Organization ${after.counterparty_id} accepted the contract ${describe(after)}` }];
     case 'rejected': return [{ ...base, category: 'contract', summary: `Organization ${after.counterparty_id} rejected the contract ${describe(after)}` }];
+    case 'fulfilment-begun':
+    case 'fulfilment-undoing':
+    case 'fulfilment-abandoned':
+      return []; // the intent and its undoing: each side's own record tells what moved
     case 'fulfilled':
       // Each side's own record carries the gold and goods it moved (its ledger); this one says what was agreed.
       return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: organization ${after.counterparty_id} paid ${after.value} gold to organization ${after.proposer_id}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}` }];
@@ -42,40 +47,67 @@ const move = (io: EntityIO, type: 'transfer' | 'check-transfer', organizationId:
   });
 
 /**
- * Fulfilment: the proposer hands over the goods, the counterparty pays and receives them,
- * the proposer is paid. Both sides are checked first (the proposer has the goods, the
+ * Fulfilment, a saga: both sides are checked first (the proposer has the goods, the
  * counterparty the gold, and for goods both stand at the same place, neither on the road),
- * so an ordinary refusal records nothing. Each movement is named after the contract, so
- * one asked again (the contract's own write failed and the fulfilment is retried) moves
- * nothing twice. Should a side change between the check and the movement (its own agent
- * spent the gold meanwhile), the goods go back and the refusal stands.
+ * so an ordinary refusal records nothing. Then the contract records its intent
+ * (`fulfilment-begun`, numbered), and the proposer hands over the goods, the counterparty
+ * pays and receives them, the proposer is paid: each movement named after the contract
+ * and the attempt, so one asked again moves nothing twice; then the contract records
+ * `fulfilled`. Should the counterparty refuse to pay after the check (its own agent spent
+ * the gold meanwhile), the contract records that it is undoing, the goods go back, and it
+ * records `fulfilment-abandoned` and answers the refusal. A crash between the steps leaves
+ * the intent, which `resume` (or the contract's next command) finishes.
  *
  * Goods change hands in person; gold travels by letter and needs neither.
  */
-async function fulfil(io: EntityIO, c: Contract, day: number): Promise<{ refusal: Refusal } | null> {
+async function checkFulfilment(io: EntityIO, c: Contract, day: number): Promise<{ refusal: Refusal } | { location_id: string | null }> {
   const reason = `contract ${c.id}`;
-  const goods = c.resource ? { [c.resource]: c.quantity } : {};
-  const back = c.resource ? { [c.resource]: -c.quantity } : {};
-  const deliver: Movement = { gold: 0, holdings: back, trust: {}, inPerson: c.resource ? { location_id: null } : undefined, op: `contract:${c.id}:delivered` };
+  const deliver = deliverOf(c, 0);
   const canDeliver = await move(io, 'check-transfer', c.proposer_id, day, reason, deliver);
   if (!canDeliver.ok) return { refusal: canDeliver.refusal };
-  const pay: Movement = {
-    gold: -c.value, holdings: goods, trust: { [String(c.proposer_id)]: TRUST_ON_FULFIL },
-    inPerson: c.resource ? { location_id: canDeliver.value.location_id } : undefined, op: `contract:${c.id}:paid`,
-  };
-  const canPay = await move(io, 'check-transfer', c.counterparty_id, day, reason, pay);
+  const locationId = c.resource ? canDeliver.value.location_id : null;
+  const canPay = await move(io, 'check-transfer', c.counterparty_id, day, reason, payOf(c, 0, locationId));
   if (!canPay.ok) return { refusal: canPay.refusal };
+  return { location_id: locationId };
+}
 
-  const delivered = await move(io, 'transfer', c.proposer_id, day, reason, deliver);
-  if (!delivered.ok) return { refusal: delivered.refusal };
-  const paid = await move(io, 'transfer', c.counterparty_id, day, reason, pay);
-  if (!paid.ok) {
-    await move(io, 'transfer', c.proposer_id, day, `${reason} (goods returned)`, { gold: 0, holdings: goods, trust: {}, evenIfEnded: true, op: `contract:${c.id}:returned:${day}` });
-    return { refusal: paid.refusal };
+const deliverOf = (c: Contract, attempt: number): Movement => ({
+  gold: 0, holdings: c.resource ? { [c.resource]: -c.quantity } : {}, trust: {}, inPerson: c.resource ? { location_id: null } : undefined, op: fulfilmentOp(c.id, attempt, 'delivered'),
+});
+const payOf = (c: Contract, attempt: number, locationId: string | null): Movement => ({
+  gold: -c.value, holdings: c.resource ? { [c.resource]: c.quantity } : {}, trust: { [String(c.proposer_id)]: TRUST_ON_FULFIL },
+  inPerson: c.resource ? { location_id: locationId } : undefined, op: fulfilmentOp(c.id, attempt, 'paid'),
+});
+
+async function continueFulfilment(state: ContractState, io: EntityIO): Promise<Outcome<ContractState, ContractEvent>> {
+  const f = state?.fulfilment;
+  if (!f) return { events: [] };
+  const c = state!;
+  const reason = `contract ${c.id}`;
+  const unknown = (r: { refusal: Refusal }): Outcome<ContractState, ContractEvent> => ({ refusal: r.refusal.status === 503 ? r.refusal : { status: 503, detail: `the world could not finish this action in time; read the current state before trying again (contract ${c.id}: ${r.refusal.detail})` } });
+  if (f.undoing) {
+    const returned = await move(io, 'transfer', c.proposer_id, f.day, `${reason} (goods returned)`, {
+      gold: 0, holdings: c.resource ? { [c.resource]: c.quantity } : {}, trust: {}, evenIfEnded: true, op: fulfilmentOp(c.id, f.attempt, 'returned'),
+    });
+    if (!returned.ok) return unknown(returned);
+    return { events: [{ type: 'fulfilment-abandoned', day: f.day, agent_id: f.agent_id, reason: f.reason ?? 'the counterparty could not pay' }], refusal: { status: 409, detail: f.reason ?? 'the counterparty could not pay' } };
   }
-  const received = await move(io, 'transfer', c.proposer_id, day, reason, { gold: c.value, holdings: {}, trust: { [String(c.counterparty_id)]: TRUST_ON_FULFIL }, evenIfEnded: true, op: `contract:${c.id}:received` });
-  if (!received.ok) throw new Error(`contract ${c.id}: proposer could not be paid: ${received.refusal.detail}`);
-  return null;
+  const delivered = await move(io, 'transfer', c.proposer_id, f.day, reason, deliverOf(c, f.attempt));
+  if (!delivered.ok) {
+    if (delivered.refusal.status === 503) return unknown(delivered);
+    return { events: [{ type: 'fulfilment-abandoned', day: f.day, agent_id: f.agent_id, reason: delivered.refusal.detail }], refusal: delivered.refusal };
+  }
+  const paid = await move(io, 'transfer', c.counterparty_id, f.day, reason, payOf(c, f.attempt, f.location_id));
+  if (!paid.ok) {
+    if (paid.refusal.status === 503) return unknown(paid);
+    // The goods go back; recorded first, so that a crash meanwhile never pays after all.
+    return { events: [{ type: 'fulfilment-undoing', day: f.day, agent_id: f.agent_id, reason: paid.refusal.detail }], andThen: (s) => continueFulfilment(s, io) };
+  }
+  const received = await move(io, 'transfer', c.proposer_id, f.day, reason, {
+    gold: c.value, holdings: {}, trust: { [String(c.counterparty_id)]: TRUST_ON_FULFIL }, evenIfEnded: true, op: fulfilmentOp(c.id, f.attempt, 'received'),
+  });
+  if (!received.ok) return unknown(received);
+  return { events: [{ type: 'fulfilled', day: f.day, agent_id: f.agent_id, organization_id: f.organization_id }] };
 }
 
 /** Trust on a rejection: a movement of trust alone, named so a retried rejection cools nothing twice. */
@@ -85,14 +117,31 @@ const cool = (io: EntityIO, organizationId: number, other: number, c: Contract, 
 export const contractKind: EntityKind<ContractState, ContractCommand, ContractEvent> = {
   kind: 'contract',
   rank: RANK.contract,
-  commands: { propose: true, accept: true, reject: true, fulfill: true, status: true },
+  commands: { propose: true, accept: true, reject: true, fulfill: true, status: true, resume: true },
   initialState: null,
   evolve,
   project,
   chronicle,
   view: (s) => (s ? contractView(s) : null),
+  // A fulfilment is an intent until it ends (actors/intents.ts).
+  eventRows: (e, after) => {
+    if (!after) return [];
+    if (e.type === 'fulfilment-begun') return [intentRow({ kind: 'contract', id: after.id, intent: 'fulfilment', day: e.day })];
+    if (e.type === 'fulfilled' || e.type === 'fulfilment-abandoned') return [intentEnded('contract', after.id)];
+    return [];
+  },
   async handle(state, c, io): Promise<Outcome<ContractState, ContractEvent>> {
     if (c.type === 'status') return state ? { events: [] } : { refusal: { status: 404, detail: 'contract not found' } };
+    if (c.type === 'resume') return continueFulfilment(state, io);
+    if (state?.fulfilment) {
+      // A fulfilment a crash cut short is finished first; the command is then decided afresh.
+      const finishing = state.fulfilment;
+      const pending = await continueFulfilment(state, io);
+      if ('refusal' in pending && !pending.events?.length) return pending;
+      // Asked to fulfil again (a caller retrying after a 503), it answers with the end.
+      if (c.type === 'fulfill' && !finishing.undoing && !('refusal' in pending)) return pending;
+      return { events: pending.events ?? [], andThen: (s) => contractKind.handle(s, c, io) };
+    }
     if (c.type === 'propose') {
       const d = decidePropose(state, c.contract, c.agent_id, c.day);
       if ('refusal' in d) return d;
@@ -113,8 +162,11 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
       await cool(io, state!.counterparty_id, state!.proposer_id, state!, c.day);
     }
     if (c.type === 'fulfill') {
-      const refused = await fulfil(io, state!, c.day);
-      if (refused) return refused;
+      const checked = await checkFulfilment(io, state!, c.day);
+      if ('refusal' in checked) return checked;
+      const begun = decideBeginFulfilment(state, c, checked.location_id);
+      if ('refusal' in begun) return begun;
+      return { events: begun.events, andThen: (s) => continueFulfilment(s, io) };
     }
     return d;
   },

@@ -18,17 +18,34 @@ export interface Contract extends ContractSpec {
   accepted_day: number | null;
   ended_day: number | null;
   fulfilled_by: number | null;
+  /** A fulfilment under way (kept out of the view): recorded before anything moves, cleared when it ends. */
+  fulfilment?: Fulfilment | null;
+  /** How many fulfilments it has begun: names each one's movements. */
+  fulfilment_attempts?: number;
 }
+
+/**
+ * A fulfilment as decided once both sides were checked: who asked, where the goods change
+ * hands, and its number (its movements are named `contract:<id>:<attempt>:...`). `undoing`
+ * is set once the counterparty refused to pay: the goods go back and the fulfilment ends refused.
+ */
+export interface Fulfilment { attempt: number; day: number; agent_id: number; organization_id: number; location_id: string | null; undoing: boolean; reason?: string }
 
 export interface ProposeContract { type: 'propose'; contract: ContractSpec; agent_id: number; day: number }
 export interface ContractAction { type: 'accept' | 'reject' | 'fulfill'; organization_id: number; agent_id: number; day: number }
 export interface ContractStatusCommand { type: 'status' }
-export type ContractCommand = ProposeContract | ContractAction | ContractStatusCommand;
+/** Finish a fulfilment a crash cut short (actors/intents.ts); nothing when none is under way. */
+export interface ContractResumeCommand { type: 'resume' }
+export type ContractCommand = ProposeContract | ContractAction | ContractStatusCommand | ContractResumeCommand;
 
 export interface ContractProposed { type: 'proposed'; day: number; agent_id: number; contract: ContractSpec }
 export interface ContractAccepted { type: 'accepted'; day: number; agent_id: number }
 export interface ContractRejected { type: 'rejected'; day: number; agent_id: number }
 export interface ContractFulfilled { type: 'fulfilled'; day: number; agent_id: number; organization_id: number }
-export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractFulfilled;
+export interface FulfilmentBegun { type: 'fulfilment-begun'; day: number; agent_id: number; fulfilment: Fulfilment }
+/** The counterparty refused to pay after the goods were handed over: they go back. */
+export interface FulfilmentUndoing { type: 'fulfilment-undoing'; day: number; agent_id: number; reason: string }
+export interface FulfilmentAbandoned { type: 'fulfilment-abandoned'; day: number; agent_id: number; reason: string }
+export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned;
 
 export type ContractState = Contract | null;

@@ -33,12 +33,26 @@ export function decideAction(state: ContractState, c: ContractAction): Decision<
   }
 }
 
+/** The intent of a fulfilment both sides were checked for: numbered, with the place where the goods change hands. */
+export function decideBeginFulfilment(state: ContractState, c: ContractAction, locationId: string | null): Decision<ContractEvent> {
+  const d = decideAction(state, c);
+  if ('refusal' in d) return d;
+  const attempt = (state!.fulfilment_attempts ?? 0) + 1;
+  return accept({ type: 'fulfilment-begun', day: c.day, agent_id: c.agent_id, fulfilment: { attempt, day: c.day, agent_id: c.agent_id, organization_id: c.organization_id, location_id: locationId, undoing: false } });
+}
+
+/** The names of a fulfilment's movements: each applied once. */
+export const fulfilmentOp = (contractId: number, attempt: number, step: 'delivered' | 'paid' | 'received' | 'returned') => `contract:${contractId}:${attempt}:${step}`;
+
 export function evolve(state: ContractState, e: ContractEvent): ContractState {
   if (e.type === 'proposed') return { ...e.contract, status: 'proposed', proposed_day: e.day, accepted_day: null, ended_day: null, fulfilled_by: null };
   if (!state) return state;
   switch (e.type) {
     case 'accepted': return { ...state, status: 'accepted', accepted_day: e.day };
     case 'rejected': return { ...state, status: 'rejected', ended_day: e.day };
-    case 'fulfilled': return { ...state, status: 'fulfilled', ended_day: e.day, fulfilled_by: e.organization_id };
+    case 'fulfilled': return { ...state, status: 'fulfilled', ended_day: e.day, fulfilled_by: e.organization_id, fulfilment: null };
+    case 'fulfilment-begun': return { ...state, fulfilment: e.fulfilment, fulfilment_attempts: e.fulfilment.attempt };
+    case 'fulfilment-undoing': return state.fulfilment ? { ...state, fulfilment: { ...state.fulfilment, undoing: true, reason: e.reason } } : state;
+    case 'fulfilment-abandoned': return { ...state, fulfilment: null };
   }
 }

@@ -2,11 +2,13 @@
 // settled with the organization (lower in the ask order) before it is recorded, so the
 // market is never changed by a trade the organization refused.
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
-import type { EntityKind } from '../entity';
+import type { EntityIO, EntityKind, Outcome } from '../entity';
+import type { Refusal } from '../result';
+import { intentEnded, intentRow } from '../intents';
 import { RANK } from '../order';
-import type { Location, LocationCommand, LocationEvent, LocationState, Traded } from './messages';
+import type { Location, LocationCommand, LocationEvent, LocationState, TradeCommand, Traded } from './messages';
 import type { MarketEntry } from './market';
-import { decideAddRoute, decideDay, decideIntroduceResource, decideSeed, evolve, quoteTrade } from './rules';
+import { decideAddRoute, decideBeginTrade, decideMonstersChanged, decideDay, decideIntroduceResource, decideSeed, decideTradeAnswer, evolve } from './rules';
 
 export const locationView = (l: Location) => ({
   id: l.id, name: l.name, kind: l.kind, description: l.description, danger: l.danger, population: l.population,
@@ -62,6 +64,8 @@ function chronicle(e: LocationEvent, after: LocationState, before: LocationState
       }];
     }
     case 'traded':
+    case 'trade-begun':
+    case 'trade-abandoned':
       return []; // the organization's record of the trade is the history entry: it carries the ledger with the gold and goods it moved
   }
 }
@@ -72,14 +76,56 @@ export interface TradeReceipt {
   organization: unknown;
 }
 
+/**
+ * A trade, a saga: the market quotes it and records its intent (`trade-begun`, numbered),
+ * then asks the organization to pay or deliver (it settles each numbered trade of a market
+ * once), then records the trade. A crash between the steps leaves the intent, which
+ * `resume` finishes; a new trade finishes one left pending first.
+ */
+async function beginTrade(state: LocationState, c: TradeCommand, io: EntityIO): Promise<Outcome<LocationState, LocationEvent>> {
+  if (state?.pending_trade) {
+    const pending = await continueTrade(state, io);
+    if ('refusal' in pending && !pending.events?.length) return pending;
+    return { events: pending.events ?? [], andThen: (s) => beginTrade(s, c, io) };
+  }
+  const d = decideBeginTrade(state, c);
+  if ('refusal' in d) return d;
+  return { events: d.events, andThen: (s) => continueTrade(s, io) };
+}
+
+async function continueTrade(state: LocationState, io: EntityIO): Promise<Outcome<LocationState, LocationEvent>> {
+  const p = state?.pending_trade;
+  if (!p) return { events: [] };
+  const settled = await io.ask('organization', p.organization_id, {
+    type: 'settle-trade', agent_id: p.agent_id, day: p.day, location_id: state!.id,
+    resource: p.resource, side: p.side, quantity: p.quantity, gold: p.total, price_after: p.price_after, serial: p.serial,
+  });
+  const d = decideTradeAnswer(state, settled);
+  if (d === null) return { refusal: (settled as { refusal: Refusal }).refusal }; // unknown: the intent stays
+  if ('refusal' in d) return d;
+  if (!settled.ok) return { events: d.events, refusal: settled.refusal };
+  const { type: _t, ...trade } = d.events[0] as Traded;
+  return {
+    events: d.events,
+    reply: (s: LocationState): TradeReceipt => ({ trade, market: marketEntryView(s!, s!.market![p.resource]), organization: settled.value }),
+  };
+}
+
 export const locationKind: EntityKind<LocationState, LocationCommand, LocationEvent> = {
   kind: 'location',
   rank: RANK.location,
-  commands: { seed: true, status: true, 'day-began': true, trade: true, 'monsters-changed': true, 'add-route': true, 'introduce-resource': true },
+  commands: { seed: true, status: true, 'day-began': true, trade: true, 'monsters-changed': true, 'add-route': true, 'introduce-resource': true, resume: true },
   initialState: null,
   evolve,
   project,
   chronicle,
+  // A trade is an intent until it ends (actors/intents.ts).
+  eventRows: (e, after) => {
+    if (!after) return [];
+    if (e.type === 'trade-begun') return [intentRow({ kind: 'location', id: after.id, intent: 'trade', day: e.day, organization_id: e.trade.organization_id })];
+    if (e.type === 'traded' || e.type === 'trade-abandoned') return [intentEnded('location', after.id)];
+    return [];
+  },
   view: (s) => (s ? locationView(s) : null),
   async handle(state, c, io) {
     switch (c.type) {
@@ -88,23 +134,9 @@ export const locationKind: EntityKind<LocationState, LocationCommand, LocationEv
       case 'add-route': return decideAddRoute(state, c.route, c.day);
       case 'introduce-resource': return decideIntroduceResource(state, c);
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'location not found' } };
-      case 'monsters-changed':
-        return state ? { events: [{ type: 'monsters-changed', day: c.day, change: c.change, quest_id: c.quest_id }] } : { refusal: { status: 404, detail: 'location not found' } };
-      case 'trade': {
-        const quote = quoteTrade(state, c);
-        if ('refusal' in quote) return quote;
-        const traded = quote.events[0] as Traded;
-        const settled = await io.ask('organization', c.organization_id, {
-          type: 'settle-trade', agent_id: c.agent_id, day: c.day, location_id: state!.id,
-          resource: c.resource, side: c.side, quantity: c.quantity, gold: traded.total, price_after: traded.price_after,
-        });
-        if (!settled.ok) return { refusal: settled.refusal };
-        const { type: _t, ...trade } = traded;
-        return {
-          events: quote.events,
-          reply: (s: LocationState): TradeReceipt => ({ trade, market: marketEntryView(s!, s!.market![c.resource]), organization: settled.value }),
-        };
-      }
+      case 'monsters-changed': return decideMonstersChanged(state, c);
+      case 'trade': return beginTrade(state, c, io);
+      case 'resume': return continueTrade(state, io);
     }
   },
 };

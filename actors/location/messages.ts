@@ -29,7 +29,16 @@ export interface Location extends LocationSpec {
   /** null where nobody lives (wilderness, dungeons): nothing is traded there. */
   market: Market | null;
   settled_day: number;
+  /** A trade under way: agreed and recorded before the organization is asked, cleared when it ends. */
+  pending_trade?: PendingTrade | null;
+  /** The quests whose fight has changed its monsters: each changes them once (absent in records from before this was kept). */
+  quests_fought?: number[];
+  /** How many trades it has begun: numbers each, so the organization settles each once. */
+  trades_begun?: number;
 }
+
+/** A trade as agreed (the quote), numbered. */
+export interface PendingTrade extends Omit<Traded, 'type'> { serial: number }
 
 export interface SeedLocationCommand { type: 'seed'; location: LocationSpec; profile: MarketProfile; day: number }
 export interface LocationStatusCommand { type: 'status' }
@@ -46,8 +55,10 @@ export interface TradeCommand {
   quantity: number;
 }
 export interface MonstersChangedCommand { type: 'monsters-changed'; day: number; change: number; quest_id: number }
+/** Finish a trade a crash cut short (actors/intents.ts); nothing when none is under way. */
+export interface LocationResumeCommand { type: 'resume' }
 export type LocationCommand =
-  | SeedLocationCommand | LocationStatusCommand | LocationDayCommand | TradeCommand | MonstersChangedCommand | AddRouteCommand | IntroduceResourceCommand;
+  | LocationResumeCommand | SeedLocationCommand | LocationStatusCommand | LocationDayCommand | TradeCommand | MonstersChangedCommand | AddRouteCommand | IntroduceResourceCommand;
 
 export interface LocationSeeded { type: 'seeded'; day: number; location: LocationSpec; market: Market | null }
 export interface DaySettled { type: 'day-settled'; day: number; population: number; market: Market | null; monster_population: number; danger_modifier?: number }
@@ -61,6 +72,12 @@ export interface Traded extends Omit<TradeCommand, 'type'> {
   supply_after: number;
   price_after: number;
 }
-export type LocationEvent = LocationSeeded | DaySettled | Traded | MonstersChanged | RouteAdded | ResourceIntroduced;
+/**
+ * The intent of a trade, recorded before the organization is asked to pay or deliver:
+ * the quote and its number. It ends with traded, or trade-abandoned when the organization refused.
+ */
+export interface TradeBegun { type: 'trade-begun'; day: number; trade: PendingTrade }
+export interface TradeAbandoned { type: 'trade-abandoned'; day: number; serial: number; reason: string }
+export type LocationEvent = LocationSeeded | DaySettled | Traded | MonstersChanged | RouteAdded | ResourceIntroduced | TradeBegun | TradeAbandoned;
 
 export type LocationState = Location | null;

@@ -2,7 +2,7 @@
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
 import { introducedEntry, marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
-import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, Route, SeedLocationCommand, TradeCommand } from './messages';
+import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, MonstersChangedCommand, Route, SeedLocationCommand, TradeCommand, Traded } from './messages';
 import { NO_LOCATION_MODIFIERS, type LocationModifiers } from '../world-event/effects';
 
 export const CAPACITY_RATIO = 1.5;
@@ -58,6 +58,8 @@ function oneDay(state: Location, day: number, construction: number, modifiers: L
 export function decideAddRoute(state: LocationState, route: Route, day: number): Decision<LocationEvent> {
   if (!state) return notFound('location not found');
   if (route.destination_id === state.id) return conflict('a route cannot lead back to the same place');
+  // The same road again (a world event's retried beginning) changes nothing.
+  if (state.routes.some((r) => r.destination_id === route.destination_id && r.distance_days === route.distance_days && r.danger === route.danger)) return accept();
   return accept({ type: 'route-added', day, route });
 }
 
@@ -89,6 +91,40 @@ export function quoteTrade(state: LocationState, c: TradeCommand): Decision<Loca
   });
 }
 
+/** A quest's fight changes the monsters, once per quest (the quest's retried closing asks again). */
+export function decideMonstersChanged(state: LocationState, c: MonstersChangedCommand): Decision<LocationEvent> {
+  if (!state) return notFound('location not found');
+  if ((state.quests_fought ?? []).includes(c.quest_id)) return accept();
+  return accept({ type: 'monsters-changed', day: c.day, change: c.change, quest_id: c.quest_id });
+}
+
+/** The intent of a trade the market agrees to: the quote, numbered, recorded before the organization is asked. */
+export function decideBeginTrade(state: LocationState, c: TradeCommand): Decision<LocationEvent> {
+  const quote = quoteTrade(state, c);
+  if ('refusal' in quote) return quote;
+  const { type: _t, ...trade } = quote.events[0] as Traded;
+  return accept({ type: 'trade-begun', day: c.day, trade: { ...trade, serial: (state!.trades_begun ?? 0) + 1 } });
+}
+
+/**
+ * How a trade under way ends once the organization answered: recorded at the market
+ * (the quantity leaves or joins today's supply), abandoned when the organization refused,
+ * or still pending (null) when the outcome is unknown.
+ */
+export function decideTradeAnswer(state: LocationState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<LocationEvent> | null {
+  const p = state?.pending_trade;
+  if (!p) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'trade-abandoned', day: p.day, serial: p.serial, reason: answer.refusal.detail });
+  }
+  const { serial: _s, ...trade } = p;
+  const entry = state!.market?.[p.resource];
+  // The supply as it is now (a day may have passed while the trade was pending), moved by the quantity.
+  const supplyAfter = entry ? Math.max(0, p.side === 'buy' ? entry.supply - p.quantity : entry.supply + p.quantity) : p.supply_after;
+  return accept({ type: 'traded', ...trade, supply_after: supplyAfter, price_after: entry ? priceFor(entry, supplyAfter) : p.price_after });
+}
+
 export function evolve(state: LocationState, e: LocationEvent): LocationState {
   if (e.type === 'seeded') {
     return {
@@ -106,16 +142,20 @@ export function evolve(state: LocationState, e: LocationEvent): LocationState {
       };
     case 'monsters-changed': {
       const monsters = Math.max(0, state.monster_population + e.change);
-      return { ...state, monster_population: monsters, danger: effectiveDanger(state.base_danger, state.base_monsters, monsters, state.danger_modifier) };
+      return { ...state, monster_population: monsters, quests_fought: [...(state.quests_fought ?? []), e.quest_id], danger: effectiveDanger(state.base_danger, state.base_monsters, monsters, state.danger_modifier) };
     }
     case 'route-added':
       return { ...state, routes: [...state.routes.filter((r) => r.destination_id !== e.route.destination_id), { ...e.route }] };
     case 'resource-introduced':
       return state.market ? { ...state, market: { ...state.market, [e.entry.resource]: { ...e.entry } } } : state;
+    case 'trade-begun':
+      return { ...state, pending_trade: e.trade, trades_begun: e.trade.serial };
+    case 'trade-abandoned':
+      return { ...state, pending_trade: null };
     case 'traded': {
-      if (!state.market) return state;
+      if (!state.market) return { ...state, pending_trade: null };
       const entry = state.market[e.resource];
-      return { ...state, market: { ...state.market, [e.resource]: { ...entry, supply: e.supply_after, price: priceFor(entry, e.supply_after) } } };
+      return { ...state, pending_trade: null, market: { ...state.market, [e.resource]: { ...entry, supply: e.supply_after, price: priceFor(entry, e.supply_after) } } };
     }
   }
 }

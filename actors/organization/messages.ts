@@ -36,6 +36,8 @@ export interface SettleTradeCommand {
   resource: string; side: 'buy' | 'sell'; quantity: number; gold: number;
   /** The market's price after the trade (for the history). */
   price_after?: number;
+  /** The market's number for this trade: each is settled once (the market's retried saga). */
+  serial?: number;
 }
 export interface WorkersCommand { type: 'hire-workers' | 'release-workers'; agent_id: number; day: number; quantity: number }
 
@@ -169,7 +171,7 @@ export interface TravelStarted { type: 'travel-started'; day: number; agent_id: 
 export interface Arrived { type: 'arrived'; day: number; location_id: string }
 export interface TradeSettled {
   type: 'trade-settled'; day: number; agent_id: number; location_id: string;
-  resource: string; side: 'buy' | 'sell'; quantity: number; gold: number; price_after?: number;
+  resource: string; side: 'buy' | 'sell'; quantity: number; gold: number; price_after?: number; serial?: number;
 }
 export interface WorkersHired { type: 'workers-hired'; day: number; agent_id: number; quantity: number; cost: number }
 export interface WorkersReleased { type: 'workers-released'; day: number; agent_id: number; quantity: number }
@@ -274,6 +276,8 @@ export interface Organization {
   settled_day: number;
   /** Settlements and transfers already applied, by name (absent in records from before they were named). */
   applied_ops?: string[];
+  /** The number of the last trade settled with each market (absent before trades were numbered). */
+  trades_settled?: Record<string, number>;
   /** It has ended and what follows its end is not yet done (absent in records from before this was kept). */
   ending_pending?: boolean;
 }

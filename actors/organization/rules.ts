@@ -141,6 +141,8 @@ export function decideTravel(state: OrganizationState, c: TravelCommand): Decisi
 }
 
 export function decideSettleTrade(state: OrganizationState, c: SettleTradeCommand): Decision<OrganizationEvent> {
+  // A trade of this market already settled (asked again by its retried saga) changes nothing, even if the organization has ended since.
+  if (state && c.serial !== undefined && (state.trades_settled?.[c.location_id] ?? 0) >= c.serial) return accept();
   const refused = checkControl(state, c.agent_id) ?? checkStanding(state!);
   if (refused) return refused;
   const org = state!;
@@ -430,10 +432,12 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       return { ...state, travel: { destination_id: e.destination_id, departed_day: e.day, arrives_day: e.arrives_day } };
     case 'arrived':
       return { ...state, location_id: e.location_id, travel: null };
-    case 'trade-settled':
+    case 'trade-settled': {
+      const trades_settled = e.serial === undefined ? state.trades_settled : { ...state.trades_settled, [e.location_id]: e.serial };
       return e.side === 'buy'
-        ? { ...state, treasury: state.treasury - e.gold, holdings: addHolding(state.holdings, e.resource, e.quantity) }
-        : { ...state, treasury: state.treasury + e.gold, holdings: addHolding(state.holdings, e.resource, -e.quantity) };
+        ? { ...state, trades_settled, treasury: state.treasury - e.gold, holdings: addHolding(state.holdings, e.resource, e.quantity) }
+        : { ...state, trades_settled, treasury: state.treasury + e.gold, holdings: addHolding(state.holdings, e.resource, -e.quantity) };
+    }
     case 'workers-hired':
       return { ...state, treasury: state.treasury - e.cost, workers: state.workers + e.quantity };
     case 'workers-released':

@@ -7,9 +7,10 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { involved as involvedIn, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
-import { conflict, forbidden } from '../result';
+import { conflict, forbidden, type Result } from '../result';
+import { intentEnded, intentRow } from '../intents';
 import type { Trait } from '../adventurer/messages';
-import { WORLD_FUND, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution } from './messages';
+import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
   MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decidePost, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
@@ -53,6 +54,8 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
     }
     case 'sponsorship-refunded':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
+    case 'closing-begun':
+      return []; // the intent: the end is told when it is recorded
     case 'reopened':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
   }
@@ -92,21 +95,7 @@ async function rowsOf(io: EntityIO, ids: number[]): Promise<AdventurerRow[]> {
   return rows.filter((a): a is AdventurerRow => !!a);
 }
 
-/** Settles gold, reputation, trust and the party with every organization involved, one ask each. */
-type Part = { gold: number; flows: Array<{ flow: 'quest_escrow' | 'world_reward'; gold: number }>; reputation: number; trust: Record<string, number>; party_id: number | null; dead: number[] };
-
-/**
- * Settles gold, reputation, trust and the party with every organization involved, one ask
- * each. Each settlement is named after the quest and what ended it (`op`), so a settlement
- * asked again (the quest's own write failed and the action is retried) pays nobody twice.
- */
-async function settle(io: EntityIO, q: Quest, day: number, parts: Map<number, Part>, reason: string, op: string): Promise<void> {
-  for (const [organizationId, p] of parts) {
-    if (organizationId === WORLD_FUND) continue; // the world's own gold goes back to the world
-    const r = await io.ask('organization', organizationId, { type: 'quest-settled', day, quest_id: q.id, reason, op: `quest:${q.id}:${op}`, ...p });
-    if (!r.ok) throw new Error(`quest ${q.id}: organization ${organizationId} could not settle: ${r.refusal.detail}`);
-  }
-}
+type Part = SettlementPart;
 
 function part(parts: Map<number, Part>, organizationId: number): Part {
   if (!parts.has(organizationId)) parts.set(organizationId, { gold: 0, flows: [], reputation: 0, trust: {}, party_id: null, dead: [] });
@@ -122,20 +111,67 @@ function pay(parts: Map<number, Part>, payments: LedgerLine[]): void {
   }
 }
 
+/** The settlements of the parts: the world's own gold goes back to the world. */
+const settlementsOf = (parts: Map<number, Part>) =>
+  [...parts].filter(([id]) => id !== WORLD_FUND).map(([organization_id, p]) => ({ organization_id, part: p }));
+
+/**
+ * Closing a quest (resolving or withdrawing it) is a saga: it is decided whole, the fates
+ * drawn once, and recorded (`closing-begun`) before anyone is asked; then each member
+ * takes its outcome (once per quest), the place's monsters change (once per quest), each
+ * organization is settled (a named settlement, applied once), and the quest records the
+ * end. A crash between the steps leaves the intent, which `resume` (or the quest's next
+ * command) finishes with the same decisions.
+ */
+function beginClosing(closing: Closing, day: number, io: EntityIO): Outcome<QuestState, QuestEvent> {
+  return { events: [{ type: 'closing-begun', day, closing }], andThen: (s) => continueClosing(s, io) };
+}
+
+async function continueClosing(state: QuestState, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+  const c = state?.closing;
+  if (!c) return { events: [] };
+  const q = state!;
+  const pending = (what: string, r: Result<unknown>): Outcome<QuestState, QuestEvent> | null => {
+    if (r.ok) return null;
+    // Nothing to undo here (members may already have lived through it): the closing stays pending and is tried again.
+    return { refusal: { status: 503, detail: `the world could not finish this action in time; read the current state before trying again (quest ${q.id}: ${what}: ${r.refusal.detail})` } };
+  };
+  for (const o of c.outcomes) {
+    const r = await io.ask('adventurer', o.adventurer_id, {
+      type: 'quest-outcome', day: c.end.day, quest_id: q.id, quest_title: q.title, outcome: o.outcome, experience: o.experience,
+      injury_days: o.injury_days, died: o.died, bonds: o.bonds,
+    });
+    const stop = pending(`adventurer ${o.adventurer_id} could not take the outcome`, r);
+    if (stop) return stop;
+  }
+  if (c.monsters) {
+    const r = await io.ask('location', c.monsters.location_id, { type: 'monsters-changed', day: c.end.day, change: c.monsters.change, quest_id: q.id });
+    const stop = pending('the location could not change', r);
+    if (stop) return stop;
+  }
+  for (const { organization_id, part: p } of c.settlements) {
+    const r = await io.ask('organization', organization_id, { type: 'quest-settled', day: c.end.day, quest_id: q.id, reason: c.reason, op: c.op, ...p });
+    const stop = pending(`organization ${organization_id} could not settle`, r);
+    if (stop) return stop;
+  }
+  return { events: [c.end] };
+}
+
 /** Everything the funders get back when a quest ends without paying out, and the party home. */
-async function unwind(io: EntityIO, q: Quest, day: number, reason: string): Promise<LedgerLine[]> {
+function unwind(q: Quest, reason: string): { payments: LedgerLine[]; settlements: Closing['settlements'] } {
   const parts = new Map<number, Part>();
   const payments = payoutLedger(q.funds, 0, null);
   pay(parts, payments);
   if (q.accepted_organization_id !== null && q.party_id !== null) part(parts, q.accepted_organization_id).party_id = q.party_id;
-  await settle(io, q, day, parts, reason, 'withdrawn');
-  return payments;
+  return { payments, settlements: settlementsOf(parts) };
 }
 
 /** The quest is withdrawn: its funders are paid back and its party comes home. */
-async function withdraw(io: EntityIO, q: Quest, day: number, agentId: number | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
-  const payments = await unwind(io, q, day, reason);
-  return { events: [{ type: 'withdrawn', day, agent_id: agentId, reason, payments }] };
+function withdraw(io: EntityIO, q: Quest, day: number, agentId: number | null, reason: string): Outcome<QuestState, QuestEvent> {
+  const { payments, settlements } = unwind(q, reason);
+  return beginClosing({
+    end: { type: 'withdrawn', day, agent_id: agentId, reason, payments }, outcomes: [], monsters: null, settlements, reason, op: `quest:${q.id}:withdrawn`,
+  }, day, io);
 }
 
 async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentId: number | null, forced: QuestOutcome | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
@@ -150,21 +186,17 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
   const casualties: number[] = [];
   const injured: number[] = [];
   const sent = forced === null; // a party that never fought takes no wounds
+  const outcomes: Closing['outcomes'] = [];
   for (const m of members) {
     const fate = sent ? fateOf(outcome, m, draw) : { died: false, injury_days: 0 };
     if (fate.died) casualties.push(m.id);
     if (fate.injury_days) injured.push(m.id);
-    const r = await io.ask('adventurer', m.id, {
-      type: 'quest-outcome', day, quest_id: q.id, quest_title: q.title, outcome, experience: sent ? experienceFor(outcome, m, place) : 0,
+    outcomes.push({
+      adventurer_id: m.id, outcome, experience: sent ? experienceFor(outcome, m, place) : 0,
       injury_days: fate.injury_days, died: fate.died, bonds: sent ? bonds.get(m.id) ?? {} : {},
     });
-    if (!r.ok) throw new Error(`quest ${q.id}: adventurer ${m.id} could not take the outcome: ${r.refusal.detail}`);
   }
   const monstersChange = sent ? -Math.round(place.monster_population * MONSTERS_SLAIN[outcome]) : 0;
-  if (monstersChange !== 0) {
-    const r = await io.ask('location', q.location_id, { type: 'monsters-changed', day, change: monstersChange, quest_id: q.id });
-    if (!r.ok) throw new Error(`quest ${q.id}: location could not change: ${r.refusal.detail}`);
-  }
   const reward = totalReward(q);
   const paid = rewardPaid(outcome, reward);
   const acceptor = q.accepted_organization_id!;
@@ -177,12 +209,15 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
   mine.party_id = q.party_id;
   mine.dead = casualties;
   if (q.requester_id !== acceptor) part(parts, q.requester_id).trust[String(acceptor)] = TRUST[outcome];
-  await settle(io, q, day, parts, `quest ${outcome}`, 'resolved');
   const resolution: Resolution = {
     outcome, reason, party_strength: strength, effective_danger: danger, reward_paid: paid, refunded: reward - paid,
     experience: sent && members[0] ? experienceFor(outcome, members[0], place) : 0, casualties, injured, monsters_change: monstersChange,
   };
-  return { events: [{ type: 'resolved', day, agent_id: agentId, resolution, payments }] };
+  return beginClosing({
+    end: { type: 'resolved', day, agent_id: agentId, resolution, payments }, outcomes,
+    monsters: monstersChange !== 0 ? { location_id: q.location_id, change: monstersChange } : null,
+    settlements: settlementsOf(parts), reason: `quest ${outcome}`, op: `quest:${q.id}:resolved`,
+  }, day, io);
 }
 
 export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
@@ -190,130 +225,150 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   rank: RANK.quest,
   commands: {
     post: true, sponsor: true, accept: true, dispatch: true, complete: true, cancel: true,
-    'organization-ended': true, 'sponsor-ended': true, 'day-began': true, status: true
+    'organization-ended': true, 'sponsor-ended': true, 'day-began': true, status: true, resume: true,
   },
   initialState: null,
   evolve,
   project,
   chronicle,
   view: (s) => (s ? questView(s) : null),
-  async handle(state, c, io) {
-    switch (c.type) {
-      case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };
+  // A closing is an intent until it ends (actors/intents.ts).
+  eventRows: (e, after) => {
+    if (!after) return [];
+    if (e.type === 'closing-begun') return [intentRow({ kind: 'quest', id: after.id, intent: e.closing.end.type === 'resolved' ? 'resolution' : 'withdrawal', day: e.day })];
+    if (e.type === 'resolved' || e.type === 'withdrawn') return [intentEnded('quest', after.id)];
+    return [];
+  },
+  handle: handleQuest,
+};
 
-      case 'post': {
-        const d = decidePost(state, c.quest, c.agent_id, c.day, c.world_funded);
-        if ('refusal' in d || c.world_funded) return d;
-        const reserved = await io.ask('organization', c.quest.requester_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.quest.reward, quest_id: c.quest.id, purpose: 'reward' });
-        return reserved.ok ? d : { refusal: reserved.refusal };
-      }
+async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+  if (c.type === 'resume') return continueClosing(state, io);
+  if (state?.closing && c.type !== 'status') {
+    // A closing a crash cut short is finished first; the command is then decided afresh.
+    const finishing = state.closing;
+    const pending = await continueClosing(state, io);
+    if ('refusal' in pending) return pending;
+    // Asked again for what it was doing (a caller retrying after a 503), it answers with the end.
+    if ((c.type === 'complete' && finishing.end.type === 'resolved') || (c.type === 'cancel' && finishing.end.type === 'withdrawn')) return pending;
+    return { events: pending.events, andThen: (s) => handleQuest(s, c, io) };
+  }
+  switch (c.type) {
+    case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };
 
-      case 'sponsor': {
-        const closed = checkOpen(state, 'sponsored');
-        if (closed) return closed;
-        const reserved = await io.ask('organization', c.organization_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.amount, quest_id: state!.id, purpose: 'sponsorship' });
-        if (!reserved.ok) return { refusal: reserved.refusal };
-        return { events: [{ type: 'sponsored', day: c.day, organization_id: c.organization_id, amount: c.amount, agent_id: c.agent_id }] };
-      }
+    case 'post': {
+      const d = decidePost(state, c.quest, c.agent_id, c.day, c.world_funded);
+      if ('refusal' in d || c.world_funded) return d;
+      const reserved = await io.ask('organization', c.quest.requester_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.quest.reward, quest_id: c.quest.id, purpose: 'reward' });
+      return reserved.ok ? d : { refusal: reserved.refusal };
+    }
 
-      case 'accept': {
-        const closed = checkOpen(state, 'accepted');
-        if (closed) return closed;
-        const q = state!;
+    case 'sponsor': {
+      const closed = checkOpen(state, 'sponsored');
+      if (closed) return closed;
+      const reserved = await io.ask('organization', c.organization_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.amount, quest_id: state!.id, purpose: 'sponsorship' });
+      if (!reserved.ok) return { refusal: reserved.refusal };
+      return { events: [{ type: 'sponsored', day: c.day, organization_id: c.organization_id, amount: c.amount, agent_id: c.agent_id }] };
+    }
+
+    case 'accept': {
+      const closed = checkOpen(state, 'accepted');
+      if (closed) return closed;
+      const q = state!;
+      if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
+      const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
+      if (!facts.ok) return { refusal: facts.refusal };
+      const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
+      if (unmet) return conflict(unmet);
+      return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id }] };
+    }
+
+    case 'dispatch': {
+      if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
+      const q = state;
+      const events: QuestEvent[] = [];
+      if (q.status === 'open') {
+        // Dispatching to an open quest accepts it on the way, with the same checks.
         if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
         const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
         if (!facts.ok) return { refusal: facts.refusal };
         const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
         if (unmet) return conflict(unmet);
-        return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id }] };
+        events.push({ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id });
+      } else if (q.status !== 'accepted') {
+        return conflict(`quest ${q.id} is ${q.status}; a party can be dispatched only to an open or accepted quest`);
+      } else if (q.accepted_organization_id !== c.organization_id) {
+        return forbidden(`quest ${q.id} was accepted by organization ${q.accepted_organization_id}, not by the party's organization`);
+      } else if (q.party_id !== null) {
+        return conflict(`party ${q.party_id} is already on quest ${q.id}`);
       }
-
-      case 'dispatch': {
-        if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
-        const q = state;
-        const events: QuestEvent[] = [];
-        if (q.status === 'open') {
-          // Dispatching to an open quest accepts it on the way, with the same checks.
-          if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
-          const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
-          if (!facts.ok) return { refusal: facts.refusal };
-          const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
-          if (unmet) return conflict(unmet);
-          events.push({ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id });
-        } else if (q.status !== 'accepted') {
-          return conflict(`quest ${q.id} is ${q.status}; a party can be dispatched only to an open or accepted quest`);
-        } else if (q.accepted_organization_id !== c.organization_id) {
-          return forbidden(`quest ${q.id} was accepted by organization ${q.accepted_organization_id}, not by the party's organization`);
-        } else if (q.party_id !== null) {
-          return conflict(`party ${q.party_id} is already on quest ${q.id}`);
-        }
-        const party = await io.read.row<{ members: number[] }>('party', c.party_id);
-        const members = await rowsOf(io, party?.members ?? []);
-        const hurt = members.find((m) => m.injured_until !== null && m.injured_until > c.day);
-        if (hurt) return conflict(`adventurer ${hurt.id} is injured until day ${hurt.injured_until}; a party sets out only with every member fit`);
-        const strength = partyStrength(members, await placeOf(io, q.location_id));
-        // Requirements hold at dispatch too (core rule 9): the party's strength, the organization's reputation and trust.
-        const standingNow = await standing(io, c.organization_id, c.agent_id, q.requester_id);
-        if (!standingNow.ok) return { refusal: standingNow.refusal };
-        const unmet = checkRequirements(q, { ...standingNow.value, strength });
-        if (unmet) return conflict(unmet.replace('strength', 'party strength'));
-        const sent = await io.ask('organization', c.organization_id, { type: 'dispatch-party', agent_id: c.agent_id, day: c.day, party_id: c.party_id, quest_id: q.id, location_id: q.location_id });
-        if (!sent.ok) return { refusal: sent.refusal };
-        events.push({ type: 'dispatched', day: c.day, party_id: c.party_id, members: members.map((m) => m.id), agent_id: c.agent_id });
-        return { events };
-      }
-
-      case 'complete': {
-        if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
-        const q = state;
-        if (q.status !== 'accepted') return conflict(`quest ${q.id} is ${q.status}; only an accepted quest can be completed`);
-        const facts = await standing(io, q.accepted_organization_id!, c.agent_id, q.requester_id);
-        if (!facts.ok) return { refusal: facts.refusal };
-        if (q.party_id === null) return conflict(`no party has been dispatched on quest ${q.id}; dispatch one first`);
-        return resolve(io, q, c.day, c.seed, c.agent_id, null, 'completed');
-      }
-
-      case 'cancel': {
-        const closed = checkOpen(state, 'cancelled');
-        if (closed) return closed;
-        const q = state!;
-        const facts = await standing(io, q.requester_id, c.agent_id, q.requester_id);
-        if (!facts.ok) return { refusal: facts.refusal };
-        return withdraw(io, q, c.day, c.agent_id, 'withdrawn by the requester');
-      }
-
-      case 'organization-ended': {
-        if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
-        const q = state;
-        if (q.requester_id === c.organization_id) {
-          return withdraw(io, q, c.day, null, 'its requester ended');
-        }
-        if (q.accepted_organization_id === c.organization_id) {
-          return { events: [{ type: 'reopened', day: c.day, reason: 'the organization that accepted it ended' }] };
-        }
-        return { events: [] };
-      }
-
-      case 'sponsor-ended': {
-        if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
-        const amount = state.funds.slice(1).filter((f) => f.organization_id === c.organization_id).reduce((n, f) => n + f.amount, 0);
-        if (amount === 0) return { events: [] };
-        const back = await io.ask('organization', c.organization_id, {
-          type: 'quest-settled', day: c.day, quest_id: state.id, gold: amount, flows: [{ flow: 'quest_escrow', gold: amount }], op: `quest:${state.id}:pledge-returned`,
-          reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
-        });
-        if (!back.ok) return { refusal: back.refusal };
-        return { events: [{ type: 'sponsorship-refunded', day: c.day, organization_id: c.organization_id, amount }] };
-      }
-
-      case 'day-began': {
-        if (!state || state.deadline_day === null || c.day <= state.deadline_day) return { events: [] };
-        if (state.status === 'open') {
-          return withdraw(io, state, c.day, null, 'its deadline passed');
-        }
-        if (state.status === 'accepted') return resolve(io, state, c.day, '', null, 'failure', 'its deadline passed');
-        return { events: [] };
-      }
+      const party = await io.read.row<{ members: number[] }>('party', c.party_id);
+      const members = await rowsOf(io, party?.members ?? []);
+      const hurt = members.find((m) => m.injured_until !== null && m.injured_until > c.day);
+      if (hurt) return conflict(`adventurer ${hurt.id} is injured until day ${hurt.injured_until}; a party sets out only with every member fit`);
+      const strength = partyStrength(members, await placeOf(io, q.location_id));
+      // Requirements hold at dispatch too (core rule 9): the party's strength, the organization's reputation and trust.
+      const standingNow = await standing(io, c.organization_id, c.agent_id, q.requester_id);
+      if (!standingNow.ok) return { refusal: standingNow.refusal };
+      const unmet = checkRequirements(q, { ...standingNow.value, strength });
+      if (unmet) return conflict(unmet.replace('strength', 'party strength'));
+      const sent = await io.ask('organization', c.organization_id, { type: 'dispatch-party', agent_id: c.agent_id, day: c.day, party_id: c.party_id, quest_id: q.id, location_id: q.location_id });
+      if (!sent.ok) return { refusal: sent.refusal };
+      events.push({ type: 'dispatched', day: c.day, party_id: c.party_id, members: members.map((m) => m.id), agent_id: c.agent_id });
+      return { events };
     }
-  },
-};
+
+    case 'complete': {
+      if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
+      const q = state;
+      if (q.status !== 'accepted') return conflict(`quest ${q.id} is ${q.status}; only an accepted quest can be completed`);
+      const facts = await standing(io, q.accepted_organization_id!, c.agent_id, q.requester_id);
+      if (!facts.ok) return { refusal: facts.refusal };
+      if (q.party_id === null) return conflict(`no party has been dispatched on quest ${q.id}; dispatch one first`);
+      return resolve(io, q, c.day, c.seed, c.agent_id, null, 'completed');
+    }
+
+    case 'cancel': {
+      const closed = checkOpen(state, 'cancelled');
+      if (closed) return closed;
+      const q = state!;
+      const facts = await standing(io, q.requester_id, c.agent_id, q.requester_id);
+      if (!facts.ok) return { refusal: facts.refusal };
+      return withdraw(io, q, c.day, c.agent_id, 'withdrawn by the requester');
+    }
+
+    case 'organization-ended': {
+      if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
+      const q = state;
+      if (q.requester_id === c.organization_id) {
+        return withdraw(io, q, c.day, null, 'its requester ended');
+      }
+      if (q.accepted_organization_id === c.organization_id) {
+        return { events: [{ type: 'reopened', day: c.day, reason: 'the organization that accepted it ended' }] };
+      }
+      return { events: [] };
+    }
+
+    case 'sponsor-ended': {
+      if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
+      const amount = state.funds.slice(1).filter((f) => f.organization_id === c.organization_id).reduce((n, f) => n + f.amount, 0);
+      if (amount === 0) return { events: [] };
+      const back = await io.ask('organization', c.organization_id, {
+        type: 'quest-settled', day: c.day, quest_id: state.id, gold: amount, flows: [{ flow: 'quest_escrow', gold: amount }], op: `quest:${state.id}:pledge-returned`,
+        reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
+      });
+      if (!back.ok) return { refusal: back.refusal };
+      return { events: [{ type: 'sponsorship-refunded', day: c.day, organization_id: c.organization_id, amount }] };
+    }
+
+    case 'day-began': {
+      if (!state || state.deadline_day === null || c.day <= state.deadline_day) return { events: [] };
+      if (state.status === 'open') {
+        return withdraw(io, state, c.day, null, 'its deadline passed');
+      }
+      if (state.status === 'accepted') return resolve(io, state, c.day, '', null, 'failure', 'its deadline passed');
+      return { events: [] };
+    }
+  }
+}
+

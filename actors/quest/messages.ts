@@ -49,6 +49,8 @@ export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
   outcome: QuestOutcome | null;
   resolution: Resolution | null;
   withdrawn_reason: string | null;
+  /** A resolution or withdrawal under way: recorded before anyone is asked, cleared when it ends. */
+  closing?: Closing | null;
 }
 
 /** world_funded: the reward comes from the world itself (a world event's quest), not from the requester. */
@@ -64,9 +66,11 @@ export interface OrganizationEndedCommand { type: 'organization-ended'; organiza
 export interface SponsorEndedCommand { type: 'sponsor-ended'; organization_id: number; day: number }
 export interface QuestDayCommand { type: 'day-began'; day: number }
 export interface QuestStatusCommand { type: 'status' }
+/** Finish a resolution or withdrawal a crash cut short (actors/intents.ts); nothing when none is under way. */
+export interface QuestResumeCommand { type: 'resume' }
 
 export type QuestCommand =
-  | PostCommand | SponsorCommand | AcceptCommand | DispatchCommand | CompleteCommand | CancelCommand
+  | QuestResumeCommand | PostCommand | SponsorCommand | AcceptCommand | DispatchCommand | CompleteCommand | CancelCommand
   | OrganizationEndedCommand | SponsorEndedCommand | QuestDayCommand | QuestStatusCommand;
 
 export interface Posted { type: 'posted'; day: number; quest: QuestSpec; agent_id: number | null; world_funded?: boolean }
@@ -79,5 +83,30 @@ export interface Withdrawn { type: 'withdrawn'; day: number; agent_id: number | 
 export interface Reopened { type: 'reopened'; day: number; reason: string }
 export interface SponsorshipRefunded { type: 'sponsorship-refunded'; day: number; organization_id: number; amount: number }
 
-export type QuestEvent = Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened | SponsorshipRefunded;
+/** An organization's share of a quest's end: gold (and where it comes from), reputation, trust, its party home, its dead. */
+export interface SettlementPart {
+  gold: number;
+  flows: Array<{ flow: 'quest_escrow' | 'world_reward'; gold: number }>;
+  reputation: number;
+  trust: Record<string, number>;
+  party_id: number | null;
+  dead: number[];
+}
+
+/**
+ * A resolution or withdrawal, decided whole (the fates drawn once) and recorded before
+ * anyone is asked: each member's outcome, the monsters slain, each organization's
+ * settlement (named `op`), and the event that ends it once every step is done.
+ */
+export interface Closing {
+  end: Resolved | Withdrawn;
+  outcomes: Array<{ adventurer_id: number; outcome: QuestOutcome; experience: number; injury_days: number; died: boolean; bonds: Record<string, number> }>;
+  monsters: { location_id: string; change: number } | null;
+  settlements: Array<{ organization_id: number; part: SettlementPart }>;
+  reason: string;
+  op: string;
+}
+export interface ClosingBegun { type: 'closing-begun'; day: number; closing: Closing }
+
+export type QuestEvent = Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened | SponsorshipRefunded | ClosingBegun;
 export type QuestState = Quest | null;

@@ -127,6 +127,8 @@ export function checkRequirements(q: Quest, facts: { strength: number; reputatio
 }
 
 export function decidePost(state: QuestState, spec: QuestSpec, agentId: number | null, day: number, worldFunded = false): Decision<QuestEvent> {
+  // Posted again by the world event that posted it (its retried beginning), it answers what it is.
+  if (state && agentId === null && worldFunded && state.posted_by_agent_id === null && state.posted_day === day && state.title === spec.title) return accept();
   if (state) return conflict(`quest ${spec.id} already exists`);
   return accept({ type: 'posted', day, quest: spec, agent_id: agentId, ...(worldFunded ? { world_funded: true } : {}) });
 }
@@ -157,10 +159,12 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
       return { ...state, status: 'accepted', accepted_organization_id: e.organization_id, accepted_day: e.day };
     case 'dispatched':
       return { ...state, party_id: e.party_id, party_members: [...e.members] };
+    case 'closing-begun':
+      return { ...state, closing: e.closing };
     case 'resolved':
-      return { ...state, status: 'resolved', resolved_day: e.day, outcome: e.resolution.outcome, resolution: e.resolution };
+      return { ...state, closing: null, status: 'resolved', resolved_day: e.day, outcome: e.resolution.outcome, resolution: e.resolution };
     case 'withdrawn':
-      return { ...state, status: 'withdrawn', resolved_day: e.day, withdrawn_reason: e.reason };
+      return { ...state, closing: null, status: 'withdrawn', resolved_day: e.day, withdrawn_reason: e.reason };
     case 'sponsorship-refunded': {
       const funds = state.funds.filter((f, i) => i === 0 || f.organization_id !== e.organization_id);
       return { ...state, funds, reward: totalReward({ funds }) };

@@ -9,6 +9,7 @@ import { RANK } from '../order';
 import { accept, conflict, notFound, type Decision } from '../result';
 import type { QuestSpec } from '../quest/messages';
 import type { Effect } from './effects';
+import { intentEnded, intentRow } from '../intents';
 
 export interface WorldEventSpec {
   id: number;
@@ -21,7 +22,8 @@ export interface WorldEventSpec {
 }
 
 export interface WorldEvent extends WorldEventSpec {
-  status: 'active' | 'expired';
+  /** beginning: its intent is recorded and its settlement, resources and quest are being brought in (no row yet). */
+  status: 'beginning' | 'active' | 'expired';
   started_day: number;
   ends_day: number;
   ended_day: number | null;
@@ -34,11 +36,16 @@ export type WorldEventState = WorldEvent | null;
 
 export type WorldEventCommand =
   | { type: 'begin'; event: WorldEventSpec; day: number }
+  /** Finish a beginning a crash cut short (actors/intents.ts); nothing when none is under way. */
+  | { type: 'resume' }
   | { type: 'end'; day: number }
   | { type: 'day-began'; day: number }
   | { type: 'status' };
 
 export type WorldEventEvent =
+  /** The intent, recorded before anyone is asked: the event and the markets that take its new resources. */
+  | { type: 'beginning'; day: number; event: WorldEventSpec; introduced: Array<{ location_id: string; resource: string }> }
+  | { type: 'beginning-abandoned'; day: number; id: number; reason: string }
   | { type: 'began'; day: number; event: WorldEventSpec; quest_id: number | null; location_id: string | null; introduced: Array<{ location_id: string; resource: string }> }
   | { type: 'expired'; day: number; early: boolean };
 
@@ -50,6 +57,13 @@ export function decideEnd(state: WorldEventState, day: number, early: boolean): 
 }
 
 export function evolve(state: WorldEventState, e: WorldEventEvent): WorldEventState {
+  if (e.type === 'beginning') {
+    return {
+      ...e.event, effects: e.event.effects.map((x) => ({ ...x })), status: 'beginning', started_day: e.day, ends_day: e.day + e.event.duration_days,
+      ended_day: null, ended_early: false, quest_id: e.event.quest?.id ?? null, location_id: e.event.location?.id ?? null, introduced: e.introduced,
+    };
+  }
+  if (e.type === 'beginning-abandoned') return null;
   if (e.type === 'began') {
     return {
       ...e.event, effects: e.event.effects.map((x) => ({ ...x })), status: 'active', started_day: e.day, ends_day: e.day + e.event.duration_days,
@@ -60,18 +74,42 @@ export function evolve(state: WorldEventState, e: WorldEventEvent): WorldEventSt
 }
 
 function chronicle(e: WorldEventEvent, after: WorldEventState): HistoryEntry[] {
-  if (!after) return [];
+  if (!after || e.type === 'beginning' || e.type === 'beginning-abandoned') return [];
   const base = { day: e.day, category: 'world_event', agent_id: null, organization_ids: [], data: { world_event_id: after.id } };
   return e.type === 'began'
     ? [{ ...base, summary: `${after.title}: ${after.description} (until day ${after.ends_day})` }]
     : [{ ...base, summary: `${after.title} is over${e.early ? ', ended early by the operator' : ''}` }];
 }
 
-const project = (s: WorldEventState): ProjectionRow[] => (s ? [{ kind: 'world_event', id: s.id, status: s.status, doc: { ...s } }] : []);
+// A world event appears once it has begun.
+const project = (s: WorldEventState): ProjectionRow[] => (s && s.status !== 'beginning' ? [{ kind: 'world_event', id: s.id, status: s.status, doc: { ...s } }] : []);
 
-/** Brings the event's settlement, resources and quest into the world, in that order. */
-async function begin(io: EntityIO, spec: WorldEventSpec, day: number): Promise<Outcome<WorldEventState, WorldEventEvent>> {
-  const fail = (what: string, r: { ok: false; refusal: { status: any; detail: string } }) => ({ refusal: { status: r.refusal.status, detail: `${what}: ${r.refusal.detail}` } });
+/**
+ * Beginning a world event, a saga: it records its intent (`beginning`: the event and the
+ * markets that take its new resources, decided now), then brings its settlement, roads,
+ * resources and quest into the world, in that order, and records that it began. Each
+ * step changes nothing when asked again (a place that exists ignores its seed, a road or
+ * a resource it has already, a quest the world already posted), so a crash between the
+ * steps leaves the intent, which `resume` finishes. A step refused for good ends it
+ * refused (`beginning-abandoned`), leaving what earlier steps brought.
+ */
+async function beginEvent(io: EntityIO, spec: WorldEventSpec, day: number): Promise<Outcome<WorldEventState, WorldEventEvent>> {
+  const introduced: Array<{ location_id: string; resource: string }> = [];
+  for (const e of spec.effects.filter((x) => x.kind === 'resource_introduction')) {
+    const targets = e.location_id ? [e.location_id] : (await io.read.list<{ id: string; has_market: boolean }>('locations')).filter((l) => l.has_market).map((l) => l.id);
+    for (const target of targets) introduced.push({ location_id: target, resource: e.resource! });
+  }
+  return { events: [{ type: 'beginning', day, event: spec, introduced }], andThen: (s) => continueBeginning(s, io) };
+}
+
+async function continueBeginning(state: WorldEventState, io: EntityIO): Promise<Outcome<WorldEventState, WorldEventEvent>> {
+  if (!state || state.status !== 'beginning') return { events: [] };
+  const { status: _s, started_day: day, ends_day: _e, ended_day: _d, ended_early: _x, quest_id: _q, location_id: _l, introduced, ...spec } = state;
+  const fail = (what: string, r: { ok: false; refusal: { status: any; detail: string } }): Outcome<WorldEventState, WorldEventEvent> => {
+    const refusal = { status: r.refusal.status, detail: `${what}: ${r.refusal.detail}` };
+    // Unknown (a failed write, a timeout): the intent stays. Refused: it ends refused.
+    return r.refusal.status === 503 ? { refusal } : { events: [{ type: 'beginning-abandoned', day, id: spec.id, reason: refusal.detail }], refusal };
+  };
   if (spec.location) {
     const l = spec.location;
     const seeded = await io.ask('location', l.id, { type: 'seed', location: l, profile: {}, day });
@@ -82,16 +120,12 @@ async function begin(io: EntityIO, spec: WorldEventSpec, day: number): Promise<O
       if (!added.ok) return fail(`route to ${r.destination_id}`, added);
     }
   }
-  const introduced: Array<{ location_id: string; resource: string }> = [];
-  for (const e of spec.effects.filter((x) => x.kind === 'resource_introduction')) {
-    const targets = e.location_id ? [e.location_id] : (await io.read.list<{ id: string; has_market: boolean }>('locations')).filter((l) => l.has_market).map((l) => l.id);
-    for (const target of targets) {
-      const r = await io.ask('location', target, {
-        type: 'introduce-resource', day, resource: e.resource!, price: e.price ?? 10, supply: e.value > 0 ? e.value : 100, world_event_id: spec.id,
-      });
-      if (!r.ok) return fail(`resource ${e.resource} at ${target}`, r);
-      introduced.push({ location_id: target, resource: e.resource! });
-    }
+  for (const { location_id: target, resource } of introduced) {
+    const e = spec.effects.find((x) => x.kind === 'resource_introduction' && x.resource === resource && (x.location_id === null || x.location_id === target))!;
+    const r = await io.ask('location', target, {
+      type: 'introduce-resource', day, resource, price: e.price ?? 10, supply: e.value > 0 ? e.value : 100, world_event_id: spec.id,
+    });
+    if (!r.ok) return fail(`resource ${resource} at ${target}`, r);
   }
   if (spec.quest) {
     const posted = await io.ask('quest', spec.quest.id, { type: 'post', quest: spec.quest, agent_id: null, day, world_funded: true });
@@ -115,17 +149,30 @@ function announcement(e: WorldEventEvent, after: WorldEventState): ProjectionRow
 export const worldEventKind: EntityKind<WorldEventState, WorldEventCommand, WorldEventEvent> = {
   kind: 'world-event',
   rank: RANK['world-event'],
-  commands: { begin: true, end: true, 'day-began': true, status: true },
+  commands: { begin: true, end: true, 'day-began': true, status: true, resume: true },
   initialState: null,
   evolve,
   project,
   chronicle,
-  eventRows: announcement,
+  // Its beginning is an intent until it ends (actors/intents.ts); its announcement comes with the beginning.
+  eventRows: (e, after) => {
+    if (e.type === 'beginning' && after) return [intentRow({ kind: 'world-event', id: after.id, intent: 'beginning', day: e.day })];
+    if (e.type === 'beginning-abandoned') return [intentEnded('world-event', e.id)];
+    if (e.type === 'began' && after) return [...announcement(e, after), intentEnded('world-event', after.id)];
+    return [];
+  },
   view: (s) => (s ? { ...s } : null),
   async handle(state, c, io) {
+    if (c.type === 'resume') return continueBeginning(state, io);
+    if (state?.status === 'beginning' && c.type !== 'status') {
+      // A beginning a crash cut short is finished first; a retried begin answers with it.
+      const pending = await continueBeginning(state, io);
+      if ('refusal' in pending || c.type === 'begin') return pending;
+      return { events: pending.events, andThen: (s) => worldEventKind.handle(s, c, io) };
+    }
     switch (c.type) {
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'world event not found' } };
-      case 'begin': return state ? { refusal: { status: 409, detail: `world event ${c.event.id} already exists` } } : begin(io, c.event, c.day);
+      case 'begin': return state ? { refusal: { status: 409, detail: `world event ${c.event.id} already exists` } } : beginEvent(io, c.event, c.day);
       case 'end': return decideEnd(state, c.day, true);
       case 'day-began': return state?.status === 'active' ? decideEnd(state, c.day, false) : { events: [] };
     }

@@ -242,11 +242,13 @@ describe('fair play over HTTP', function () {
     beforeEach(async () => { if (w.nodes.length > 1) { await w.close(); w = await startTestWorld({ nodes: 1 }); } });
 
     /** Makes the next persist of an actor whose key starts with `prefix` fail (fault injection); restores itself. */
-    function failNextPersist(prefix: string) {
+    /** Fails the next write of a key with this prefix (and, when named, whose first event is of this type). */
+    function failNextPersist(prefix: string, eventType?: string) {
       const engine = w.services.store.engine as { persist: (...args: unknown[]) => Promise<void> };
       const real = engine.persist.bind(engine);
       const stub = sinon.stub(engine, 'persist').callsFake(async (...args: unknown[]) => {
-        if (String((args[0] as { key: string }).key).startsWith(prefix)) {
+        const event = args[0] as { key: string; data?: { events?: Array<{ type: string }> } };
+        if (String(event.key).startsWith(prefix) && (eventType === undefined || event.data?.events?.[0]?.type === eventType)) {
           stub.restore();
           throw new Error('injected: the write did not happen');
         }
@@ -276,11 +278,19 @@ describe('fair play over HTTP', function () {
 
     it("leaves the organization's books exact when the market's write fails after the organization paid", async () => {
       const a = await foundOrg(w, 'Unlucky Buyers', 'merchant company');
-      failNextPersist('location:');
+      const supply = async () => (await w.get<Array<{ resource: string; supply: number; location_id: string }>>('/api/market')).body.find((m) => m.location_id === a.org.location_id && m.resource === 'food')!.supply;
+      const before = await supply();
+      failNextPersist('location:', 'traded');
       const r = await w.post('/api/trade', { organization_id: a.org.id, resource: 'food', side: 'buy', quantity: 10 }, a.key);
       expectStatus(r, 503);
       const o = await orgOf(w, a.org.id);
       assert.equal(o.holdings.food, 10, 'the organization paid and holds the food');
+      await assertReplays(w, a.org.id);
+      assert.equal(await supply(), before, 'the market has not recorded it yet');
+      // The market's next trade finishes the one left pending first (actors/intents.ts), once.
+      expectStatus(await w.post('/api/trade', { organization_id: a.org.id, resource: 'food', side: 'buy', quantity: 1 }, a.key), 200);
+      assert.ok(Math.abs(await supply() - (before - 11)) < 1e-9, 'the market recorded both trades');
+      assert.equal((await orgOf(w, a.org.id)).holdings.food, 11, 'and the organization paid for each once');
       await assertReplays(w, a.org.id);
     });
 
@@ -294,7 +304,7 @@ describe('fair play over HTTP', function () {
       const q = await w.post('/api/quests', questBody(giver.org.id, { reward: 40 }), giver.key);
       expectStatus(await w.post(`/api/parties/${party.body.id}/dispatch`, { quest_id: q.body.id }, taker.key), 200);
       const before = (await orgOf(w, taker.org.id)).treasury;
-      failNextPersist('quest:');
+      failNextPersist('quest:', 'resolved');
       expectStatus(await w.post(`/api/quests/${q.body.id}/complete`, undefined, taker.key), 503);
       assert.equal((await w.get(`/api/quests/${q.body.id}`)).body.status, 'accepted', 'the quest did not record its end');
       const paidOnce = (await orgOf(w, taker.org.id)).treasury;

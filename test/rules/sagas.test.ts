@@ -5,9 +5,17 @@ import assert from 'assert/strict';
 import type { AgentEvent, AgentState } from '../../actors/agent/messages';
 import { decideBeginFounding, decideFoundingAnswer, decideRegister, evolve as evolveAgent } from '../../actors/agent/rules';
 import type { Adventurer, AdventurerEvent, AdventurerState } from '../../actors/adventurer/messages';
-import { decideBeginEmployment, decideEmploymentAnswer, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import { decideBeginEmployment, decideEmploymentAnswer, decideQuestOutcome, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import type { Closing, QuestEvent, QuestState } from '../../actors/quest/messages';
+import { decidePost, evolve as evolveQuest } from '../../actors/quest/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
-import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
+import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
+import { decideAddRoute, decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
+import { generateWorld } from '../../actors/world/generate';
+import { evolve as evolveWorldEvent, type WorldEventSpec } from '../../actors/world-event/actor';
+import type { ContractEvent, ContractState } from '../../actors/contract/messages';
+import { decideBeginFulfilment, decidePropose, evolve as evolveContract, fulfilmentOp } from '../../actors/contract/rules';
 
 type D<E> = { events: E[] } | { refusal: { status: number; detail: string } };
 const eventsOf = <E>(d: D<E> | null): E[] => {
@@ -62,6 +70,158 @@ describe('rules of actions that span actors', () => {
       const left = eventsOf(decideEmploy(hired, release)).reduce<OrganizationState>(evolveOrganization, hired);
       assert.deepEqual(left!.employees, []);
       assert.deepEqual(eventsOf(decideEmploy(left, release)), []);
+    });
+  });
+
+  describe('trade (location)', () => {
+    const town = (): LocationState => {
+      const { profile, ...spec } = generateWorld('sagas').locations.find((l) => l.id === 'emberfall')!;
+      return eventsOf(decideSeed(null, { type: 'seed', location: spec, profile, day: 1 })).reduce<LocationState>(evolveLocation, null);
+    };
+    const buy: TradeCommand = { type: 'trade', day: 2, agent_id: 1, organization_id: 7, resource: 'food', side: 'buy', quantity: 5 };
+
+    it('records the quote as its intent, numbered, leaving the market as it is', () => {
+      const begun = eventsOf(decideBeginTrade(town(), buy)) as LocationEvent[];
+      assert.equal(begun.length, 1);
+      assert.equal(begun[0].type, 'trade-begun');
+      const s = begun.reduce(evolveLocation, town());
+      assert.equal(s!.pending_trade!.serial, 1);
+      assert.equal(s!.pending_trade!.quantity, 5);
+      assert.deepEqual(s!.market, town()!.market, 'the supply moves only when the trade is recorded');
+      const done = eventsOf(decideTradeAnswer(s, { ok: true })).reduce(evolveLocation, s);
+      assert.equal(done!.pending_trade, null);
+      assert.equal(done!.market!.food.supply, town()!.market!.food.supply - 5);
+      const second = eventsOf(decideBeginTrade(done, buy)) as LocationEvent[];
+      assert.equal((second[0] as { trade: { serial: number } }).trade.serial, 2, 'each trade has a number of its own');
+    });
+
+    it('records the trade against the supply as it is when it ends (a day may have passed)', () => {
+      const t = town()!;
+      const short: LocationState = { ...t, market: { ...t.market!, food: { ...t.market!.food, supply: t.market!.food.supply / 2 } } };
+      const s = eventsOf(decideBeginTrade(short, buy)).reduce(evolveLocation, short);
+      const dayLater = eventsOf(decideLocationDay(s, 2, 0)).reduce(evolveLocation, s);
+      assert.notEqual(dayLater!.market!.food.supply, s!.market!.food.supply);
+      const done = eventsOf(decideTradeAnswer(dayLater, { ok: true })).reduce(evolveLocation, dayLater);
+      assert.ok(Math.abs(done!.market!.food.supply - (dayLater!.market!.food.supply - 5)) < 1e-9);
+    });
+
+    it('is abandoned on a refusal (wholly undone) or stays pending when the outcome is unknown', () => {
+      const s = eventsOf(decideBeginTrade(town(), buy)).reduce(evolveLocation, town());
+      const undone = eventsOf(decideTradeAnswer(s, refused)).reduce(evolveLocation, s);
+      assert.equal(undone!.pending_trade, null);
+      assert.deepEqual(undone!.market, town()!.market);
+      assert.equal(decideTradeAnswer(s, unknown), null);
+      assert.deepEqual(eventsOf(decideTradeAnswer(town(), { ok: true })), []);
+    });
+
+    it('is settled by the organization once, also after it has ended', () => {
+      const found: FoundCommand = { type: 'found', id: 7, agent_id: 1, name: 'Lantern Co', kind: 'merchant company', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+      const o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null);
+      const settle = { type: 'settle-trade' as const, agent_id: 1, day: 2, location_id: 'emberfall', resource: 'food', side: 'buy' as const, quantity: 5, gold: 12, serial: 3 };
+      const paid = eventsOf(decideSettleTrade(o, settle)).reduce<OrganizationState>(evolveOrganization, o);
+      assert.equal(paid!.treasury, o!.treasury - 12);
+      assert.deepEqual(eventsOf(decideSettleTrade(paid, settle)), [], 'asked again, it changes nothing');
+      const ended = eventsOf(decideDissolve(paid, 1, 3)).reduce<OrganizationState>(evolveOrganization, paid);
+      assert.deepEqual(eventsOf(decideSettleTrade(ended, settle)), [], 'even once it has ended: the market may still record it');
+      const next = decideSettleTrade(ended, { ...settle, serial: 4 });
+      assert.ok('refusal' in next && next.refusal.status === 409, 'a new trade of an ended organization is refused');
+      const elsewhere = decideSettleTrade(paid, { ...settle, location_id: 'greenhollow', serial: 3 });
+      assert.ok('refusal' in elsewhere && /trades only where it stands/.test(elsewhere.refusal.detail), 'another market\'s numbers are its own: decided afresh');
+    });
+  });
+
+  describe("a quest's resolution", () => {
+    it('keeps the closing it decided until its end is recorded', () => {
+      const posted = decidePost(null, { id: 5, title: 'Clear the fields', description: 'd', requester_id: 7, location_id: 'greenhollow', reward: 40, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: 0 }, 1, 1);
+      const q = eventsOf(posted as D<QuestEvent>).reduce<QuestState>(evolveQuest, null);
+      const closing: Closing = {
+        end: { type: 'withdrawn', day: 2, agent_id: 1, reason: 'withdrawn by the requester', payments: [] }, outcomes: [], monsters: null,
+        settlements: [{ organization_id: 7, part: { gold: 40, flows: [{ flow: 'quest_escrow', gold: 40 }], reputation: 0, trust: {}, party_id: null, dead: [] } }],
+        reason: 'withdrawn by the requester', op: 'quest:5:withdrawn',
+      };
+      const begun = evolveQuest(q, { type: 'closing-begun', day: 2, closing });
+      assert.deepEqual(begun!.closing, closing);
+      assert.equal(begun!.status, 'open', 'still open until the end is recorded');
+      const ended = evolveQuest(begun, closing.end);
+      assert.equal(ended!.closing, null);
+      assert.equal(ended!.status, 'withdrawn');
+    });
+
+    it('each member takes the outcome of a quest once', () => {
+      const a = evolveAdventurer(null, { type: 'appeared', day: 1, adventurer: { id: 30, name: 'Wren', strength: 12, level: 1, experience: 0, traits: ['brave'] } });
+      const outcome = { type: 'quest-outcome' as const, day: 3, quest_id: 5, quest_title: 'Clear the fields', outcome: 'full' as const, experience: 25, injury_days: 0, died: false, bonds: {} };
+      const after = eventsOf(decideQuestOutcome(a, outcome)).reduce<AdventurerState>(evolveAdventurer, a);
+      assert.equal(after!.experience, 25);
+      assert.deepEqual(eventsOf(decideQuestOutcome(after, outcome)), [], 'asked again, it changes nothing');
+      assert.equal(eventsOf(decideQuestOutcome(after, { ...outcome, quest_id: 6 })).length, 1, 'another quest is another outcome');
+    });
+
+    it("changes a place's monsters once per quest", () => {
+      const { profile, ...spec } = generateWorld('sagas').locations.find((l) => l.id === 'greenhollow')!;
+      const place = eventsOf(decideSeed(null, { type: 'seed', location: spec, profile, day: 1 })).reduce<LocationState>(evolveLocation, null);
+      const slain = { type: 'monsters-changed' as const, day: 3, change: -5, quest_id: 5 };
+      const after = eventsOf(decideMonstersChanged(place, slain)).reduce<LocationState>(evolveLocation, place);
+      assert.equal(after!.monster_population, place!.monster_population - 5);
+      assert.deepEqual(eventsOf(decideMonstersChanged(after, slain)), []);
+      assert.equal(eventsOf(decideMonstersChanged(after, { ...slain, quest_id: 6 })).length, 1);
+    });
+  });
+
+  describe("a contract's fulfilment", () => {
+    const accepted = (): ContractState => [
+      ...eventsOf(decidePropose(null, { id: 9, proposer_id: 1, counterparty_id: 2, title: 't', terms: 'terms', value: 30, resource: 'food', quantity: 5 }, 1, 1)),
+      { type: 'accepted', day: 1, agent_id: 2 } as ContractEvent,
+    ].reduce<ContractState>(evolveContract, null);
+    const fulfil = { type: 'fulfill' as const, organization_id: 1, agent_id: 1, day: 3 };
+
+    it('records a numbered intent, still accepted until the end is recorded; each attempt names its movements anew', () => {
+      const begun = eventsOf(decideBeginFulfilment(accepted(), fulfil, 'emberfall'));
+      const s = begun.reduce(evolveContract, accepted());
+      assert.deepEqual(s!.fulfilment, { attempt: 1, day: 3, agent_id: 1, organization_id: 1, location_id: 'emberfall', undoing: false });
+      assert.equal(s!.status, 'accepted');
+      const undoing = evolveContract(s, { type: 'fulfilment-undoing', day: 3, agent_id: 1, reason: 'short of gold' });
+      assert.equal(undoing!.fulfilment!.undoing, true, 'the goods go back, also after a crash');
+      const abandoned = evolveContract(undoing, { type: 'fulfilment-abandoned', day: 3, agent_id: 1, reason: 'short of gold' });
+      assert.equal(abandoned!.fulfilment, null);
+      assert.equal(abandoned!.status, 'accepted');
+      const again = eventsOf(decideBeginFulfilment(abandoned, fulfil, 'emberfall')).reduce(evolveContract, abandoned);
+      assert.equal(again!.fulfilment!.attempt, 2);
+      assert.notEqual(fulfilmentOp(9, 1, 'delivered'), fulfilmentOp(9, 2, 'delivered'));
+      const done = evolveContract(again, { type: 'fulfilled', day: 3, agent_id: 1, organization_id: 1 });
+      assert.equal(done!.fulfilment, null);
+      assert.equal(done!.status, 'fulfilled');
+    });
+
+    it('refuses as before, recording nothing', () => {
+      const d = decideBeginFulfilment(accepted(), { ...fulfil, organization_id: 3 }, null);
+      assert.ok('refusal' in d && d.refusal.status === 403);
+    });
+  });
+
+  describe("a world event's beginning", () => {
+    const spec: WorldEventSpec = { id: 4, title: 'A New Harbour', description: 'd', duration_days: 3, effects: [], quest: null, location: null };
+
+    it('is beginning (no row, no history) until it has begun; abandoned, it is as if it never was', () => {
+      const beginning = evolveWorldEvent(null, { type: 'beginning', day: 2, event: spec, introduced: [] });
+      assert.equal(beginning!.status, 'beginning');
+      const began = evolveWorldEvent(beginning, { type: 'began', day: 2, event: spec, quest_id: null, location_id: null, introduced: [] });
+      assert.equal(began!.status, 'active');
+      assert.equal(began!.ends_day, 5);
+      assert.equal(evolveWorldEvent(beginning, { type: 'beginning-abandoned', day: 2, id: 4, reason: 'no' }), null);
+    });
+
+    it('asks steps that change nothing when asked again: the same road, the same quest posted by the world', () => {
+      const { profile, ...place } = generateWorld('sagas').locations.find((l) => l.id === 'emberfall')!;
+      const town = eventsOf(decideSeed(null, { type: 'seed', location: place, profile, day: 1 })).reduce<LocationState>(evolveLocation, null);
+      const road = { destination_id: 'stormwatch', distance_days: 2, danger: 12 };
+      const withRoad = eventsOf(decideAddRoute(town, road, 2)).reduce<LocationState>(evolveLocation, town);
+      assert.deepEqual(eventsOf(decideAddRoute(withRoad, road, 2)), []);
+      assert.equal(eventsOf(decideAddRoute(withRoad, { ...road, distance_days: 3 }, 2)).length, 1, 'another road to the same place replaces it');
+      const quest = { id: 5, title: 'Clear the coast road', description: 'd', requester_id: 1, location_id: 'stormwatch', reward: 500, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: 0 };
+      const posted = eventsOf(decidePost(null, quest, null, 2, true) as D<QuestEvent>).reduce<QuestState>(evolveQuest, null);
+      assert.deepEqual(eventsOf(decidePost(posted, quest, null, 2, true) as D<QuestEvent>), []);
+      const byAgent = decidePost(posted, quest, 3, 2, false);
+      assert.ok('refusal' in byAgent && byAgent.refusal.status === 409, 'anyone else posting the same id is refused as before');
     });
   });
 

@@ -64,15 +64,18 @@ export async function assertBooks(w: TestWorld, since: { gold: number; lastEvent
 export const pendingIntents = (w: TestWorld) => w.services.read.list<{ kind: string; id: number; intent: string }>('pendingIntents');
 
 /**
- * Makes the store refuse the write of `key` whose first event is of type `eventType` (the
- * process dies before that write reaches the disk); every other write goes through.
+ * Makes the store refuse the writes of `key` whose first event is of type `eventType`,
+ * after the first `skip` of them (the process dies before that write reaches the disk);
+ * every other write goes through.
  */
-export function failWrite(w: TestWorld, key: string, eventType: string): sinon.SinonStub {
+export function failWrite(w: TestWorld, key: string, eventType: string, skip = 0): sinon.SinonStub {
   const engine = w.services.store.engine;
   const original = engine.persist.bind(engine);
+  let seen = 0;
   return sinon.stub(engine, 'persist').callsFake((event: PersistedEvent, writes) => {
     const first = (event.data as { events?: Array<{ type: string }> })?.events?.[0]?.type;
-    if (event.key === key && first === eventType) return Promise.reject(new Error(`injected crash before ${key} wrote ${eventType}`));
+    // The first `skip` such writes go through.
+    if (event.key === key && first === eventType && seen++ >= skip) return Promise.reject(new Error(`injected crash before ${key} wrote ${eventType}`));
     return original(event, writes);
   });
 }
