@@ -38,9 +38,22 @@ export const intentEnded = (kind: PendingIntent['kind'], id: number | string): P
  * organization ranks below everything it asks. An action that cannot be finished now (a
  * write failed again) stays pending for the next call. Answers how many are still pending.
  */
-export async function resumeIntents(entities: Entities, read: ReadModel, log: (line: string) => void = () => undefined): Promise<number> {
+export function resumeIntents(entities: Entities, read: ReadModel, log: (line: string) => void = () => undefined, hosts: (kind: string, id: string | number) => boolean = () => true): Promise<number> {
+  // One run at a time per process (start-up, a tick and a shard taken over may ask at once):
+  // two runs finishing the same action side by side would each take its steps.
+  const previous = running.get(entities) ?? Promise.resolve(0);
+  const run = previous.catch(() => 0).then(() => resumeNow(entities, read, log, hosts));
+  running.set(entities, run);
+  return run;
+}
+
+const running = new WeakMap<object, Promise<number>>();
+
+/** On many nodes each node finishes the intents of the entities it hosts (`hosts`). */
+async function resumeNow(entities: Entities, read: ReadModel, log: (line: string) => void, hosts: (kind: string, id: string | number) => boolean): Promise<number> {
   let left = 0;
   for (const p of await read.list<PendingIntent>('pendingIntents')) {
+    if (!hosts(p.kind, p.id)) continue;
     let problem: string | null = null;
     switch (p.kind) {
       case 'organization':

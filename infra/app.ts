@@ -199,6 +199,8 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   const resume = () => entities.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000).then(startupStep('settling the current day'));
 
   if (cluster) {
+    let seedingDone!: () => void;
+    const seeded = new Promise<void>((resolve) => { seedingDone = resolve; });
     const c = await clusterRegion(config, store as CassandraStore, bus, seed, log);
     ({ region, node, leases } = c);
     entities = c.node as unknown as Entities;
@@ -210,9 +212,12 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     // the current day again (a day its last host left unsettled is settled) and relays the history.
     clusterNode.on({
       served: (shard) => {
-        void c.settler.catchUp().catch((e: unknown) => log(`cluster: shard ${shard} could not catch up the days: ${(e as Error)?.message ?? e}`));
+        void c.settler.catchUp()
+          .then(() => resumeIntents(entities, store, log, (kind, id) => clusterNode.shardOf(kind, id) === shard && clusterNode.hosts(shard)))
+          .catch((e: unknown) => log(`cluster: shard ${shard} could not catch up: ${(e as Error)?.message ?? e}`));
         if (shard === c.clockShard && !closing) {
-          resuming = resume().catch((e: unknown) => log(`worldsim: the current day could not be settled: ${(e as Error)?.message ?? e}`));
+          // The day is announced once the world is seeded (a new world's clock begins there).
+          resuming = seeded.then(() => resume()).catch((e: unknown) => log(`worldsim: the current day could not be settled: ${(e as Error)?.message ?? e}`));
           relay?.start();
         }
       },
@@ -222,9 +227,15 @@ export async function startWorld(config: Config, log: (line: string) => void = (
       throw new StoreUnavailableError(`Kafka at ${config.kafka.brokers.join(', ')}: ${(e as Error)?.message ?? e}`);
     }));
     await patiently('seeding the world', () => seedWorld(entities, store, seed));
+    seedingDone();
+    // The leases of a node that died may take a few seconds to run out.
+    await clusterNode.whenHostingAssigned(20_000);
     // Finish every action a crash cut short between its actors (actors/intents.ts); what
     // cannot be finished now is tried again on every tick.
-    await patiently('finishing unfinished actions', () => resumeIntents(entities, store, log));
+    // Finished by the node that hosts each: now for the shards it already hosts, and for
+    // each shard it takes later once it takes it.
+    const hostedHere = (kind: string, id: string | number) => clusterNode.hosts(clusterNode.shardOf(kind, id));
+    await patiently('finishing unfinished actions', () => resumeIntents(entities, store, log, hostedHere));
   } else {
     const settlements = new StoreSettlements(store, NODE);
     region = await worldRegion(store, bus, settlements, seed, log);
@@ -308,7 +319,8 @@ export async function startWorld(config: Config, log: (line: string) => void = (
       await node?.close();
       await leases?.close();
       await bus.close();
-      await resuming;
+      // On many nodes the clock's resume waits for every shard, which this node no longer settles: it is not waited for.
+      if (!cluster) await resuming;
       await store.close();
       region.stop();
     },

@@ -5,8 +5,11 @@
 // 2. Runs the whole suite (the embedded store and bus; the adapters' own tests).
 // 3. Runs the HTTP suite again with every world on Cassandra (WORLD_TEST_STORE=cassandra).
 // 4. Runs the HTTP suite again with every world's days and history on Kafka (WORLD_TEST_BUS=kafka).
-// 5. Runs the HTTP suite again with every world on three nodes (Cassandra and Kafka; its
-//    requests go to the nodes in turn: WORLD_TEST_NODES=3).
+// 5. Runs the journeys of the HTTP suite (.mocharc.nodes.json: agents, organizations, the
+//    economy, quests, diplomacy, an organization's end across a restart) again with every
+//    world on three nodes (Cassandra and Kafka; requests go to the nodes in turn:
+//    WORLD_TEST_NODES=3). The whole HTTP suite runs so with
+//    `WORLD_TEST_NODES=3 npx mocha --config .mocharc.http.json` (about 17 minutes here).
 // 6. Stops the servers it started, whatever happened.
 // Extra arguments go to both mocha runs (for example --grep).
 import { spawnSync } from 'child_process';
@@ -46,7 +49,7 @@ function main(): number {
     const embedded = run('the whole suite', mocha, extra, env);
     const cassandra = run('the HTTP suite on Cassandra', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_STORE: 'cassandra' });
     const kafka = run('the HTTP suite on Kafka', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_BUS: 'kafka' });
-    const nodes = run('the HTTP suite on three nodes', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_NODES: '3' });
+    const nodes = run('the HTTP journeys on three nodes', mocha, ['--config', '.mocharc.nodes.json', ...extra], { ...env, WORLD_TEST_NODES: '3' });
     return embedded || cassandra || kafka || nodes;
   } finally {
     for (const s of started) run(`infra/servers down ${s}`, servers, ['down', s], env);

@@ -94,7 +94,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     });
     // Every action left unfinished: the follow-up of the organizations that just went
     // bankrupt, and any a crash cut short (actors/intents.ts).
-    await resumeIntents(entities, read, (line) => log(`day ${day}: ${line}`));
+    await resumeIntents(entities, read, (line) => log(`day ${day}: ${line}`), hosts);
 
     // Quests whose deadline has passed; adventurers whose wounds have healed.
     await forEachLimited((await read.ids('questsDue', day)).filter(hosted('quest', (id) => id)), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));

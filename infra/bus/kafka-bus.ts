@@ -74,6 +74,8 @@ export class KafkaBus implements Bus {
         const existing = new Set(await this.admin.listTopics());
         const missing = this.opts.topics.filter((t) => !existing.has(t.topic));
         if (missing.length) await this.admin.createTopics({ topics: missing, waitForLeaders: true });
+        // Another node may have created a topic a moment ago: wait until every partition has a leader.
+        await this.leadersElected();
         await this.producer.connect();
         this.connected = true;
         if (this.lastError) this.log(`bus: Kafka at ${this.opts.brokers.join(', ')} answers again`);
@@ -90,6 +92,16 @@ export class KafkaBus implements Bus {
         this.lastError = reason;
         await new Promise((r) => setTimeout(r, CONNECT_RETRY_MS));
       }
+    }
+  }
+
+  private async leadersElected(): Promise<void> {
+    const topics = this.opts.topics.map((t) => t.topic);
+    for (let attempt = 0; ; attempt++) {
+      const meta = await this.admin.fetchTopicMetadata({ topics }).catch(() => null);
+      if (meta && meta.topics.length === topics.length && meta.topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+      if (attempt >= 50) throw new Error(`the topics ${topics.join(', ')} have no leader yet`);
+      await new Promise((r) => setTimeout(r, 100));
     }
   }
 

@@ -174,6 +174,12 @@ export class ClusterNode {
     await Promise.all([joined, repliesReady]);
   }
 
+  /** Resolves once this node hosts every shard Kafka assigned it (or after `timeoutMs`): start-up work then sees its shards. */
+  async whenHostingAssigned(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && Date.now() < deadline && [...this.assigned].some((s) => !this.hosts(s))) await sleep(20);
+  }
+
   /** Kafka's new assignment: shards that left are let go, new ones are taken. */
   private assign(next: Set<number>): void {
     const before = this.assigned;

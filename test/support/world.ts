@@ -88,6 +88,24 @@ function busConfig(dataDir: string, overrides: Partial<Config>): Pick<Config, 'b
   return { bus: 'kafka', kafka: { ...DEFAULT_KAFKA, brokers, clientId: name, tickTopic: `${name}.days`, historyTopic: `${name}.history`, commandTopic: `${name}.commands`, historyPartitions: 3, ...overrides.kafka } };
 }
 
+/**
+ * On many nodes a world answers before every shard has found its node and settled the
+ * current day; a test begins once they have, so that nothing it did not cause happens
+ * while it runs.
+ */
+async function allShardsSettled(nodes: World[], shards: number, timeoutMs = 60_000): Promise<void> {
+  const store = nodes[0].services.store;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const hosted = new Set(nodes.flatMap((n) => (n.node?.status().shards ?? []) as number[]));
+    const day = await nodes[0].services.day();
+    const days = await Promise.all(Array.from({ length: shards }, (_, s) => store.setting(`settled_day:shard:${s}`)));
+    if (hosted.size === shards && days.every((d) => d !== undefined && Number(d) >= day)) return;
+    if (Date.now() > deadline) throw new Error(`the world's shards did not all settle day ${day}: hosted ${[...hosted].join(',')}, settled ${days.join(',')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export async function startTestWorld(options: Partial<Config> & { nodes?: number } = {}): Promise<TestWorld> {
   const { nodes: wanted, ...overrides } = options;
   const dataDir = overrides.dataDir ?? tempDir();
@@ -97,6 +115,7 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
   };
   const count = config.store === 'cassandra' && config.bus === 'kafka' ? (wanted ?? TEST_NODES) : 1;
   const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startWorld({ ...config, nodeId: String(i + 1) }, () => undefined)));
+  if (config.store === 'cassandra' && config.bus === 'kafka') await allShardsSettled(nodes, config.shards);
   const world = nodes[0];
   let turn = 0;
   let agentCount = 0;
