@@ -5,7 +5,7 @@
 //
 // `open` must give an empty store each time it is called (a fresh folder, a fresh
 // keyspace): every describe block below opens its own, so no test depends on data left
-// by another. `reopen`, when the adapter offers it, closes the store and opens it again
+// by another. `reopen` (every adapter gives it) closes the store and opens it again
 // over the same data; the tests of durability across a restart need it.
 import assert from 'assert/strict';
 import {
@@ -15,8 +15,8 @@ import {
 export interface OpenedStore {
   store: Store;
   close(): Promise<void>;
-  /** Closes the store and opens it again over the same data; `close` then closes the new one. */
-  reopen?(): Promise<Store>;
+  /** Closes the store and opens it again over the same data; `close` then closes the new one. Every adapter must give it: the reopen tests run on each. */
+  reopen(): Promise<Store>;
 }
 
 /** One persisted record of a test entity: what the region persists for one command. */
@@ -36,7 +36,7 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
       after(async () => { await opened?.close(); });
       return {
         current: () => store!,
-        opened: () => ({ ...opened!, reopen: opened!.reopen && (async () => { store = await opened!.reopen!(); return store; }) }),
+        opened: () => ({ ...opened!, reopen: async () => { store = await opened!.reopen(); return store; } }),
       };
     }
 
@@ -372,11 +372,10 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
 
       it('never repeats an id after a reopen', async function () {
         const opened = ctx.opened();
-        if (!opened.reopen) this.skip();
         const store = ctx.current();
         const before = await Promise.all(Array.from({ length: 70 }, () => store.nextId('contract-test-restart')));
         await store.reserveIdsUpTo('contract-test-reserved', 40);
-        const reopened = await opened.reopen!();
+        const reopened = await opened.reopen();
         const after = await reopened.nextId('contract-test-restart');
         assert.ok(after > Math.max(...before), `an id after a reopen (${after}) is above every earlier one`);
         assert.ok(await reopened.nextId('contract-test-reserved') > 40);
@@ -399,9 +398,8 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
 
       it('keeps settings across a reopen', async function () {
         const opened = ctx.opened();
-        if (!opened.reopen) this.skip();
         await ctx.current().setSetting('contract-test-kept', 'kept');
-        const reopened = await opened.reopen!();
+        const reopened = await opened.reopen();
         assert.equal(await reopened.setting('contract-test-kept'), 'kept');
         assert.equal(await reopened.setting('contract-test'), 'two');
       });
@@ -486,10 +484,9 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
 
       it('keeps records across a reopen', async function () {
         const opened = ctx.opened();
-        if (!opened.reopen) this.skip();
         assert.ok((await ctx.current().idempotency.claim('k5', fresh('o1', T0), T0)).taken);
         assert.ok(await ctx.current().idempotency.complete('k5', 'o1', 'kept', T0));
-        const store = await opened.reopen!();
+        const store = await opened.reopen();
         assert.equal((await store.idempotency.idempotencyRecord('k5', T0 + HOUR))?.answer, 'kept');
       });
     });
