@@ -5,12 +5,11 @@
 // fulfilled, each movement made once. A counterparty that cannot pay after all gets
 // nothing and the goods go back, also when the process dies while they are on the way.
 import assert from 'assert/strict';
-import fs from 'fs';
 import sinon from 'sinon';
 import { resumeIntents } from '../../actors/intents';
 import { expectStatus, foundOrg } from '../support/http';
-import { assertBooks, failWrite, mark, pendingIntents, worldOn } from '../support/sagas';
-import { tempDir, type TestWorld } from '../support/world';
+import { assertBooks, failWrite, mark, pendingIntents, useSagaWorlds } from '../support/sagas';
+import type { TestWorld } from '../support/world';
 
 interface Scene { a: Awaited<ReturnType<typeof foundOrg>>; b: Awaited<ReturnType<typeof foundOrg>>; contract: number }
 
@@ -26,30 +25,7 @@ async function scene(w: TestWorld): Promise<Scene> {
 
 describe("a contract's fulfilment survives a crash at every step", function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  let worlds: TestWorld[] = [];
-  afterEach(async () => {
-    sinon.restore();
-    for (const w of worlds) await w.close();
-    worlds = [];
-  });
-  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-
-  const fresh = async () => {
-    const dir = tempDir('worldsim-saga-contract-');
-    dirs.push(dir);
-    const w = await worldOn(dir);
-    worlds.push(w);
-    return w;
-  };
-  const restart = async (w: TestWorld) => {
-    sinon.restore();
-    await w.close();
-    worlds = worlds.filter((x) => x !== w);
-    const again = await worldOn(w.dataDir);
-    worlds.push(again);
-    return again;
-  };
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-contract-');
   const orgOf = async (w: TestWorld, id: number) => (await w.get(`/api/organizations/${id}`)).body;
   const movements = async (w: TestWorld, orgId: number) =>
     (await w.get<Array<{ category: string }>>(`/api/events?organization_id=${orgId}&category=contract&limit=100`)).body.filter((e: any) => e.data?.ledger?.length).length;

@@ -4,39 +4,14 @@
 // the trade is whole (the organization paid once, the market's supply moved once), or
 // wholly undone when it never began.
 import assert from 'assert/strict';
-import fs from 'fs';
-import sinon from 'sinon';
 import { resumeIntents } from '../../actors/intents';
 import { expectStatus, foundOrg } from '../support/http';
-import { assertBooks, failWrite, mark, pendingIntents, worldOn } from '../support/sagas';
-import { tempDir, type TestWorld } from '../support/world';
+import { assertBooks, failWrite, mark, pendingIntents, useSagaWorlds } from '../support/sagas';
+import type { TestWorld } from '../support/world';
 
 describe('a trade survives a crash at every step', function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  let worlds: TestWorld[] = [];
-  afterEach(async () => {
-    sinon.restore();
-    for (const w of worlds) await w.close();
-    worlds = [];
-  });
-  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-
-  const fresh = async () => {
-    const dir = tempDir('worldsim-saga-trade-');
-    dirs.push(dir);
-    const w = await worldOn(dir);
-    worlds.push(w);
-    return w;
-  };
-  const restart = async (w: TestWorld) => {
-    sinon.restore();
-    await w.close();
-    worlds = worlds.filter((x) => x !== w);
-    const again = await worldOn(w.dataDir);
-    worlds.push(again);
-    return again;
-  };
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-trade-');
   const supply = async (w: TestWorld, resource: string) =>
     (await w.get<Array<{ resource: string; supply: number; location_id: string }>>('/api/market')).body.find((m) => m.location_id === 'emberfall' && m.resource === resource)!.supply;
   const orgOf = async (w: TestWorld, id: number) => (await w.get(`/api/organizations/${id}`)).body;

@@ -4,12 +4,10 @@
 // world-funded quest, the event's own record. The world is reopened on the same folder:
 // the event has begun with everything it brings, each once.
 import assert from 'assert/strict';
-import fs from 'fs';
-import sinon from 'sinon';
 import { resumeIntents } from '../../actors/intents';
 import { expectStatus } from '../support/http';
-import { allEvents, failWrite, pendingIntents, worldOn } from '../support/sagas';
-import { tempDir, type TestWorld } from '../support/world';
+import { allEvents, failWrite, pendingIntents, useSagaWorlds } from '../support/sagas';
+import type { TestWorld } from '../support/world';
 
 const body = {
   title: 'A New Harbour', description: 'A harbour town rises on the storm coast.', duration_days: 3,
@@ -24,30 +22,7 @@ const body = {
 
 describe("a world event's beginning survives a crash at every step", function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  let worlds: TestWorld[] = [];
-  afterEach(async () => {
-    sinon.restore();
-    for (const w of worlds) await w.close();
-    worlds = [];
-  });
-  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-
-  const fresh = async () => {
-    const dir = tempDir('worldsim-saga-event-');
-    dirs.push(dir);
-    const w = await worldOn(dir);
-    worlds.push(w);
-    return w;
-  };
-  const restart = async (w: TestWorld) => {
-    sinon.restore();
-    await w.close();
-    worlds = worlds.filter((x) => x !== w);
-    const again = await worldOn(w.dataDir);
-    worlds.push(again);
-    return again;
-  };
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-event-');
   const begin = (w: TestWorld) => w.call('POST', '/api/world-events', { admin: w.keys.admin, body });
 
   /** Everything the event brings is there, once. */

@@ -1,17 +1,51 @@
 // Test support for actions that span actors (actors/intents.ts): crashes injected between
 // their steps, and the books checked after recovery.
 import assert from 'assert/strict';
+import fs from 'fs';
 import sinon from 'sinon';
 import type { HistoryEvent, PersistedEvent } from '../../actors/ports/store';
 import { FLOWS, type LedgerLine } from '../../actors/ledger';
 import type { Result } from '../../actors/result';
-import { startTestWorld, type TestWorld } from './world';
+import { startTestWorld, tempDir, type TestWorld } from './world';
 
 export const CRASH: Result<never> = { ok: false, refusal: { status: 503, detail: 'the process died here (injected)' } };
 
 /** A world on this data folder (the same folder continues the same world). */
 // One node: the tests inject faults into this process's entities port.
 export const worldOn = (dataDir: string) => startTestWorld({ dataDir, seed: 'sagas', nodes: 1 });
+
+/**
+ * For a describe block: `fresh()` starts a world on a new folder, `restart(w)` closes one
+ * (lifting any injected fault first) and starts it again on its folder; every world is
+ * closed after each test and the folders are removed at the end.
+ */
+export function useSagaWorlds(prefix: string): { fresh: () => Promise<TestWorld>; restart: (w: TestWorld) => Promise<TestWorld> } {
+  const dirs: string[] = [];
+  let worlds: TestWorld[] = [];
+  afterEach(async () => {
+    sinon.restore();
+    for (const w of worlds) await w.close();
+    worlds = [];
+  });
+  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+  return {
+    async fresh() {
+      const dir = tempDir(prefix);
+      dirs.push(dir);
+      const w = await worldOn(dir);
+      worlds.push(w);
+      return w;
+    },
+    async restart(w) {
+      sinon.restore();
+      await w.close();
+      worlds = worlds.filter((x) => x !== w);
+      const again = await worldOn(w.dataDir);
+      worlds.push(again);
+      return again;
+    },
+  };
+}
 
 /** Every history event, oldest first. */
 export async function allEvents(w: TestWorld): Promise<HistoryEvent[]> {
