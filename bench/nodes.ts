@@ -6,7 +6,11 @@
 //   node dist/bench/nodes.js [nodes=3] [seconds=20] [clients=32]
 // The mix, per client round: register an agent (1), found an organization (1), read the
 // world (2), read its organization (2), read the market (2), post a message (1), trade one
-// unit of food and sell it back (2): 11 requests, 6 of them writes.
+// unit of food and sell it back (2): 11 requests, 6 of them writes. Client c founds its
+// organizations at the c-th settlement with a market (in turn), so the trades spread over
+// the markets as agents spread over the world.
+// A cross-node ask's round trip includes the work of the actor that answers it (its
+// mailbox, its writes); its hop is the round trip less that work: what crossing costs.
 import { spawn, type ChildProcess } from 'child_process';
 import crypto from 'crypto';
 import fs from 'fs';
@@ -70,6 +74,9 @@ async function main() {
   const nodes = Array.from({ length: NODES }, (_, i) => startNode(i + 1));
   try {
     await covered(nodes);
+    const world = await request(nodes[0].port, 'GET', '/api/world');
+    const markets: string[] = (world.body?.locations ?? []).filter((l: any) => l.population > 0).map((l: any) => l.id);
+    if (markets.length === 0) throw new Error('the world has no settlement with a market');
     let turn = 0;
     const next = () => nodes[turn++ % nodes.length].port;
     const end = Date.now() + SECONDS * 1000;
@@ -91,9 +98,10 @@ async function main() {
         const a = await timed('POST', '/api/agents', { name: `Bench ${c}-${round}`, model: 'bench-model' });
         if (a.status !== 201) continue;
         const key = { 'x-agent-key': a.body.api_key };
-        const o = await timed('POST', '/api/organizations', { name: `Bench Co ${c}-${round}`, kind: 'merchant company', description: 'benchmark' }, key);
+        const place = markets[c % markets.length];
+        const o = await timed('POST', '/api/organizations', { name: `Bench Co ${c}-${round}`, kind: 'merchant company', description: 'benchmark', location_id: place }, key);
         await timed('GET', '/api/world');
-        await timed('GET', '/api/market?location_id=emberfall');
+        await timed('GET', `/api/market?location_id=${place}`);
         if (o.status !== 201) continue;
         await timed('GET', `/api/organizations/${o.body.id}`);
         await timed('POST', '/api/messages', { sender_id: o.body.id, recipient_id: null, body: 'Fair prices at Emberfall' }, key);
@@ -101,7 +109,7 @@ async function main() {
         await timed('POST', '/api/trade', { organization_id: o.body.id, resource: 'food', quantity: 1, side: 'sell' }, key);
         await timed('GET', '/api/world');
         await timed('GET', `/api/organizations/${o.body.id}`);
-        await timed('GET', '/api/market?location_id=emberfall');
+        await timed('GET', `/api/market?location_id=${place}`);
       }
     }));
     latencies.sort((x, y) => x - y);
@@ -109,7 +117,7 @@ async function main() {
     console.log(`${NODES} node(s), ${CLIENTS} clients, ${SECONDS} s: ${(done / SECONDS).toFixed(0)} req/s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, ${bad} failed (5xx or no answer), ${refused} refused (4xx)`);
     for (const n of nodes) {
       const h = (await request(n.port, 'GET', '/healthz')).body?.node;
-      console.log(`  node-${n.id}: shards ${h?.shards?.length}; cross-node asks sent ${h?.cross_node_asks?.sent}, p50 ${h?.cross_node_asks?.p50_ms} ms, p99 ${h?.cross_node_asks?.p99_ms} ms, failed ${h?.cross_node_asks?.failed}`);
+      console.log(`  node-${n.id}: shards ${h?.shards?.length}; cross-node asks sent ${h?.cross_node_asks?.sent}, round trip p50 ${h?.cross_node_asks?.p50_ms} ms, p99 ${h?.cross_node_asks?.p99_ms} ms; hop p50 ${h?.cross_node_asks?.hop_p50_ms} ms, p99 ${h?.cross_node_asks?.hop_p99_ms} ms; failed ${h?.cross_node_asks?.failed}`);
     }
     if (NODES > 1) {
       const victim = nodes[NODES - 1];

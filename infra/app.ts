@@ -46,6 +46,11 @@ export interface World {
   region: Region;
   /** On many nodes: this node of the cluster (services.entities). */
   node: ClusterNode | null;
+  /**
+   * Resolves once the work begun when this node took shards (the days they missed, the
+   * actions left unfinished there) is done; at once on one node, where start-up does it.
+   */
+  caughtUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -196,6 +201,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   let leases: ShardLeases | null = null;
   let hostsClock = () => true;
   let resuming: Promise<void> = Promise.resolve();
+  const catchingUp = new Set<Promise<void>>();
   const resume = () => entities.ask('clock', CLOCK_ID, { type: 'resume' }, 30 * 60_000).then(startupStep('settling the current day'));
 
   if (cluster) {
@@ -212,9 +218,11 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     // the current day again (a day its last host left unsettled is settled) and relays the history.
     clusterNode.on({
       served: (shard) => {
-        void c.settler.catchUp()
+        const work: Promise<void> = c.settler.catchUp()
           .then(() => resumeIntents(entities, store, log, (kind, id) => clusterNode.shardOf(kind, id) === shard && clusterNode.hosts(shard)))
-          .catch((e: unknown) => log(`cluster: shard ${shard} could not catch up: ${(e as Error)?.message ?? e}`));
+          .then(() => undefined, (e: unknown) => log(`cluster: shard ${shard} could not catch up: ${(e as Error)?.message ?? e}`))
+          .finally(() => catchingUp.delete(work));
+        catchingUp.add(work);
         if (shard === c.clockShard && !closing) {
           // The day is announced once the world is seeded (a new world's clock begins there).
           resuming = seeded.then(() => resume()).catch((e: unknown) => log(`worldsim: the current day could not be settled: ${(e as Error)?.message ?? e}`));
@@ -309,6 +317,9 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     services,
     region,
     node,
+    async caughtUp() {
+      while (catchingUp.size) await Promise.all([...catchingUp]);
+    },
     async close() {
       closing = true;
       clearInterval(health);

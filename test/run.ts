@@ -2,23 +2,64 @@
 // 1. Starts the real servers the distributed tests need (`infra/servers up`: Cassandra and
 //    Kafka), unless CASSANDRA_CONTACT_POINTS and KAFKA_BROKERS say where they already run.
 //    If they cannot start, the run fails and says why: nothing is skipped.
-// 2. Runs the whole suite (the embedded store and bus; the adapters' own tests).
-// 3. Runs the HTTP suite again with every world on Cassandra (WORLD_TEST_STORE=cassandra).
-// 4. Runs the HTTP suite again with every world's days and history on Kafka (WORLD_TEST_BUS=kafka).
-// 5. Runs the journeys of the HTTP suite (.mocharc.nodes.json: agents, organizations, the
-//    economy, quests, diplomacy, an organization's end across a restart) again with every
-//    world on three nodes (Cassandra and Kafka; requests go to the nodes in turn:
-//    WORLD_TEST_NODES=3). The whole HTTP suite runs so with
-//    `WORLD_TEST_NODES=3 npx mocha --config .mocharc.http.json` (about 17 minutes here).
-// 6. Stops the servers it started, whatever happened.
-// Extra arguments go to both mocha runs (for example --grep).
-import { spawnSync } from 'child_process';
+// 2. Runs the whole suite (the embedded store and bus; the adapters' own tests; the
+//    cluster's tests with node processes).
+// 3. Runs the HTTP suite again, twice at once: with every world on Cassandra and Kafka on
+//    one node (WORLD_TEST_STORE=cassandra WORLD_TEST_BUS=kafka), and with every world on
+//    three nodes (WORLD_TEST_NODES=3: Cassandra and Kafka; requests go to the nodes in
+//    turn), the latter split into lanes of test files run side by side. These runs wait
+//    on the servers far more than they compute, so side by side they take about the time
+//    of the longest.
+// 4. Stops the servers it started, whatever happened.
+// Extra arguments go to every mocha run (for example --grep).
+import { spawn, spawnSync } from 'child_process';
+import fs from 'fs';
 import path from 'path';
 
 const root = path.resolve(__dirname, '..', '..');
 const mocha = path.join(root, 'node_modules', '.bin', 'mocha');
 const servers = path.join(root, 'infra', 'servers');
 const extra = process.argv.slice(2);
+
+/** How many mocha processes share the HTTP suite on three nodes. */
+const NODE_LANES = 2;
+const HTTP_DIR = path.join(root, 'dist', 'test', 'http');
+/** Files much slower than their size says (weights for splitting the suite into lanes). */
+const WEIGHT: Record<string, number> = { 'accounting.test.js': 60_000 };
+
+function httpFiles(): string[] {
+  return fs.readdirSync(HTTP_DIR).filter((f) => f.endsWith('.test.js')).sort();
+}
+
+/** Splits the files into `n` lanes of about equal weight (their size, or WEIGHT). */
+function split(files: string[], n: number): string[][] {
+  const weight = (f: string) => WEIGHT[f] ?? fs.statSync(path.join(HTTP_DIR, f)).size;
+  const lanes = Array.from({ length: n }, () => ({ files: [] as string[], weight: 0 }));
+  for (const f of [...files].sort((a, b) => weight(b) - weight(a))) {
+    const lightest = lanes.reduce((a, b) => (b.weight < a.weight ? b : a));
+    lightest.files.push(f);
+    lightest.weight += weight(f);
+  }
+  return lanes.map((l) => l.files.sort());
+}
+
+/** One mocha process over some HTTP test files; its output is printed whole when it ends, so lanes do not interleave. */
+function lane(what: string, files: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const args = ['--no-config', '--timeout', '120000', '--exit', '--node-option', 'no-deprecation', ...extra, ...files.map((f) => path.join(HTTP_DIR, f))];
+    const child = spawn(mocha, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => out.push(c));
+    child.on('error', (e) => out.push(Buffer.from(`${what}: ${e.message}\n`)));
+    child.on('close', (code) => {
+      console.log(`\n== ${what} (${files.length} files, ${Math.round((Date.now() - started) / 1000)} s)`);
+      process.stdout.write(Buffer.concat(out));
+      resolve(code ?? 1);
+    });
+  });
+}
 
 function run(what: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   console.log(`\n== ${what}`);
@@ -27,7 +68,7 @@ function run(what: string, command: string, args: string[], env: NodeJS.ProcessE
   return r.status ?? 1;
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   const needed = [...(env.CASSANDRA_CONTACT_POINTS ? [] : ['cassandra']), ...(env.KAFKA_BROKERS ? [] : ['kafka'])];
   const started: string[] = [];
@@ -47,13 +88,16 @@ function main(): number {
   }
   try {
     const embedded = run('the whole suite', mocha, extra, env);
-    const cassandra = run('the HTTP suite on Cassandra', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_STORE: 'cassandra' });
-    const kafka = run('the HTTP suite on Kafka', mocha, ['--config', '.mocharc.http.json', ...extra], { ...env, WORLD_TEST_BUS: 'kafka' });
-    const nodes = run('the HTTP journeys on three nodes', mocha, ['--config', '.mocharc.nodes.json', ...extra], { ...env, WORLD_TEST_NODES: '3' });
-    return embedded || cassandra || kafka || nodes;
+    const http = httpFiles();
+    const lanes = [
+      lane('the HTTP suite on Cassandra and Kafka, one node', http, { ...env, WORLD_TEST_STORE: 'cassandra', WORLD_TEST_BUS: 'kafka' }),
+      ...split(http, NODE_LANES).map((files, i) => lane(`the HTTP suite on three nodes, lane ${i + 1} of ${NODE_LANES}`, files, { ...env, WORLD_TEST_NODES: '3' })),
+    ];
+    const distributed = await Promise.all(lanes);
+    return embedded || Math.max(...distributed);
   } finally {
     for (const s of started) run(`infra/servers down ${s}`, servers, ['down', s], env);
   }
 }
 
-process.exitCode = main();
+main().then((code) => { process.exitCode = code; });

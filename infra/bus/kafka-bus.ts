@@ -9,8 +9,9 @@
 // why, and the consumers join once the broker answers.
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
 import { BusClosedError, BusUnavailableError, type Bus, type Handler } from '../../actors/ports/bus';
+import { ensureTopics, whileTopicsSettle, type TopicSpec } from './kafka-topics';
 
-export interface TopicSpec { topic: string; numPartitions: number; replicationFactor: number }
+export type { TopicSpec } from './kafka-topics';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -25,6 +26,7 @@ export interface KafkaBusOptions {
 }
 
 export const CONNECT_RETRY_MS = 2_000;
+const FIRST_RETRY_MS = 100;
 
 export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
@@ -68,14 +70,12 @@ export class KafkaBus implements Bus {
 
   /** Connects and creates the topics, trying again until it works or the bus closes. */
   private async connectLoop(): Promise<void> {
-    while (!this.closed) {
+    // The first retries come quickly (a topic another node has just created settles within
+    // a second); a broker that stays away is asked every CONNECT_RETRY_MS.
+    for (let retry = FIRST_RETRY_MS; !this.closed; retry = Math.min(retry * 2, CONNECT_RETRY_MS)) {
       try {
         await this.admin.connect();
-        const existing = new Set(await this.admin.listTopics());
-        const missing = this.opts.topics.filter((t) => !existing.has(t.topic));
-        if (missing.length) await this.admin.createTopics({ topics: missing, waitForLeaders: true });
-        // Another node may have created a topic a moment ago: wait until every partition has a leader.
-        await this.leadersElected();
+        await ensureTopics(this.admin, this.opts.topics);
         await this.producer.connect();
         this.connected = true;
         if (this.lastError) this.log(`bus: Kafka at ${this.opts.brokers.join(', ')} answers again`);
@@ -88,20 +88,10 @@ export class KafkaBus implements Bus {
         return;
       } catch (e) {
         const reason = `Kafka at ${this.opts.brokers.join(', ')} cannot be reached: ${(e as Error)?.message ?? e}`;
-        if (reason !== this.lastError) this.log(`bus: ${reason}; trying again every ${CONNECT_RETRY_MS / 1000} s`);
+        if (reason !== this.lastError) this.log(`bus: ${reason}; trying again (every ${CONNECT_RETRY_MS / 1000} s at most)`);
         this.lastError = reason;
-        await new Promise((r) => setTimeout(r, CONNECT_RETRY_MS));
+        await new Promise((r) => setTimeout(r, retry));
       }
-    }
-  }
-
-  private async leadersElected(): Promise<void> {
-    const topics = this.opts.topics.map((t) => t.topic);
-    for (let attempt = 0; ; attempt++) {
-      const meta = await this.admin.fetchTopicMetadata({ topics }).catch(() => null);
-      if (meta && meta.topics.length === topics.length && meta.topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
-      if (attempt >= 50) throw new Error(`the topics ${topics.join(', ')} have no leader yet`);
-      await new Promise((r) => setTimeout(r, 100));
     }
   }
 
@@ -159,7 +149,7 @@ export class KafkaBus implements Bus {
         .catch((e: unknown) => this.log(`bus: the consumer of ${topic} could not start again: ${(e as Error)?.message ?? e}`));
     });
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    await whileTopicsSettle(() => consumer.subscribe({ topic, fromBeginning: true }));
     await consumer.run({
       // The offset is committed only after the handler succeeds; a failure delivers the message again.
       eachMessage: async ({ message }) => { if (message.value) await handler(JSON.parse(message.value.toString()) as M); },

@@ -15,6 +15,7 @@ import crypto from 'crypto';
 import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
 import type { Region } from '../../actors/region';
 import type { Result } from '../../actors/result';
+import { ensureTopics, whileTopicsSettle } from '../bus/kafka-topics';
 import { shardOf } from './shards';
 import type { ShardLeases } from './shard-leases';
 
@@ -35,7 +36,8 @@ export interface ClusterOptions {
 const MOVED = { moved: true } as const;
 type Routed = { kind: string; id: string | number; command: unknown; commandId?: string; deadline: number; reply: { topic: string; correlation: string } | null };
 type Options = { commandId?: string };
-type Reply = { correlation: string; result?: Result<unknown>; moved?: true };
+/** An answer; `ms` is how long the serving node spent on it (so the asker can tell the hop from the work). */
+type Reply = { correlation: string; result?: Result<unknown>; moved?: true; ms?: number };
 
 const timedOut = (what: string): Result<never> => ({ ok: false, refusal: { status: 503, detail: `the world could not finish this action in time (${what}); read the current state before trying again` } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -79,7 +81,9 @@ export class ClusterNode {
   private readonly listeners: ShardEvents[] = [];
   private joined = false;
   private closed = false;
+  /** Round trips of cross-node asks, and the part of each spent travelling (the round trip less the serving node's own time). */
   private readonly latencies = new Latencies();
+  private readonly hops = new Latencies();
   private readonly counts = { sent: 0, failed: 0, moved: 0, served: 0 };
 
   constructor(private readonly opts: ClusterOptions, private readonly region: Region, private readonly leases: ShardLeases) {
@@ -96,7 +100,8 @@ export class ClusterNode {
     this.replyTopic = `${opts.commandTopic}.replies.${opts.node}`;
     const session = opts.sessionTimeoutMs ?? 6_000;
     this.members = this.kafka.consumer({
-      groupId: `${opts.clientId}.nodes`, sessionTimeout: session, heartbeatInterval: Math.max(200, Math.floor(session / 6)),
+      groupId: `${opts.clientId}.nodes`, sessionTimeout: session, // A short heartbeat: the others notice a node joining or leaving within a third of a second.
+      heartbeatInterval: Math.max(200, Math.floor(session / 20)),
       rebalanceTimeout: 10_000, maxWaitTimeInMs: 250, allowAutoTopicCreation: false,
     });
     this.replies = this.kafka.consumer({ groupId: `${opts.clientId}.${opts.node}.replies`, maxWaitTimeInMs: 250, sessionTimeout: 10_000, allowAutoTopicCreation: false });
@@ -119,14 +124,10 @@ export class ClusterNode {
   async start(): Promise<void> {
     const { commandTopic, shards, replicationFactor } = this.opts;
     await this.admin.connect();
-    const existing = new Set(await this.admin.listTopics());
-    const missing = [commandTopic, this.replyTopic].filter((t) => !existing.has(t));
-    if (missing.length) {
-      await this.admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({ topic, numPartitions: topic === commandTopic ? shards : 1, replicationFactor })),
-      }).catch((e: unknown) => { if (!String((e as Error)?.message).includes('already exists')) throw e; });
-    }
+    await ensureTopics(this.admin, [
+      { topic: commandTopic, numPartitions: shards, replicationFactor },
+      { topic: this.replyTopic, numPartitions: 1, replicationFactor },
+    ]);
     const meta = await this.admin.fetchTopicMetadata({ topics: [commandTopic] });
     const partitions = meta.topics[0]?.partitions.length ?? 0;
     if (partitions !== shards) {
@@ -135,7 +136,7 @@ export class ClusterNode {
     await this.producer.connect();
 
     await this.replies.connect();
-    await this.replies.subscribe({ topic: this.replyTopic, fromBeginning: false });
+    await whileTopicsSettle(() => this.replies.subscribe({ topic: this.replyTopic, fromBeginning: false }));
     let repliesJoined!: () => void;
     const repliesReady = new Promise<void>((r) => { repliesJoined = r; });
     this.replies.on(this.replies.events.GROUP_JOIN, () => repliesJoined());
@@ -150,7 +151,7 @@ export class ClusterNode {
     });
 
     await this.members.connect();
-    await this.members.subscribe({ topic: commandTopic, fromBeginning: false });
+    await whileTopicsSettle(() => this.members.subscribe({ topic: commandTopic, fromBeginning: false }));
     let firstJoin!: () => void;
     const joined = new Promise<void>((r) => { firstJoin = r; });
     this.members.on(this.members.events.GROUP_JOIN, ({ payload }) => {
@@ -247,6 +248,7 @@ export class ClusterNode {
   }
 
   private async serveRouted(shard: number, m: Routed): Promise<void> {
+    const received = performance.now();
     if (Date.now() >= m.deadline) return; // the asker has given up
     if (!(await this.whenHosted(shard, m.deadline))) {
       if (m.reply && (!this.assigned.has(shard) || this.closed)) await this.answer(m, { correlation: m.reply.correlation, moved: true });
@@ -258,7 +260,7 @@ export class ClusterNode {
       return;
     }
     const result = await this.local(shard, m.kind, m.id, m.command, Math.max(1, m.deadline - Date.now()), { commandId: m.commandId });
-    await this.answer(m, { correlation: m.reply.correlation, result });
+    await this.answer(m, { correlation: m.reply.correlation, result, ms: performance.now() - received });
   }
 
   private async answer(m: Routed, reply: Reply): Promise<void> {
@@ -288,7 +290,9 @@ export class ClusterNode {
     const reply = await replied;
     if (!reply) { this.counts.failed++; return timedOut(`${kind} ${id} on another node`); }
     if (reply.moved) { this.counts.moved++; return MOVED; }
-    this.latencies.add(performance.now() - started);
+    const roundTrip = performance.now() - started;
+    this.latencies.add(roundTrip);
+    this.hops.add(Math.max(0, roundTrip - (reply.ms ?? 0)));
     return reply.result as Result<T>;
   }
 
@@ -331,6 +335,7 @@ export class ClusterNode {
       cross_node_asks: {
         sent: this.counts.sent, failed: this.counts.failed, moved: this.counts.moved, served_for_others: this.counts.served,
         p50_ms: this.latencies.percentile(50), p99_ms: this.latencies.percentile(99),
+        hop_p50_ms: this.hops.percentile(50), hop_p99_ms: this.hops.percentile(99),
       },
     };
   }
