@@ -132,11 +132,8 @@ const jsonRpcError = (res: restify.Response, status: number, code: number, messa
 
 /** Serves the MCP endpoint at /mcp (POST; GET and DELETE answer 405: there are no sessions to stream or end). */
 export function registerMcp(server: restify.Server, routes: Route[], maxBodyBytes: number, log: (line: string) => void): void {
-  let tools: McpTool[] | null = null;
-  const toolsByName = () => {
-    tools ??= mcpTools(routes);
-    return new Map(tools.map((t) => [t.name, t]));
-  };
+  // Built now: two fields of one name in a route stop the server from starting.
+  const byName = new Map(mcpTools(routes).map((t) => [t.name, t]));
 
   server.post('/mcp', async (req: restify.Request, res: restify.Response) => {
     const read = await readJson(req, maxBodyBytes);
@@ -147,7 +144,6 @@ export function registerMcp(server: restify.Server, routes: Route[], maxBodyByte
     }
     const header = req.headers[AGENT_KEY_HEADER];
     const agentKey = Array.isArray(header) ? header[0] : header;
-    const byName = toolsByName();
     const mcp = new Server(
       { name: 'worldsim', version: rulebook().version },
       {

@@ -178,9 +178,9 @@ function sendRaw(res: restify.Response, next: restify.Next, type: string, body: 
 
 /** Serves GET /openapi.json and the reference page at GET /docs. */
 export function registerOpenApi(server: restify.Server, routes: Route[]): void {
-  let document: string | null = null;
+  // Built now: a route without a described answer stops the server from starting.
+  const document = JSON.stringify(openApiDocument(routes));
   server.get('/openapi.json', (_req: restify.Request, res: restify.Response, next: restify.Next) => {
-    document ??= JSON.stringify(openApiDocument(routes));
     sendRaw(res, next, 'application/json; charset=utf-8', document);
   });
   server.get('/docs', (_req: restify.Request, res: restify.Response, next: restify.Next) => sendRaw(res, next, 'text/html; charset=utf-8', DOCS_PAGE));
