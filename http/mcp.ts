@@ -11,7 +11,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { rulebook } from '../actors/world/rulebook';
-import { toJsonSchema, type JsonSchema } from '../codecs/json-schema';
+import { objectSchema, type JsonSchema } from '../codecs/json-schema';
+import type { FieldSchema } from '../codecs/primitives';
 import { detailItem } from '../codecs/report';
 import { AGENT_KEY_HEADER } from './auth';
 import { operationName, routeDescription } from './openapi';
@@ -33,24 +34,19 @@ export interface McpTool {
 /** One tool per agent-facing route: path parameters, query and body fields as flat arguments. */
 export function mcpTools(routes: Route[]): McpTool[] {
   return routes.filter((r) => AGENT_FACING.has(r.auth)).map((r) => {
-    const properties: Record<string, JsonSchema> = {};
-    const required: string[] = [];
-    const add = (fields: Record<string, import('../codecs/primitives').FieldSchema>, where: string) => {
-      for (const [name, field] of Object.entries(fields)) {
-        if (properties[name]) throw new Error(`${r.method} ${r.path}: the ${where} field ${name} is also a path or query field`);
-        properties[name] = toJsonSchema(field);
-        if (where === 'path' || (field.required !== false && field.default === undefined)) required.push(name);
-      }
-    };
     const pathFields = r.params?.schema.properties ?? {};
     const queryFields = r.query?.schema.properties ?? {};
-    add(pathFields, 'path');
-    add(queryFields, 'query');
-    add(r.body?.schema.properties ?? {}, 'body');
+    const fields: Record<string, FieldSchema> = {};
+    for (const [where, group] of [['path', pathFields], ['query', queryFields], ['body', r.body?.schema.properties ?? {}]] as const) {
+      for (const [name, field] of Object.entries(group)) {
+        if (fields[name]) throw new Error(`${r.method} ${r.path}: the ${where} field ${name} is also a path or query field`);
+        fields[name] = field;
+      }
+    }
     return {
       name: operationName(r),
       description: `${routeDescription(r)} (HTTP ${r.method} ${r.path})`,
-      inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
+      inputSchema: { type: 'object', ...objectSchema(fields) },
       route: r,
       pathNames: Object.keys(pathFields),
       queryNames: Object.keys(queryFields),
