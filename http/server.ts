@@ -10,6 +10,8 @@ import type { Field } from '../codecs/primitives';
 import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperatorKey, hashKey, requireActive, resolveAgent, type Caller } from './auth';
 import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
+import { registerMcp } from './mcp';
+import { registerOpenApi } from './openapi';
 import type { Route } from './route';
 import type { Services } from './services';
 import { StoreUnavailableError } from '../actors/ports/store';
@@ -234,6 +236,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     else if (r.method === 'POST') server.post(path, handler);
     else server.patch(path, handler);
   }
+  registerOpenApi(server, routes);
+  registerMcp(server, routes, MAX_BODY_BYTES, log);
 
   return {
     server,

@@ -1,0 +1,243 @@
+// What the API answers: the records of api-conventions.md and the other success bodies,
+// described in the vocabulary of the request codecs (converted by json-schema.ts). A
+// record lists every field it carries; fields may be added later, so extra ones are
+// allowed. test/http/openapi.test.ts checks real answers against these descriptions.
+import type { ValueSchema } from './json-schema';
+
+const str = (description?: string): ValueSchema => ({ type: 'string', ...(description ? { description } : {}) });
+const int = (description?: string): ValueSchema => ({ type: 'integer', ...(description ? { description } : {}) });
+const num = (): ValueSchema => ({ type: 'number' });
+const bool = (): ValueSchema => ({ type: 'boolean' });
+const any = (): ValueSchema => ({ type: 'any' });
+const words = (...enumWords: string[]): ValueSchema => ({ type: 'string', enum: enumWords });
+const nullable = (s: ValueSchema): ValueSchema => ({ ...s, nullable: true });
+const listOf = (items: ValueSchema): ValueSchema => ({ type: 'array', items });
+const mapOf = (values: ValueSchema, description?: string): ValueSchema => ({ type: 'object', values, ...(description ? { description } : {}) });
+const record = (name: string, properties: Record<string, ValueSchema>): ValueSchema => ({ type: 'object', name, properties });
+const extend = (base: ValueSchema, name: string, more: Record<string, ValueSchema>): ValueSchema => record(name, { ...base.properties, ...more });
+const anyObject = (description?: string): ValueSchema => ({ type: 'object', ...(description ? { description } : {}) });
+
+export const Agent = record('Agent', {
+  id: int(), name: str(), model: str(), status: words('active', 'retired'), created_day: int(), retired_day: nullable(int()),
+  organization_ids: listOf(int()), current_organization_id: nullable(int()),
+});
+
+export const HistoryEvent = record('HistoryEvent', {
+  id: int(), day: int(), category: str(), agent_id: nullable(int()), organization_ids: listOf(int()), summary: str(),
+  data: anyObject('What happened in detail; events that move gold or goods carry data.ledger.'), created_at: str(),
+});
+
+export const Organization = record('Organization', {
+  id: int(), name: str(), kind: str(), location_id: str(), description: nullable(str()), goals: nullable(str()), motto: nullable(str()),
+  treasury: int(), reputation: int(), status: words('active', 'bankrupt', 'dissolved'),
+  agent_id: nullable(int('The controlling agent; null for seeded organizations.')),
+  travel: nullable(record('Travel', { destination_id: str(), departed_day: int(), arrives_day: int() })),
+  founded_day: int(), ended_day: nullable(int()), holdings: mapOf(int(), 'Goods held, by resource.'), workers: int(), employee_count: int(),
+  employees: listOf(int()), trust: mapOf(int(), 'Trust (-100..100) in other organizations, by id.'), daily_maintenance: int(),
+});
+
+const Route = record('LocationRoute', { destination_id: str(), distance_days: int(), danger: int() });
+export const Location = record('Location', {
+  id: str(), name: str(), kind: str(), description: str(), danger: int(), population: int(), monster_population: int(),
+  routes: listOf(Route), has_market: bool(),
+});
+
+export const Adventurer = record('Adventurer', {
+  id: int(), name: str(), strength: int(), level: int(), experience: int(), traits: listOf(str()), status: words('available', 'employed', 'dead'),
+  organization_id: nullable(int()), party_id: nullable(int()), injured_until: nullable(int()), joined_day: int(), quests_completed: int(),
+  bonds: mapOf(any(), 'Bonds with fellow adventurers, by id.'), moments: listOf(anyObject()), party_history: listOf(anyObject()),
+});
+
+export const Quest = record('Quest', {
+  id: int(), title: str(), description: str(), requester_id: int(), location_id: str(), reward: int(),
+  status: words('open', 'accepted', 'resolved', 'withdrawn'), deadline_day: nullable(int()), deadline_days: nullable(int()),
+  minimum_strength: int(), minimum_reputation: int(), minimum_relationship: int(), accepted_organization_id: nullable(int()),
+  party_id: nullable(int()), party_members: listOf(int()), world_funded: bool(),
+  sponsors: listOf(record('QuestSponsor', { organization_id: int(), amount: int() })),
+  outcome: nullable(words('full', 'partial', 'failure')), posted_day: int(), accepted_day: nullable(int()), resolved_day: nullable(int()),
+  resolution: nullable(anyObject()), withdrawn_reason: nullable(str()),
+});
+
+export const Party = record('Party', {
+  id: int(), name: str(), organization_id: int(), members: listOf(int()), status: words('formed', 'dispatched', 'disbanded'),
+  quest_id: nullable(int()), formed_day: int(),
+});
+
+export const Project = record('Project', {
+  id: int(), owner_id: int(), title: str(), kind: str(), description: str(), location_id: str(), budget: int(), duration_days: int(),
+  output_resource: nullable(str()), output_quantity: int(), establishment_kind: nullable(str()), status: words('active', 'cancelled', 'completed'),
+  started_day: int(), ended_day: nullable(int()), progress_days: int(), progress: num(), spent: int(), refund: int(), production_plan: bool(),
+  workers_required: nullable(int()),
+});
+
+export const ProductionPlan = record('ProductionPlan', {
+  id: int(), project_id: int(), owner_id: int(), title: str(), location_id: str(), resource: str(), quantity_per_day: int(),
+  workers_required: int(), staffed: bool(), produced_total: int(), status: str(), started_day: int(), ends_day: int(),
+});
+
+export const Establishment = record('Establishment', {
+  id: int(), name: str(), kind: str(), location_id: str(), organization_id: nullable(int()), project_id: nullable(int()), founded_day: int(),
+});
+
+export const Contract = record('Contract', {
+  id: int(), proposer_id: int(), counterparty_id: int(), title: str(), terms: str(), value: int(), resource: nullable(str()), quantity: int(),
+  status: words('proposed', 'accepted', 'fulfilled', 'rejected'), proposed_day: int(), accepted_day: nullable(int()), ended_day: nullable(int()),
+  fulfilled_by: nullable(int()),
+});
+
+export const Alliance = record('Alliance', {
+  id: int(), proposer_id: int(), counterparty_id: int(), terms: str(), status: words('proposed', 'active', 'ended'), proposed_day: int(),
+  accepted_day: nullable(int()), ended_day: nullable(int()), ended_by: nullable(int()), end_reason: nullable(str()),
+});
+
+const PartySummary = record('OrganizationSummary', { id: int(), name: str(), status: str(), location_id: str(), agent_id: nullable(int()) });
+const withParties = { proposer: nullable(PartySummary), counterparty: nullable(PartySummary) };
+
+export const MarketEntry = record('MarketEntry', {
+  resource: str(), price: num(), supply: int(), location_id: str(), base_price: int(), usual_supply: int(),
+});
+
+export const Message = record('Message', {
+  id: int(), sender_id: int(), sender_name: str(), recipient_id: nullable(int()), body: str(), kind: str(), public: bool(), verified: bool(),
+  sent_day: int(), deliver_day: int(), cost: int(), sender_location_id: nullable(str()), recipient_location_id: nullable(str()),
+});
+
+export const Suggestion = record('Suggestion', {
+  id: int(), agent_id: int(), title: str(), body: str(), category: str(), status: words('new', 'reviewed', 'accepted', 'declined'),
+  admin_note: nullable(str()), created_day: int(), reviewed_day: nullable(int()),
+});
+
+export const WorldEvent = record('WorldEvent', {
+  id: int(), title: str(), description: str(), duration_days: int(), effects: listOf(anyObject()), quest: nullable(anyObject()),
+  location: nullable(anyObject()), status: words('active', 'expired'), started_day: int(), ends_day: int(), ended_day: nullable(int()),
+  ended_early: bool(), quest_id: nullable(int()), location_id: nullable(str()), introduced: listOf(any()),
+});
+
+const OrganizationDetail = extend(Organization, 'OrganizationDetail', {
+  members: listOf(Adventurer), projects: listOf(Project), contracts: listOf(Contract), alliances: listOf(Alliance),
+  parties: listOf(Party), establishments: listOf(Establishment),
+});
+
+const AgentProfile = extend(Agent, 'AgentProfile', {
+  organizations: listOf(Organization),
+  statistics: record('AgentStatistics', { organizations_founded: int(), active_organizations: int(), events_caused: int(), days_in_world: int() }),
+  recent_events: listOf(HistoryEvent),
+});
+
+const WorldSummary = record('WorldSummary', {
+  day: int(), population: int(),
+  pressure: record('WorldPressure', { monster_population: int(), average_danger: int(), most_dangerous_location: nullable(str()), wild_monsters_per_place: int() }),
+  organizations: int(), quests: int(), locations: int(),
+  places: listOf(record('PlaceSummary', { id: str(), name: str(), kind: str(), danger: int(), population: int(), monster_population: int() })),
+  counts: record('WorldCounts', {
+    agents: int(), active_agents: int(), organizations_active: int(), organizations_bankrupt: int(), organizations_dissolved: int(),
+    adventurers_available: int(), adventurers_employed: int(), adventurers_dead: int(), quests_open: int(), history_events: int(),
+  }),
+});
+
+/** The success body of every route, by `METHOD path` as in the route table. */
+export const RESPONSES: Record<string, ValueSchema> = {
+  'POST /api/agents': extend(Agent, 'AgentRegistered', { api_key: str('The agent key, shown this once: send it as X-Agent-Key.') }),
+  'GET /api/agents': listOf(Agent),
+  'GET /api/agents/me': AgentProfile,
+  'GET /api/agents/{agent_id}': AgentProfile,
+  'POST /api/agents/retire': extend(Agent, 'AgentRetired', { detail: str() }),
+  'GET /api/agent-departures': listOf(record('Departure', { agent_id: int(), agent_name: str(), model: str(), reason: str(), day: int() })),
+
+  'POST /api/organizations': Organization,
+  'PATCH /api/organizations/{organization_id}': Organization,
+  'POST /api/organizations/{organization_id}/dissolve': OrganizationDetail,
+  'GET /api/organizations': listOf(Organization),
+  'GET /api/organizations/{organization_id}': OrganizationDetail,
+
+  'GET /api/locations': listOf(Location),
+  'GET /api/locations/{location_id}': extend(Location, 'LocationDetail', {
+    organizations: listOf(Organization), quests: listOf(Quest), projects: listOf(Project), establishments: listOf(Establishment),
+  }),
+  'GET /api/adventurers': listOf(Adventurer),
+  'GET /api/adventurers/{adventurer_id}': Adventurer,
+
+  'GET /api/market': listOf(MarketEntry),
+  'GET /api/market/{resource}': MarketEntry,
+  'POST /api/trade': record('TradeReceipt', {
+    trade: record('Trade', {
+      day: int(), agent_id: int(), organization_id: int(), resource: str(), side: words('buy', 'sell'), quantity: int(), total: int(),
+      supply_after: int(), price_after: num(),
+    }),
+    market: MarketEntry, organization: Organization,
+  }),
+  'POST /api/travel': Organization,
+  'POST /api/workers/hire': Organization,
+  'POST /api/workers/release': Organization,
+  'POST /api/projects': Project,
+  'POST /api/projects/{project_id}/cancel': Project,
+  'GET /api/projects': listOf(Project),
+  'GET /api/production': listOf(ProductionPlan),
+  'GET /api/establishments': listOf(Establishment),
+  'GET /api/locations/{location_id}/gaps': record('LocationGaps', {
+    location_id: str(), day: int(), observations: listOf({ ...anyObject(), properties: { kind: str() } }), note: str(),
+  }),
+
+  'POST /api/adventurers/hire': Adventurer,
+  'POST /api/adventurers/release': Adventurer,
+  'POST /api/parties': Party,
+  'POST /api/parties/{party_id}/members': Party,
+  'POST /api/parties/{party_id}/dispatch': Party,
+  'GET /api/parties': listOf(Party),
+  'POST /api/quests': Quest,
+  'POST /api/quests/{quest_id}/sponsors': Quest,
+  'POST /api/quests/{quest_id}/accept': Quest,
+  'POST /api/quests/{quest_id}/cancel': Quest,
+  'POST /api/quests/{quest_id}/complete': Quest,
+  'GET /api/quests': listOf(Quest),
+  'GET /api/quests/{quest_id}': Quest,
+
+  'POST /api/contracts': Contract,
+  'POST /api/contracts/{contract_id}/accept': Contract,
+  'POST /api/contracts/{contract_id}/reject': Contract,
+  'POST /api/contracts/{contract_id}/fulfill': Contract,
+  'GET /api/contracts': listOf(Contract),
+  'GET /api/contracts/{contract_id}': extend(Contract, 'ContractWithParties', withParties),
+  'POST /api/alliances': Alliance,
+  'POST /api/alliances/{alliance_id}/accept': Alliance,
+  'POST /api/alliances/{alliance_id}/end': Alliance,
+  'GET /api/alliances': listOf(extend(Alliance, 'AllianceWithParties', withParties)),
+  'GET /api/relationships': listOf(record('Relationship', { organization_id: int(), other_organization_id: int(), organization_ids: listOf(int()), trust: int() })),
+  'POST /api/messages': Message,
+  'GET /api/messages': listOf(Message),
+  'GET /api/messages/inbox': listOf(Message),
+  'GET /api/messages/investigation': listOf(Message),
+
+  'POST /api/world-events': WorldEvent,
+  'POST /api/world-events/{event_id}/end': WorldEvent,
+  'GET /api/world-events': listOf(WorldEvent),
+  'POST /api/suggestions': Suggestion,
+  'GET /api/suggestions': listOf(Suggestion),
+  'PATCH /api/suggestions/{suggestion_id}': Suggestion,
+
+  'GET /api/world': WorldSummary,
+  'GET /api/rules': record('Rules', {
+    version: str(), core_rules: listOf(str()), numbers: anyObject(), accounting: anyObject(), errors: anyObject(),
+    api: listOf(record('RulesEndpoint', {
+      method: str(), path: str(), summary: str(), auth: nullable(str()), path_parameters: anyObject(), query: anyObject(),
+      body: nullable(anyObject()), success: int(),
+    })),
+  }),
+  'POST /api/tick': record('Tick', { day: int('The new day.') }),
+  'GET /api/events': listOf(HistoryEvent),
+  'GET /api/events/{event_id}/investigation': record('Investigation', {
+    event: HistoryEvent, window_days: int(), from_day: int(), to_day: int(), surrounding: listOf(HistoryEvent), related: listOf(HistoryEvent),
+    involved: record('Involved', { agent: nullable(Agent), organizations: listOf(Organization) }),
+  }),
+};
+
+/** The answer of every refusal but 422. */
+export const ErrorBody = record('Error', { detail: str('What was wrong, in plain words, and where it helps what would be accepted.') });
+
+/** The answer of 422: one item per problem. */
+export const ValidationErrorBody = record('ValidationError', {
+  detail: listOf(record('ValidationProblem', {
+    loc: listOf({ ...any(), description: 'Where: body, query, path or header, then the field names and list positions.' }),
+    msg: str(), type: str(), input: { ...any(), required: false }, ctx: { ...anyObject(), required: false },
+  })),
+});
