@@ -60,6 +60,8 @@ describe('Many nodes: three node processes, one world (real Cassandra and Kafka)
         KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', KAFKA_CLIENT_ID: name,
         WORLD_TICK_TOPIC: `${name}.days`, WORLD_HISTORY_TOPIC: `${name}.history`, WORLD_COMMAND_TOPIC: `${name}.commands`,
         WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'admin', WORLD_SPECTATOR_KEY: 'spectator', WORLD_DATA_DIR: tempDir('worldsim-node-'),
+        // 32 clients on one address register as fast as they can: no rate limit.
+        WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',
       };
       const proc = spawn(process.execPath, ['--no-deprecation', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       const node: Node = { id, port, url: `http://127.0.0.1:${port}`, proc, log: [] };

@@ -38,6 +38,7 @@ describe('readConfig (api-conventions: running the service)', () => {
       bus: 'local',
       kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', commandTopic: 'world.commands', tickPartitions: 1, historyPartitions: 6, replicationFactor: 1 },
       nodeId: '1', shards: 32,
+      rateLimits: { address: { perSecond: 20, burst: 100 }, key: { perSecond: 5, burst: 30 }, registration: { perSecond: 3 / 60, burst: 5 } },
     });
   });
 
