@@ -203,6 +203,10 @@ describe('Many nodes: three node processes, one world (real Cassandra and Kafka)
     assert.ok(landed);
     const served = (await call(fourth.url, 'GET', '/healthz')).body.node.cross_node_asks.served_for_others;
     assert.ok(served > 0, 'the fourth node answered asks for its shards');
+    // The node that sent them measured them (issue 11, item 7).
+    const metrics = await call(other.url, 'GET', '/metrics', undefined, { 'x-spectator-key': 'spectator' });
+    assert.equal(metrics.status, 200);
+    assert.match(String(metrics.body), /^worldsim_cross_node_ask_duration_seconds_count\{result="ok"\} [1-9]\d*$/m, 'asks sent to other nodes are in the metrics');
   });
 
   it('a node paused past its session timeout (SIGSTOP, then SIGCONT) no longer hosts what it lost, and no shard has two hosts', async () => {
