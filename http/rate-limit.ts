@@ -112,8 +112,10 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/metrics']);
 const isRegistration = (req: restify.Request) => req.method === 'POST' && /^\/api\/agents\/?$/.test(req.getPath());
 
 /**
- * The limits as a restify `pre` handler. A refused request is answered 429
- * `{"detail": "..."}` with Retry-After in whole seconds, before anything reads it.
+ * The limits as a restify handler (`use`: it runs once a route matched, before the
+ * route's handler). A refused request is answered 429 `{"detail": "..."}` with
+ * Retry-After in whole seconds, before anything reads it. A path no route serves is
+ * answered 404 by restify without reaching the world, and is not limited.
  */
 export function rateLimitHandler(limiter: RateLimiter, refused: (limit: LimitName) => void = () => undefined): restify.RequestHandler {
   return (req, res, next) => {

@@ -198,9 +198,10 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   const metrics = new WorldMetrics();
   let knownKeys: Keys | null = null;
   const { server, setReady, setUnavailable, setDegraded, setHealthFacts } = buildServer(routes, log);
-  // Every request is logged and measured, the refused ones too; then the rate limits.
+  // Every request is logged and measured, the refused ones too. The rate limits run once
+  // the route is known (so a 429 is counted under its route), before its handler reads anything.
   server.pre(observeRequests([requestLogger(logger), (r) => metrics.request(r)]));
-  server.pre(rateLimitHandler(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS), (limit) => metrics.rateLimited(limit)));
+  server.use(rateLimitHandler(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS), (limit) => metrics.rateLimited(limit)));
   serveMetrics(server, metrics, () => knownKeys);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

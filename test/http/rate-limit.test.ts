@@ -101,6 +101,8 @@ describe('rate limits (issue 12)', function () {
     assert.equal(metrics.status, 200, 'the metrics are never limited');
     const counted = [...String(metrics.body).matchAll(/^worldsim_rate_limited_total\{limit="(\w+)"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[2]), 0);
     assert.equal(counted, limited.length);
+    assert.match(String(metrics.body), new RegExp(`^worldsim_http_request_duration_seconds_count\\{method="POST",route="/api/agents",status="429"\\} ${limited.length}$`, 'm'),
+      'a refused request is counted under its route');
   });
 
   it('limits each agent key on its own: past its burst an agent gets 429 with Retry-After and nothing it asks happens; another agent is served; after Retry-After it is served again', async () => {
@@ -135,7 +137,7 @@ describe('rate limits (issue 12)', function () {
     assert.equal(listed.filter((o) => o.name === 'Hasty Company').length, 1, 'founded once: the refused attempt did nothing');
   });
 
-  it('limits each client address, but never /healthz and /metrics; a limit set to 0 is off', async () => {
+  it('limits each client address, but never /healthz and /metrics (nor a path no route serves); a limit set to 0 is off', async () => {
     const limits: RateLimits = { address: { perSecond: 1, burst: 3 }, key: null, registration: null };
     w = await startTestWorld({ nodes: 1, rateLimits: limits });
     const base = w.url;
@@ -144,6 +146,7 @@ describe('rate limits (issue 12)', function () {
     assert.deepEqual(statuses, [200, 200, 200, 429]);
     assertLimited(await send(base, 'GET', '/api/rules', { from: '127.0.0.7' }), /too many requests from your address/);
     assert.equal((await send(base, 'GET', '/healthz', { from: '127.0.0.7' })).status, 200);
+    assert.equal((await send(base, 'GET', '/api/no-such-endpoint', { from: '127.0.0.7' })).status, 404, 'a path no route serves never reaches the world');
     assert.equal((await send(base, 'GET', '/metrics', { from: '127.0.0.7', headers: { 'x-admin-key': w.keys.admin } })).status, 200);
     assert.equal((await send(base, 'GET', '/api/world', { from: '127.0.0.8' })).status, 200, 'another address is served');
     // Registration is not limited on its own here (off), only by the address.
