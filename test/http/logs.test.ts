@@ -3,6 +3,8 @@
 // per request with its request id, route, status and latency, and no line with a key or
 // anything a body held.
 import assert from 'assert';
+import { spawn } from 'child_process';
+import path from 'path';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA } from '../../infra/config';
 import { TEST_RATE_LIMITS, tempDir } from '../support/world';
@@ -83,6 +85,38 @@ describe('the JSON log (issue 12)', function () {
       'Body Marker', 'model-marker', 'body-marker', 'Marker Company', 'Leaky Company'];
     for (const line of lines) {
       for (const secret of secrets) assert.ok(!line.includes(secret), `a log line carries "${secret}": ${line}`);
+    }
+  });
+
+  it('npm start logs JSON lines on stdout, and prints no operator key it was given', async function () {
+    const admin = 'start-admin-key-c81f0e';
+    const spectator = 'start-spectator-key-2b7d94';
+    const child = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '../../infra/main.js')], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WORLD_DATA_DIR: tempDir('worldsim-start-log-'), WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: admin, WORLD_SPECTATOR_KEY: spectator },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => { out += String(d); });
+    child.stderr!.on('data', (d) => { err += String(d); });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      for (const end = Date.now() + 30_000; !/listening on 127\.0\.0\.1:\d+/.test(out) && child.exitCode === null && Date.now() < end;) await sleep(50);
+      const base = `http://127.0.0.1:${/listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1]}`;
+      const agent = await (await fetch(`${base}/api/agents`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Started Agent', model: 'test-model' }) })).json() as { api_key: string };
+      assert.equal((await fetch(`${base}/api/agents/me`, { headers: { 'x-agent-key': agent.api_key } })).status, 200);
+      assert.equal((await fetch(`${base}/api/tick`, { method: 'POST', headers: { 'x-admin-key': admin } })).status, 200);
+      assert.equal((await fetch(`${base}/metrics`, { headers: { 'x-spectator-key': spectator } })).status, 200);
+      for (const end = Date.now() + 5_000; out.split('"msg":"request"').length - 1 < 4 && Date.now() < end;) await sleep(20);
+      const lines = out.trim().split('\n');
+      assert.ok(lines.length >= 5, out);
+      for (const line of lines) assert.equal(typeof JSON.parse(line).msg, 'string', line);
+      for (const secret of [admin, spectator, agent.api_key]) {
+        assert.ok(!out.includes(secret) && !err.includes(secret), `the output carries a key: ${out}${err}`);
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
     }
   });
 });
