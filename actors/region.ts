@@ -7,6 +7,7 @@ import { dispatch, query, spawn, spawnPersistent, start, stop, configurePersiste
 import type { PersistenceEngine } from 'nact';
 import type { CommandOptions, Entities, Protocols } from './ports/entities';
 import type { ReadModel, StoreEngine, Writes } from './ports/store';
+import { NO_METRICS, secondsSince, type Metrics } from './ports/metrics';
 import { COMMAND_IDS_KEPT, type EntityIO, type EntityKind, type Envelope, type Outcome, type PersistedRecord, type ShellState } from './entity';
 import type { Result } from './result';
 
@@ -21,6 +22,8 @@ export interface RegionOptions {
    * the node that hosts it.
    */
   route?: () => Entities<any>;
+  /** Where asks and persists are reported (operators' metrics); nowhere by default. */
+  metrics?: Metrics;
 }
 
 /** The longest command id an actor takes; a longer one is refused (422) before any actor sees it. */
@@ -60,6 +63,7 @@ export class Region<P = Protocols> implements Entities<P> {
   private readonly snapshotEvery: number;
   private readonly log: (line: string) => void;
   private readonly route: () => Entities<any>;
+  private readonly metrics: Metrics;
 
   constructor(engine: StoreEngine, readonly read: ReadModel, kinds: EntityKind<any, any, any>[], opts: RegionOptions = {}) {
     // The store's engine is nact's PersistenceEngine, with persist taking the writes along.
@@ -69,6 +73,7 @@ export class Region<P = Protocols> implements Entities<P> {
     this.snapshotEvery = opts.snapshotEvery ?? 50;
     this.log = opts.log ?? ((line) => console.error(line));
     this.route = opts.route ?? (() => this as unknown as Entities<any>);
+    this.metrics = opts.metrics ?? NO_METRICS;
     for (const k of kinds) {
       this.kinds.set(k.kind, k);
       this.parents.set(k.kind, spawn(this.system, (s: unknown) => s, k.kind));
@@ -111,8 +116,11 @@ export class Region<P = Protocols> implements Entities<P> {
       return refused;
     }
     const ref = this.ref(kind, id);
+    const started = performance.now();
     try {
-      return await query(ref, (replyTo: unknown) => ({ command, replyTo, commandId } satisfies Envelope<unknown>), timeoutMs) as Result<T>;
+      const r = await query(ref, (replyTo: unknown) => ({ command, replyTo, commandId } satisfies Envelope<unknown>), timeoutMs) as Result<T>;
+      this.metrics.asked(kind, r.ok ? 'ok' : r.refusal.status >= 500 ? 'unavailable' : 'refused', secondsSince(started));
+      return r;
     } catch (e) {
       // The actor was passivated between lookup and ask: spawn it again once.
       if (retry && String((e as Error)?.message).includes('stopped')) {
@@ -120,6 +128,7 @@ export class Region<P = Protocols> implements Entities<P> {
         return this.askRaw(kind, id, command, timeoutMs, false, commandId);
       }
       this.log(`ask ${kind}:${id} failed: ${(e as Error)?.message}`);
+      this.metrics.asked(kind, 'unavailable', secondsSince(started));
       return { ok: false, refusal: INTERNAL };
     }
   }
@@ -137,6 +146,7 @@ export class Region<P = Protocols> implements Entities<P> {
     if (!entity || !parent) throw new Error(`unknown entity kind ${kind}`);
     const io = this.ioFor(entity);
     const log = this.log;
+    const metrics = this.metrics;
     const f = async (shell: ShellState<unknown>, msg: any, ctx: any): Promise<ShellState<unknown>> => {
       if (ctx.recovering) {
         const record = msg as PersistedRecord<unknown>;
@@ -185,9 +195,12 @@ export class Region<P = Protocols> implements Entities<P> {
         if (events.length > 0) {
           writes.rows = [...entity.project(after), ...eventRows];
           const record: PersistedRecord<unknown> = keep ? { events, command_id: commandId, answer } : { events };
+          const persisting = performance.now();
           try {
             await ctx.persist(record, [], writes);
+            metrics.persisted(kind, true, secondsSince(persisting));
           } catch (e) {
+            metrics.persisted(kind, false, secondsSince(persisting));
             log(`${key} could not persist: ${(e as Error)?.message}`);
             reply({ ok: false, refusal: INTERNAL });
             // The actor's sequence number moved on; stop it so the next message recovers afresh.

@@ -53,7 +53,10 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-http-bench-'));
   const server = spawn(process.execPath, ['--no-deprecation', path.join(__dirname, '../infra/main.js')], {
     // WORLD_STORE=cassandra (and WORLD_BUS=kafka) run it on the distributed adapters: a fresh keyspace unless one is named.
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin', CASSANDRA_KEYSPACE: process.env.CASSANDRA_KEYSPACE ?? `bench_http_${Date.now()}` },
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin',
+      // The benchmark is one client at full speed: no rate limit.
+      WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',
+      CASSANDRA_KEYSPACE: process.env.CASSANDRA_KEYSPACE ?? `bench_http_${Date.now()}` },
     stdio: 'ignore',
   });
   try {

@@ -55,6 +55,8 @@ function startNode(id: number): Node {
     CASSANDRA_KEYSPACE: process.env.CASSANDRA_KEYSPACE ?? 'bench_nodes', CASSANDRA_WORLD: name, KAFKA_CLIENT_ID: name,
     WORLD_TICK_TOPIC: `${name}.days`, WORLD_HISTORY_TOPIC: `${name}.history`, WORLD_COMMAND_TOPIC: `${name}.commands`,
     WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'admin', WORLD_SPECTATOR_KEY: 'spectator', WORLD_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'bench-node-')),
+    // The benchmark is one client at full speed: no rate limit.
+    WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',
   };
   const proc = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '..', 'infra', 'main.js')], { env, stdio: 'ignore' });
   return { id, port, proc };

@@ -19,6 +19,10 @@ import { resumeIntents } from '../actors/intents';
 import { newOperatorKey } from '../http/auth';
 import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
+import { WorldMetrics, serveMetrics } from '../http/metrics';
+import { observeRequests, requestLogger } from '../http/request-log';
+import { DEFAULT_RATE_LIMITS, RateLimiter, rateLimitHandler } from '../http/rate-limit';
+import { jsonLogger, lineLog, type Logger } from './log';
 import { currentDay, type Keys, type Services } from '../http/services';
 import { EmbeddedBus } from './bus/embedded-bus';
 import { KafkaBus } from './bus/kafka-bus';
@@ -32,6 +36,7 @@ import { ShardLeases } from './cluster/shard-leases';
 import { ShardSettlements, ShardSettler } from './cluster/shard-settlements';
 import { shardOf, shardOfKey } from './cluster/shards';
 import type { Entities } from '../actors/ports/entities';
+import { NO_METRICS, secondsSince, type Metrics } from '../actors/ports/metrics';
 import type { CassandraStore } from './store/cassandra-store';
 import { StoreUnavailableError, type Store } from '../actors/ports/store';
 import { openCassandraStore } from './store/cassandra-store';
@@ -51,6 +56,10 @@ export interface World {
    * actions left unfinished there) is done; at once on one node, where start-up does it.
    */
   caughtUp(): Promise<void>;
+  /** The service's JSON log (infra/log.ts). */
+  logger: Logger;
+  /** What GET /metrics serves. */
+  metrics: WorldMetrics;
   close(): Promise<void>;
 }
 
@@ -80,33 +89,45 @@ export const NODE = nodeName({ nodeId: '1' });
  * daily settler subscribed to the days topic. (The service, the benchmarks and the tests
  * that run a world without HTTP all build it here.)
  */
-export async function worldRegion(store: Store, bus: Bus, settlements: DaySettlements, seed: string, log: (line: string) => void): Promise<Region> {
-  const region = regionOf(store, bus, settlements, log);
-  await bus.subscribe(TOPICS.days, dailySettler(settlements, dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log), () => currentDay(store), log));
+export async function worldRegion(store: Store, bus: Bus, settlements: DaySettlements, seed: string, log: (line: string) => void, metrics: Metrics = NO_METRICS): Promise<Region> {
+  const region = regionOf(store, bus, settlements, log, metrics);
+  await bus.subscribe(TOPICS.days, dailySettler(settlements, timed(dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log), metrics), () => currentDay(store), log));
   return region;
 }
 
-function regionOf(store: Store, bus: Bus, settlements: DaySettlements, log: (line: string) => void, route?: () => Entities<any>): Region {
+/** The daily tick, its duration reported to the metrics. */
+function timed<A extends unknown[]>(tick: (...args: A) => Promise<void>, metrics: Metrics): (...args: A) => Promise<void> {
+  return async (...args) => {
+    const started = performance.now();
+    try {
+      await tick(...args);
+    } finally {
+      metrics.daySettled(secondsSince(started));
+    }
+  };
+}
+
+function regionOf(store: Store, bus: Bus, settlements: DaySettlements, log: (line: string) => void, metrics: Metrics, route?: () => Entities<any>): Region {
   return new Region(store.engine, store, [
     clockKind(bus, settlements, log), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
-  ], { log, route });
+  ], { log, route, metrics });
 }
 
 /**
  * The world's actors on one node of many: the region hosts the shards Kafka gives this
  * node (asks for the others travel through Kafka), the days are settled per shard.
  */
-async function clusterRegion(config: Config, store: CassandraStore, bus: Bus, seed: string, log: (line: string) => void) {
+async function clusterRegion(config: Config, store: CassandraStore, bus: Bus, seed: string, log: (line: string) => void, metrics: Metrics) {
   const settlements = new ShardSettlements(store, config.shards);
   let node!: ClusterNode;
-  const region = regionOf(store, bus, settlements, log, () => node as unknown as Entities<any>);
+  const region = regionOf(store, bus, settlements, log, metrics, () => node as unknown as Entities<any>);
   const leases = new ShardLeases(store.cassandra, nodeName(config), { log, onLost: (s) => node.leaseLost(s) });
   node = new ClusterNode({
     brokers: config.kafka.brokers, clientId: config.kafka.clientId, node: nodeName(config), shards: config.shards,
-    commandTopic: config.kafka.commandTopic, replicationFactor: config.kafka.replicationFactor, log,
+    commandTopic: config.kafka.commandTopic, replicationFactor: config.kafka.replicationFactor, log, metrics,
   }, region, leases);
   const clockShard = shardOf('clock', CLOCK_ID, config.shards);
-  const settler = new ShardSettler(store, node, config.shards, dailyTick(node as unknown as Entities, store, seed, (sequence) => store.nextId(sequence), log), () => currentDay(store), clockShard, log);
+  const settler = new ShardSettler(store, node, config.shards, timed(dailyTick(node as unknown as Entities, store, seed, (sequence) => store.nextId(sequence), log), metrics), () => currentDay(store), clockShard, log);
   await bus.subscribe<{ day: number }>(TOPICS.days, ({ day }) => settler.settle(day));
   return { region, node, leases, settler, clockShard };
 }
@@ -137,11 +158,11 @@ function openBus(config: Config, store: Store, log: (line: string) => void): { b
   return { bus, relay: new HistoryRelay(store, (records) => bus.send(k.historyTopic, records), log) };
 }
 
-function openStore(config: Config, fence?: (persistenceKey: string) => string | null): Promise<Store> {
-  if (config.store === 'sqlite') return Promise.resolve(new SqliteStore(config.dataDir));
+function openStore(config: Config, metrics: Metrics, fence?: (persistenceKey: string) => string | null): Promise<SqliteStore | CassandraStore> {
+  if (config.store === 'sqlite') return Promise.resolve(new SqliteStore(config.dataDir, { metrics }));
   const c = config.cassandra;
   // On many nodes ids are reserved exactly as they are taken, so that they increase with time on every node.
-  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency, fence, exactIds: fence !== undefined });
+  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency, fence, exactIds: fence !== undefined, metrics });
 }
 
 /**
@@ -172,8 +193,21 @@ const startupStep = (what: string) => (r: { ok: boolean; refusal?: { status: num
   throw new Error(`${what} failed: ${r.refusal?.detail}`);
 };
 
-export async function startWorld(config: Config, log: (line: string) => void = (l) => console.log(l)): Promise<World> {
+/**
+ * Starts the world and serves it. The log goes to `output`: a logger, or a function that
+ * takes each JSON line (tests, benchmarks); stdout by default.
+ */
+export async function startWorld(config: Config, output?: ((line: string) => void) | Logger): Promise<World> {
+  const logger = typeof output === 'object' ? output : jsonLogger(output, isCluster(config) ? { node: nodeName(config) } : {});
+  const log = lineLog(logger);
+  const metrics = new WorldMetrics();
+  let knownKeys: Keys | null = null;
   const { server, setReady, setUnavailable, setDegraded, setHealthFacts } = buildServer(routes, log);
+  // Every request is logged and measured, the refused ones too. The rate limits run once
+  // the route is known (so a 429 is counted under its route), before its handler reads anything.
+  server.pre(observeRequests([requestLogger(logger), (r) => metrics.request(r)]));
+  server.use(rateLimitHandler(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS), (limit) => metrics.rateLimited(limit)));
+  serveMetrics(server, metrics, () => knownKeys);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -184,8 +218,9 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   const cluster = isCluster(config);
   // On many nodes the store refuses a write for an entity whose shard this node's lease does not cover.
   let fence: ((persistenceKey: string) => string | null) | undefined;
-  const store = await patiently(`opening ${storeName(config)}`, () => openStore(config, cluster ? (key) => (fence ? fence(key) : 'this node has not joined the cluster yet') : undefined));
+  const store = await patiently(`opening ${storeName(config)}`, () => openStore(config, metrics, cluster ? (key) => (fence ? fence(key) : 'this node has not joined the cluster yet') : undefined));
   const { keys } = await patiently('reading the operator keys', () => operatorKeys(store, config));
+  knownKeys = keys;
   // The world's seed is fixed when it is first created; a restart keeps it.
   const seed = await patiently('reading the world seed', async () => {
     const kept = await store.setting('world_seed') ?? config.seed;
@@ -207,7 +242,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   if (cluster) {
     let seedingDone!: () => void;
     const seeded = new Promise<void>((resolve) => { seedingDone = resolve; });
-    const c = await clusterRegion(config, store as CassandraStore, bus, seed, log);
+    const c = await clusterRegion(config, store as CassandraStore, bus, seed, log, metrics);
     ({ region, node, leases } = c);
     entities = c.node as unknown as Entities;
     const clusterNode = c.node;
@@ -246,7 +281,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     await patiently('finishing unfinished actions', () => resumeIntents(entities, store, log, hostedHere));
   } else {
     const settlements = new StoreSettlements(store, NODE);
-    region = await worldRegion(store, bus, settlements, seed, log);
+    region = await worldRegion(store, bus, settlements, seed, log, metrics);
     entities = region;
     await patiently('seeding the world', () => seedWorld(region, store, seed));
     // Finish every action a crash cut short between its actors (actors/intents.ts); what
@@ -273,6 +308,8 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   }
 
   const services: Services = { entities, read: store, store, keys, seed, day: () => currentDay(store), now: () => Date.now() };
+  const awake = region;
+  metrics.measure({ actorsAwake: () => awake.awake, storeQueueDepth: () => store.queueDepth });
   const ticker = new IntervalTicker();
   // Only the node that hosts the clock advances it.
   ticker.start(config.daySeconds * 1000, () => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000) : Promise.resolve()));
@@ -320,6 +357,8 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     async caughtUp() {
       while (catchingUp.size) await Promise.all([...catchingUp]);
     },
+    logger,
+    metrics,
     async close() {
       closing = true;
       clearInterval(health);

@@ -1,4 +1,6 @@
 // Configuration from the environment (api-conventions.md, "Running the service").
+import { DEFAULT_RATE_LIMITS, type Rate, type RateLimits } from '../http/rate-limit';
+
 export type StoreKind = 'sqlite' | 'cassandra';
 export const CONSISTENCY_LEVELS = ['ONE', 'TWO', 'THREE', 'QUORUM', 'ALL', 'LOCAL_QUORUM', 'EACH_QUORUM', 'LOCAL_ONE'] as const;
 export type Consistency = (typeof CONSISTENCY_LEVELS)[number];
@@ -52,6 +54,8 @@ export interface Config {
   nodeId: string;
   /** Shards the entities are spread over on many nodes (WORLD_SHARDS); fixed for the life of a world. */
   shards: number;
+  /** Token buckets per client address, per agent key and for registration (docs/operations.md); DEFAULT_RATE_LIMITS when absent. */
+  rateLimits?: RateLimits;
 }
 
 /** Many nodes: the world's state in Cassandra and its nodes joined through Kafka. */
@@ -132,6 +136,22 @@ function shards(env: NodeJS.ProcessEnv): number {
   return n;
 }
 
+/** A rate from two variables; a rate of 0 turns the limit off. */
+function rate(env: NodeJS.ProcessEnv, perName: string, burstName: string, fallback: Rate | null, perMinute = false): Rate | null {
+  const per = number(env, perName, fallback ? fallback.perSecond * (perMinute ? 60 : 1) : 0, 0);
+  if (per === 0) return null;
+  const burst = number(env, burstName, fallback?.burst ?? Math.max(1, Math.ceil(per)), 1);
+  return { perSecond: perMinute ? per / 60 : per, burst };
+}
+
+function rateLimits(env: NodeJS.ProcessEnv): RateLimits {
+  return {
+    address: rate(env, 'WORLD_RATE_ADDRESS_PER_SECOND', 'WORLD_RATE_ADDRESS_BURST', DEFAULT_RATE_LIMITS.address),
+    key: rate(env, 'WORLD_RATE_KEY_PER_SECOND', 'WORLD_RATE_KEY_BURST', DEFAULT_RATE_LIMITS.key),
+    registration: rate(env, 'WORLD_RATE_REGISTRATION_PER_MINUTE', 'WORLD_RATE_REGISTRATION_BURST', DEFAULT_RATE_LIMITS.registration, true),
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nonEmpty = (v: string | undefined) => (v && v.length > 0 ? v : null);
   return {
@@ -148,5 +168,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: env.WORLD_SEED || DEFAULT_SEED,
     nodeId: nodeId(env),
     shards: shards(env),
+    rateLimits: rateLimits(env),
   };
 }

@@ -1,15 +1,21 @@
-// `npm start`: serve the world until interrupted.
-import { startWorld } from './app';
-import { readConfig } from './config';
+// `npm start`: serve the world until interrupted. The log is JSON lines on stdout
+// (infra/log.ts); operator keys the service generated are announced on stderr, apart
+// from the log, and configured ones not at all.
+import { nodeName, startWorld } from './app';
+import { isCluster, readConfig } from './config';
+import { jsonLogger } from './log';
 
 async function main() {
   const config = readConfig();
-  const world = await startWorld(config);
-  console.log(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
-  console.log(`worldsim: X-Admin-Key ${world.keys.admin}`);
-  console.log(`worldsim: X-Spectator-Key ${world.keys.spectator}`);
+  const logger = jsonLogger(undefined, isCluster(config) ? { node: nodeName(config) } : {});
+  const world = await startWorld(config, logger);
+  logger.info(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
+  // api-conventions: a generated key is printed at start-up; its operator has no other way to learn it.
+  if (!config.adminKey) process.stderr.write(`worldsim: X-Admin-Key ${world.keys.admin}\n`);
+  if (!config.spectatorKey) process.stderr.write(`worldsim: X-Spectator-Key ${world.keys.spectator}\n`);
   const stop = async () => {
     await world.close();
+    logger.flush();
     process.exit(0);
   };
   process.once('SIGINT', stop);
@@ -17,6 +23,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(`worldsim could not start: ${(e as Error).message}`);
+  process.stderr.write(`worldsim could not start: ${(e as Error).message}\n`);
   process.exit(1);
 });

@@ -16,6 +16,7 @@ import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Produce
 import type { Region } from '../../actors/region';
 import type { Result } from '../../actors/result';
 import { ensureTopics, whileTopicsSettle } from '../bus/kafka-topics';
+import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import { shardOf } from './shards';
 import type { ShardLeases } from './shard-leases';
 
@@ -31,6 +32,8 @@ export interface ClusterOptions {
   log?: (line: string) => void;
   /** Kafka's session timeout for the node group: how long a silent node keeps its shards (default 6 s, the broker's least). */
   sessionTimeoutMs?: number;
+  /** Where the asks sent to other nodes are reported (operators' metrics); nowhere by default. */
+  metrics?: Metrics;
 }
 
 const MOVED = { moved: true } as const;
@@ -85,9 +88,11 @@ export class ClusterNode {
   private readonly latencies = new Latencies();
   private readonly hops = new Latencies();
   private readonly counts = { sent: 0, failed: 0, moved: 0, served: 0 };
+  private readonly metrics: Metrics;
 
   constructor(private readonly opts: ClusterOptions, private readonly region: Region, private readonly leases: ShardLeases) {
     this.log = opts.log ?? (() => undefined);
+    this.metrics = opts.metrics ?? NO_METRICS;
     const seen = new Set<string>();
     const logCreator = () => ({ level, log }: LogEntry) => {
       if (level > logLevel.ERROR || !log?.message) return;
@@ -285,14 +290,16 @@ export class ClusterNode {
       const waiting = this.pending.get(correlation);
       if (waiting) { clearTimeout(waiting.timer); this.pending.delete(correlation); }
       this.counts.failed++;
+      this.metrics.crossNodeAsk('failed', secondsSince(started));
       return { ok: false, refusal: { status: 503, detail: `the world could not reach the node that hosts this ${kind}: ${(e as Error)?.message ?? e}; try again` } };
     }
     const reply = await replied;
-    if (!reply) { this.counts.failed++; return timedOut(`${kind} ${id} on another node`); }
-    if (reply.moved) { this.counts.moved++; return MOVED; }
+    if (!reply) { this.counts.failed++; this.metrics.crossNodeAsk('failed', secondsSince(started)); return timedOut(`${kind} ${id} on another node`); }
+    if (reply.moved) { this.counts.moved++; this.metrics.crossNodeAsk('moved', secondsSince(started)); return MOVED; }
     const roundTrip = performance.now() - started;
     this.latencies.add(roundTrip);
     this.hops.add(Math.max(0, roundTrip - (reply.ms ?? 0)));
+    this.metrics.crossNodeAsk('ok', secondsSince(started));
     return reply.result as Result<T>;
   }
 

@@ -18,6 +18,7 @@ import { StoreUnavailableError, storeError } from './cassandra-errors';
 import { ExactSequence, Sequence, SequenceReserver, type IdSource } from './cassandra-ids';
 import { CassandraIdempotency } from './cassandra-idempotency';
 import { Limiter, mapLimited } from './cassandra-limit';
+import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import {
   DEFAULT_WORLD, ENTITY_COLUMNS, FILTER_COLUMNS, HISTORY_COLUMNS, allHistory, byAgent, byCategory, byIndex, byOrganization, compareKeys,
   dayMarks, dueValue, entityKey, entityValues, filterValues, historyBucket, historyPaths, historyValues, indexValue, isFilter, num, pathBucket,
@@ -78,6 +79,8 @@ export interface CassandraStoreOptions {
   /** Timeout of the first connection (default 5 s). */
   connectTimeoutMs?: number;
   log?: (line: string) => void;
+  /** Where group commits are reported (operators' metrics); nowhere by default. */
+  metrics?: Metrics;
   /**
    * Fencing on many nodes: asked, at the moment a batch leaves for Cassandra, whether this
    * node may still write for an entity (by its persistence key `<kind>:<id>`); a reason
@@ -181,6 +184,9 @@ export class CassandraStore implements Store {
   /** Persists waiting for a batch, in the order they were called. */
   private readonly waiting: PendingPersist[] = [];
   private batchesInFlight = 0;
+  /** Persists in the batches on their way. */
+  private persistsInFlight = 0;
+  private readonly metrics: Metrics;
   private flushScheduled = false;
   private readonly group: { persists: number; bytes: number; inFlight: number };
   private readonly fence: ((persistenceKey: string) => string | null) | undefined;
@@ -204,6 +210,7 @@ export class CassandraStore implements Store {
     this.idBlock = opts.idBlock ?? 64;
     this.group = { persists: 64, bytes: 40_000, inFlight: 32, ...opts.groupCommit };
     this.fence = opts.fence;
+    this.metrics = opts.metrics ?? NO_METRICS;
     if (!(this.group.persists >= 1 && this.group.inFlight >= 1)) throw new Error('groupCommit: persists and inFlight must be at least 1');
     this.exactIds = opts.exactIds ?? false;
     this.historyIds = this.exactIds ? new ExactSequence(this.reserver, HISTORY_SEQUENCE) : new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
@@ -241,6 +248,11 @@ export class CassandraStore implements Store {
   /** Batches sent so far, the persists and the statements they carried (the benchmark reports them). */
   get writeStats(): { batches: number; writes: number; statements: number } {
     return { batches: this.batchCount, writes: this.persistCount, statements: this.statementCount };
+  }
+
+  /** Persists waiting for a batch or on their way to Cassandra. */
+  get queueDepth(): number {
+    return this.waiting.length + this.persistsInFlight;
   }
 
   /** The most requests this store ever had in flight at once. */
@@ -389,8 +401,10 @@ export class CassandraStore implements Store {
         batch.push(this.waiting.shift()!);
       }
       this.batchesInFlight++;
+      this.persistsInFlight += batch.length;
       void this.send(batch, this.timestamp()).finally(() => {
         this.batchesInFlight--;
+        this.persistsInFlight -= batch.length;
         this.flush();
       });
     }
@@ -440,6 +454,7 @@ export class CassandraStore implements Store {
     this.batchCount++;
     this.persistCount += persists.length;
     this.statementCount += statements.length;
+    const started = performance.now();
     try {
       await this.run('persist', async () => {
         // Checked again at the last moment, when the limiter lets the batch go.
@@ -455,9 +470,11 @@ export class CassandraStore implements Store {
         await Promise.all(persists.map((p) => this.send([p], timestamp)));
         return;
       }
+      this.metrics.committed(persists.length, false, secondsSince(started));
       for (const p of persists) p.reject(e);
       return;
     }
+    this.metrics.committed(persists.length, true, secondsSince(started));
     for (const { day, id } of marks) this.rememberDayMark(day, id);
     for (const p of persists) {
       for (const b of p.newBuckets) this.rememberBucket(b);

@@ -12,6 +12,7 @@ import path from 'path';
 import { Worker } from 'worker_threads';
 import type { BatchResult, WriteItem } from './sqlite-writer';
 import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
+import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import {
   QUERIES, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
   type IdempotencyStore, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
@@ -99,7 +100,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private queue: PendingWrite[] = [];
   private flushScheduled = false;
-  private inFlight: { batch: number; items: PendingWrite[] } | null = null;
+  private inFlight: { batch: number; items: PendingWrite[]; started: number } | null = null;
   private batchCount = 0;
   private itemCount = 0;
   private readonly writer: Worker;
@@ -111,7 +112,10 @@ export class SqliteStore implements Store {
   private readonly named = new Map<string, NamedQuery>();
   private readonly historyStmts = new Map<string, Database.Statement>();
 
-  constructor(dataDir: string) {
+  private readonly metrics: Metrics;
+
+  constructor(dataDir: string, opts: { metrics?: Metrics } = {}) {
+    this.metrics = opts.metrics ?? NO_METRICS;
     fs.mkdirSync(dataDir, { recursive: true });
     this.db = new Database(path.join(dataDir, 'world.sqlite'));
     this.db.pragma('journal_mode = WAL');
@@ -198,7 +202,7 @@ export class SqliteStore implements Store {
     }
     const items = this.queue;
     this.queue = [];
-    this.inFlight = { batch: ++this.batchCount, items };
+    this.inFlight = { batch: ++this.batchCount, items, started: performance.now() };
     this.itemCount += items.length;
     this.writer.ref();
     this.writer.postMessage({ batch: this.inFlight.batch, items: items.map((p) => p.item) });
@@ -209,11 +213,17 @@ export class SqliteStore implements Store {
     this.inFlight = null;
     this.writer.unref();
     if (!done || done.batch !== result.batch) return;
+    this.metrics.committed(done.items.length, result.errors.every((e) => e === null), secondsSince(done.started));
     done.items.forEach((p, i) => {
       const error = result.errors[i];
       if (error === null) p.resolve(); else p.reject(new Error(error));
     });
     this.flush();
+  }
+
+  /** Writes waiting for the writer or on their way to disk. */
+  get queueDepth(): number {
+    return this.queue.length + (this.inFlight?.items.length ?? 0);
   }
 
   /** Batches committed so far and the writes they carried (the benchmark reports the ratio). */

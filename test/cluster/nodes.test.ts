@@ -60,6 +60,8 @@ describe('Many nodes: three node processes, one world (real Cassandra and Kafka)
         KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092', KAFKA_CLIENT_ID: name,
         WORLD_TICK_TOPIC: `${name}.days`, WORLD_HISTORY_TOPIC: `${name}.history`, WORLD_COMMAND_TOPIC: `${name}.commands`,
         WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'admin', WORLD_SPECTATOR_KEY: 'spectator', WORLD_DATA_DIR: tempDir('worldsim-node-'),
+        // 32 clients on one address register as fast as they can: no rate limit.
+        WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',
       };
       const proc = spawn(process.execPath, ['--no-deprecation', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       const node: Node = { id, port, url: `http://127.0.0.1:${port}`, proc, log: [] };
@@ -201,6 +203,10 @@ describe('Many nodes: three node processes, one world (real Cassandra and Kafka)
     assert.ok(landed);
     const served = (await call(fourth.url, 'GET', '/healthz')).body.node.cross_node_asks.served_for_others;
     assert.ok(served > 0, 'the fourth node answered asks for its shards');
+    // The node that sent them measured them (issue 11, item 7).
+    const metrics = await call(other.url, 'GET', '/metrics', undefined, { 'x-spectator-key': 'spectator' });
+    assert.equal(metrics.status, 200);
+    assert.match(String(metrics.body), /^worldsim_cross_node_ask_duration_seconds_count\{result="ok"\} [1-9]\d*$/m, 'asks sent to other nodes are in the metrics');
   });
 
   it('a node paused past its session timeout (SIGSTOP, then SIGCONT) no longer hosts what it lost, and no shard has two hosts', async () => {

@@ -106,12 +106,23 @@ async function allShardsSettled(nodes: World[], shards: number, timeoutMs = 60_0
   }
 }
 
+/**
+ * The rate limits of the tests' worlds: every test sends its requests from 127.0.0.1 as
+ * fast as it can, so they are limited far above what a test sends (the limiter still runs
+ * on every request). test/http/rate-limit.test.ts runs a world with the real defaults.
+ */
+export const TEST_RATE_LIMITS = {
+  address: { perSecond: 1_000_000, burst: 1_000_000 },
+  key: { perSecond: 1_000_000, burst: 1_000_000 },
+  registration: { perSecond: 1_000_000, burst: 1_000_000 },
+};
+
 export async function startTestWorld(options: Partial<Config> & { nodes?: number } = {}): Promise<TestWorld> {
   const { nodes: wanted, ...overrides } = options;
   const dataDir = overrides.dataDir ?? tempDir();
   const config: Config = {
     port: 0, host: '127.0.0.1', dataDir, adminKey: 'test-admin-key', spectatorKey: 'test-spectator-key',
-    daySeconds: 0, seed: 'test-seed', nodeId: '1', shards: 8, ...overrides, ...await storeConfig(dataDir, overrides), ...busConfig(dataDir, overrides),
+    daySeconds: 0, seed: 'test-seed', nodeId: '1', shards: 8, rateLimits: TEST_RATE_LIMITS, ...overrides, ...await storeConfig(dataDir, overrides), ...busConfig(dataDir, overrides),
   };
   const count = config.store === 'cassandra' && config.bus === 'kafka' ? (wanted ?? TEST_NODES) : 1;
   const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startWorld({ ...config, nodeId: String(i + 1) }, () => undefined)));

@@ -1,0 +1,21 @@
+// The service's log: one JSON object a line (pino), on stdout unless a test or a benchmark
+// takes the lines. What the world says (`log(line)` everywhere) is its `msg`; the request
+// log (http/request-log.ts) adds fields of its own. No key and no request body is ever
+// given to it.
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/** A logger writing JSON lines to stdout, or each line (without its newline) to `write`. */
+export function jsonLogger(write?: (line: string) => void, base: Record<string, unknown> = {}): Logger {
+  const options: pino.LoggerOptions = {
+    base: { service: 'worldsim', ...base },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (!write) return pino(options);
+  return pino(options, { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) });
+}
+
+/** The world's log function on a logger: each line becomes the message of an info record. */
+export const lineLog = (logger: Logger) => (line: string) => logger.info(line);
