@@ -168,7 +168,7 @@ const startupStep = (what: string) => (r: { ok: boolean; refusal?: { status: num
 };
 
 export async function startWorld(config: Config, log: (line: string) => void = (l) => console.log(l)): Promise<World> {
-  const { server, setReady, setUnavailable, setDegraded, setHealthFacts } = buildServer(routes, log);
+  const { server, setReady, setUnavailable, setDegraded, setHealthFacts, streams } = buildServer(routes, log, { streams: config.streams });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -269,7 +269,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   // Only the node that hosts the clock advances it.
   ticker.start(config.daySeconds * 1000, () => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000) : Promise.resolve()));
   if (!cluster) relay?.start();
-  setHealthFacts(() => ({ store: config.store, bus: config.bus, ...(node ? { node: node.status() } : {}), ...(relay ? { history_relay: relay.status() } : {}) }));
+  setHealthFacts(() => ({ store: config.store, bus: config.bus, streams: streams.open(), ...(node ? { node: node.status() } : {}), ...(relay ? { history_relay: relay.status() } : {}) }));
   setReady(services);
 
   // While the world runs, the store and the bus are watched. A store that cannot be
@@ -313,6 +313,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
       closing = true;
       clearInterval(health);
       ticker.stop();
+      streams.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await relay?.stop();
       // A node that leaves hands its shards over (and releases their leases) before it goes.

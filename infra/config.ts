@@ -1,4 +1,6 @@
 // Configuration from the environment (api-conventions.md, "Running the service").
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from '../http/stream';
+
 export type StoreKind = 'sqlite' | 'cassandra';
 export const CONSISTENCY_LEVELS = ['ONE', 'TWO', 'THREE', 'QUORUM', 'ALL', 'LOCAL_QUORUM', 'EACH_QUORUM', 'LOCAL_ONE'] as const;
 export type Consistency = (typeof CONSISTENCY_LEVELS)[number];
@@ -52,6 +54,8 @@ export interface Config {
   nodeId: string;
   /** Shards the entities are spread over on many nodes (WORLD_SHARDS); fixed for the life of a world. */
   shards: number;
+  /** The live feed's limits (WORLD_STREAMS_MAX, WORLD_STREAM_HEARTBEAT_SECONDS, WORLD_STREAM_SLOW_SECONDS); defaults when absent. */
+  streams?: StreamLimits;
 }
 
 /** Many nodes: the world's state in Cassandra and its nodes joined through Kafka. */
@@ -64,6 +68,12 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const n = number(env, name, fallback, min);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be a whole number >= ${min}, got "${env[name]}"`);
   return n;
 }
 
@@ -148,5 +158,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: env.WORLD_SEED || DEFAULT_SEED,
     nodeId: nodeId(env),
     shards: shards(env),
+    streams: {
+      maxStreams: whole(env, 'WORLD_STREAMS_MAX', DEFAULT_STREAM_LIMITS.maxStreams, 0),
+      heartbeatMs: number(env, 'WORLD_STREAM_HEARTBEAT_SECONDS', DEFAULT_STREAM_LIMITS.heartbeatMs / 1000, 0.1) * 1000,
+      slowClientMs: number(env, 'WORLD_STREAM_SLOW_SECONDS', DEFAULT_STREAM_LIMITS.slowClientMs / 1000, 0.1) * 1000,
+    },
   };
 }

@@ -38,6 +38,7 @@ describe('readConfig (api-conventions: running the service)', () => {
       bus: 'local',
       kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', commandTopic: 'world.commands', tickPartitions: 1, historyPartitions: 6, replicationFactor: 1 },
       nodeId: '1', shards: 32,
+      streams: { maxStreams: 100, heartbeatMs: 15_000, slowClientMs: 30_000 },
     });
   });
 
@@ -101,6 +102,7 @@ describe('readConfig (api-conventions: running the service)', () => {
     assert.deepEqual(readConfig(env), {
       port: 9091, host: '127.0.0.2', store: 'sqlite', dataDir: '/tmp/somewhere-else', adminKey: 'admin-from-env', spectatorKey: 'spectator-from-env',
       daySeconds: 0.5, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA, nodeId: '1', shards: 32,
+      streams: { maxStreams: 100, heartbeatMs: 15_000, slowClientMs: 30_000 },
     });
     assert.equal(readConfig({ WORLD_DAY_SECONDS: '0' }).daySeconds, 0, '0 turns the background clock off');
     assert.equal(readConfig({ WORLD_ADMIN_KEY: '', WORLD_SPECTATOR_KEY: '' }).adminKey, null, 'an empty key reads as unset');
