@@ -6,7 +6,7 @@
 (() => {
   const FEED_MAX = 100;
   const REFRESH_DELAY_MS = 400;
-  const MAP = { width: 640, height: 420, margin: 60 };
+  const MAP = { width: 960, height: 440, margin: 70 };
   const SVG = 'http://www.w3.org/2000/svg';
 
   const $ = (id) => document.getElementById(id);
@@ -48,42 +48,59 @@
   }
 
   /**
-   * Positions of the places: a force layout (roads pull, places push apart) from a circle
-   * in id order, run a fixed number of steps: the same places and roads always give the
-   * same map.
+   * Positions of the places: stress majorization on the number of roads between places
+   * (places as far apart on the map as on the roads), from a circle in id order, a fixed
+   * number of steps: the same places and roads always give the same map.
    */
   function layout(locations) {
     const ids = locations.map((l) => l.id).sort();
+    const n = ids.length;
     const index = new Map(ids.map((id, i) => [id, i]));
-    const p = ids.map((_, i) => ({ x: Math.cos((2 * Math.PI * i) / ids.length), y: Math.sin((2 * Math.PI * i) / ids.length) }));
-    const roads = [];
+    const hops = ids.map((_, i) => ids.map((__, j) => (i === j ? 0 : Infinity)));
     for (const l of locations) {
       for (const r of l.routes || []) {
-        if (index.has(r.destination_id) && l.id < r.destination_id) roads.push([index.get(l.id), index.get(r.destination_id), r.distance_days]);
+        const a = index.get(l.id); const b = index.get(r.destination_id);
+        if (b !== undefined) { hops[a][b] = 1; hops[b][a] = 1; }
       }
     }
-    for (let step = 0; step < 400; step++) {
-      const force = p.map(() => ({ x: 0, y: 0 }));
-      for (let i = 0; i < p.length; i++) {
-        for (let j = i + 1; j < p.length; j++) {
-          const dx = p[i].x - p[j].x; const dy = p[i].y - p[j].y;
-          const d2 = Math.max(dx * dx + dy * dy, 0.01);
-          const f = 0.05 / d2;
-          force[i].x += dx * f; force[i].y += dy * f; force[j].x -= dx * f; force[j].y -= dy * f;
+    for (let k = 0; k < n; k++) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      if (hops[i][k] + hops[k][j] < hops[i][j]) hops[i][j] = hops[i][k] + hops[k][j];
+    }
+    const far = Math.max(1, ...hops.flat().filter(Number.isFinite)) + 1;
+    const d = hops.map((row) => row.map((h) => (Number.isFinite(h) ? h : far)));
+    let p = ids.map((_, i) => ({ x: Math.cos((2 * Math.PI * i) / n) * far / 2, y: Math.sin((2 * Math.PI * i) / n) * far / 2 }));
+    for (let step = 0; step < 300; step++) {
+      p = p.map((q, i) => {
+        let x = 0; let y = 0; let weights = 0;
+        for (let j = 0; j < n; j++) {
+          if (i === j) continue;
+          const w = 1 / (d[i][j] * d[i][j]);
+          const dx = q.x - p[j].x; const dy = q.y - p[j].y;
+          const dist = Math.max(Math.hypot(dx, dy), 1e-6);
+          x += w * (p[j].x + (d[i][j] * dx) / dist);
+          y += w * (p[j].y + (d[i][j] * dy) / dist);
+          weights += w;
         }
-      }
-      for (const [a, b, days] of roads) {
-        const dx = p[b].x - p[a].x; const dy = p[b].y - p[a].y;
-        const d = Math.max(Math.hypot(dx, dy), 0.01);
-        const f = 0.1 * (d - 0.3 * Math.sqrt(days));
-        force[a].x += (dx / d) * f; force[a].y += (dy / d) * f; force[b].x -= (dx / d) * f; force[b].y -= (dy / d) * f;
-      }
-      for (let i = 0; i < p.length; i++) { p[i].x += force[i].x; p[i].y += force[i].y; }
+        return weights ? { x: x / weights, y: y / weights } : q;
+      });
     }
-    const xs = p.map((q) => q.x); const ys = p.map((q) => q.y);
+    // Turned so that the longest extent runs across the map, then scaled alike both ways.
+    const cx = p.reduce((a, q) => a + q.x, 0) / p.length;
+    const cy = p.reduce((a, q) => a + q.y, 0) / p.length;
+    let sxx = 0; let syy = 0; let sxy = 0;
+    for (const q of p) { sxx += (q.x - cx) ** 2; syy += (q.y - cy) ** 2; sxy += (q.x - cx) * (q.y - cy); }
+    const angle = -0.5 * Math.atan2(2 * sxy, sxx - syy);
+    const turned = p.map((q) => ({
+      x: (q.x - cx) * Math.cos(angle) - (q.y - cy) * Math.sin(angle),
+      y: (q.x - cx) * Math.sin(angle) + (q.y - cy) * Math.cos(angle),
+    }));
+    const xs = turned.map((q) => q.x); const ys = turned.map((q) => q.y);
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    const scale = (v, min, max, size) => MAP.margin + (max - min < 1e-6 ? 0.5 : (v - min) / (max - min)) * (size - 2 * MAP.margin);
-    return new Map(ids.map((id, i) => [id, { x: scale(p[i].x, minX, maxX, MAP.width), y: scale(p[i].y, minY, maxY, MAP.height) }]));
+    const scale = Math.min((MAP.width - 2 * MAP.margin) / Math.max(maxX - minX, 1e-6), (MAP.height - 2 * MAP.margin) / Math.max(maxY - minY, 1e-6));
+    return new Map(ids.map((id, i) => [id, {
+      x: MAP.width / 2 + (turned[i].x - (minX + maxX) / 2) * scale,
+      y: MAP.height / 2 + (turned[i].y - (minY + maxY) / 2) * scale,
+    }]));
   }
 
   function renderMap(locations) {
@@ -111,8 +128,11 @@
       const radius = 7 + Math.sqrt(l.population) / 8;
       place.append(svg('circle', { cx: at.x, cy: at.y, r: Math.min(radius, 26), fill: dangerColour(l.danger) }));
       place.append(svg('text', { x: at.x, y: at.y - Math.min(radius, 26) - 6, 'text-anchor': 'middle', class: 'name' }, l.name));
-      place.append(svg('text', { x: at.x, y: at.y + Math.min(radius, 26) + 14, 'text-anchor': 'middle', class: 'facts' },
-        `danger ${l.danger} · pop ${number(l.population)} · monsters ${number(l.monster_population)}`));
+      // Short on the map (the table below has every figure): the danger, then the people and monsters there are.
+      const facts = svg('text', { y: at.y + Math.min(radius, 26) + 14, 'text-anchor': 'middle', class: 'facts' });
+      const lines = [`danger ${l.danger}`, [l.population ? `${number(l.population)} people` : '', l.monster_population ? `${number(l.monster_population)} monsters` : ''].filter(Boolean).join(' · ')];
+      lines.filter(Boolean).forEach((line, i) => facts.append(svg('tspan', { x: at.x, dy: i ? 13 : 0 }, line)));
+      place.append(facts);
       place.append(svg('title', {}, `${l.name} (${l.kind}): danger ${l.danger}, population ${l.population}, monsters ${l.monster_population}`));
       map.append(place);
     }
