@@ -286,6 +286,7 @@ export function serveHistoryStream(server: restify.Server, state: () => StreamSt
       const decoded = StreamQuery.decode(req.query ?? {});
       if (E.isLeft(decoded)) problems.push(...detailItems('query', decoded.left));
       if (problems.length || E.isLeft(decoded)) return answer(res, 422, { detail: problems });
+      if (limits.maxStreams === 0) return answer(res, 503, { detail: 'the live feed is turned off on this node' });
       if (streams.size + starting >= limits.maxStreams) {
         return answer(res, 503, { detail: `this node already serves ${limits.maxStreams} streams, its limit; try again later` }, { 'Retry-After': '30' });
       }

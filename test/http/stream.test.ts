@@ -263,6 +263,14 @@ describe('the live feed: limits', () => {
     c.close();
   });
 
+  it('is turned off by WORLD_STREAMS_MAX=0: 503, and the rest of the API serves', async () => {
+    w = await startTestWorld({ streams: { maxStreams: 0, heartbeatMs: 15_000, slowClientMs: 30_000 } });
+    const r = await w.call('GET', '/api/events/stream', { headers: { accept: 'text/event-stream' } });
+    assert.equal(r.status, 503);
+    assert.match(r.body.detail, /turned off/);
+    assert.equal((await w.get('/api/events?limit=1')).status, 200);
+  });
+
   it('drops a client that takes nothing (WORLD_STREAM_SLOW_SECONDS) rather than buffering for it, and serves the others', async () => {
     w = await startTestWorld({ nodes: 1, streams: { maxStreams: 2, heartbeatMs: 15_000, slowClientMs: 1_000 } });
     const { port } = new URL(w.url);
