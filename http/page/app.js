@@ -6,7 +6,7 @@
 (() => {
   const FEED_MAX = 100;
   const REFRESH_DELAY_MS = 400;
-  const MAP = { width: 960, height: 440, margin: 70 };
+  const MAP = { width: 960, height: 440, margin: 80 };
   const SVG = 'http://www.w3.org/2000/svg';
 
   const $ = (id) => document.getElementById(id);
@@ -14,7 +14,9 @@
   let lastId = 0;
   let refreshTimer = null;
   let layoutKey = '';
-  let positions = new Map();
+  /** The laid-out places (before fitting to the screen), and what they were laid out from. */
+  let shape = new Map();
+  let lastLocations = null;
 
   async function getJson(path) {
     const res = await fetch(path, { headers: { Accept: 'application/json' } });
@@ -84,7 +86,7 @@
         return weights ? { x: x / weights, y: y / weights } : q;
       });
     }
-    // Turned so that the longest extent runs across the map, then scaled alike both ways.
+    // Turned so that the longest extent runs along the first axis (fit lays that axis along the longer side).
     const cx = p.reduce((a, q) => a + q.x, 0) / p.length;
     const cy = p.reduce((a, q) => a + q.y, 0) / p.length;
     let sxx = 0; let syy = 0; let sxy = 0;
@@ -94,19 +96,41 @@
       x: (q.x - cx) * Math.cos(angle) - (q.y - cy) * Math.sin(angle),
       y: (q.x - cx) * Math.sin(angle) + (q.y - cy) * Math.cos(angle),
     }));
-    const xs = turned.map((q) => q.x); const ys = turned.map((q) => q.y);
+    return new Map(ids.map((id, i) => [id, turned[i]]));
+  }
+
+  /**
+   * The map's size in CSS pixels (so its text is as large as the page's): as wide as its
+   * panel, landscape on a wide screen and portrait on a phone, where the places' longest
+   * extent runs down the screen instead of across.
+   */
+  function mapBox() {
+    const width = Math.max(280, Math.round($('map').getBoundingClientRect().width || MAP.width));
+    const portrait = width < 600;
+    return { width, height: portrait ? Math.round(width * 1.3) : Math.round(Math.min(MAP.height, width * 0.55)), portrait };
+  }
+
+  /** Places the laid-out positions in the box, scaled alike both ways, leaving room for the labels. */
+  function fit(shape, box) {
+    const points = [...shape].map(([id, q]) => [id, box.portrait ? { x: q.y, y: q.x } : q]);
+    const xs = points.map(([, q]) => q.x); const ys = points.map(([, q]) => q.y);
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    const scale = Math.min((MAP.width - 2 * MAP.margin) / Math.max(maxX - minX, 1e-6), (MAP.height - 2 * MAP.margin) / Math.max(maxY - minY, 1e-6));
-    return new Map(ids.map((id, i) => [id, {
-      x: MAP.width / 2 + (turned[i].x - (minX + maxX) / 2) * scale,
-      y: MAP.height / 2 + (turned[i].y - (minY + maxY) / 2) * scale,
+    const [mx, my] = [Math.min(MAP.margin, box.width / 4), 50];
+    const scale = Math.min((box.width - 2 * mx) / Math.max(maxX - minX, 1e-6), (box.height - 2 * my) / Math.max(maxY - minY, 1e-6));
+    return new Map(points.map(([id, q]) => [id, {
+      x: box.width / 2 + (q.x - (minX + maxX) / 2) * scale,
+      y: box.height / 2 + (q.y - (minY + maxY) / 2) * scale,
     }]));
   }
 
   function renderMap(locations) {
     const key = JSON.stringify(locations.map((l) => [l.id, (l.routes || []).map((r) => r.destination_id)]));
-    if (key !== layoutKey) { positions = layout(locations); layoutKey = key; }
+    if (key !== layoutKey) { shape = layout(locations); layoutKey = key; }
+    lastLocations = locations;
+    const box = mapBox();
+    const positions = fit(shape, box);
     const map = $('map');
+    map.setAttribute('viewBox', `0 0 ${box.width} ${box.height}`);
     map.replaceChildren();
     const drawn = new Set();
     for (const l of locations) {
@@ -117,7 +141,8 @@
         drawn.add(pair);
         const road = svg('g', { class: 'road' });
         road.append(svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: dangerColour(r.danger) }));
-        road.append(svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 4, 'text-anchor': 'middle' }, `${r.distance_days}d, danger ${r.danger}`));
+        // On a phone the map keeps names only: the table below gives every figure.
+        if (!box.portrait) road.append(svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 4, 'text-anchor': 'middle' }, `${r.distance_days}d, danger ${r.danger}`));
         road.append(svg('title', {}, `${l.name} to ${r.destination_id}: ${r.distance_days} days, danger ${r.danger}`));
         map.append(road);
       }
@@ -132,7 +157,7 @@
       const facts = svg('text', { y: at.y + Math.min(radius, 26) + 14, 'text-anchor': 'middle', class: 'facts' });
       const lines = [`danger ${l.danger}`, [l.population ? `${number(l.population)} people` : '', l.monster_population ? `${number(l.monster_population)} monsters` : ''].filter(Boolean).join(' · ')];
       lines.filter(Boolean).forEach((line, i) => facts.append(svg('tspan', { x: at.x, dy: i ? 13 : 0 }, line)));
-      place.append(facts);
+      if (!box.portrait) place.append(facts);
       place.append(svg('title', {}, `${l.name} (${l.kind}): danger ${l.danger}, population ${l.population}, monsters ${l.monster_population}`));
       map.append(place);
     }
@@ -247,6 +272,13 @@
     }
     follow();
   }
+
+  // A new width (a phone turned, a window resized) fits the map again.
+  let resizeTimer = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (lastLocations) renderMap(lastLocations); }, 150);
+  });
 
   start();
 })();

@@ -119,6 +119,9 @@ describe('the spectator page in Chromium', function () {
     assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
     const mapWidth = await page.locator('#map').evaluate((e) => e.getBoundingClientRect().width);
     assert.ok(mapWidth > 300 && mapWidth <= 390, `the map fits the screen: ${mapWidth}`);
+    // The map is drawn at the screen's size, so its names are as large as the page's text.
+    const nameHeights = await page.locator('#map .place .name').evaluateAll((names) => names.map((e) => e.getBoundingClientRect().height));
+    assert.ok(nameHeights.length > 0 && nameHeights.every((h) => h >= 12), `the places' names are readable: ${nameHeights.join(', ')} px high`);
     assert.deepEqual(problems, []);
     await page.close();
   });
