@@ -15,6 +15,8 @@ import { registerOpenApi } from './openapi';
 import type { Route } from './route';
 import type { Services } from './services';
 import { StoreUnavailableError } from '../actors/ports/store';
+import { serveHistoryStream, type LiveStreams, type StreamLimits } from './stream';
+import { serveSpectatorPage } from './spectator-page';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const HEADER_MAX = 256;
@@ -34,6 +36,8 @@ export interface ServerHandle {
   setDegraded(reason: string | null): void;
   /** More facts /healthz reports (the bus, the history relay's lag). */
   setHealthFacts(facts: () => Record<string, unknown>): void;
+  /** The open streams of GET /api/events/stream; close them before the server. */
+  streams: LiveStreams;
 }
 
 /** What a request that met an unreachable store is told. */
@@ -136,7 +140,7 @@ function header(req: restify.Request, name: string, problems: DetailItem[]): str
   return value;
 }
 
-export function buildServer(routes: Route[], log: (line: string) => void = () => undefined): ServerHandle {
+export function buildServer(routes: Route[], log: (line: string) => void = () => undefined, options: { streams?: StreamLimits } = {}): ServerHandle {
   let services: Services | null = null;
   let unavailable: string | null = null;
   let degraded: string | null = null;
@@ -164,6 +168,10 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     else res.send(200, { status: 'ok', ...facts() });
     return next();
   });
+
+  // The live feed and the spectator page are served beside the route table (docs/live.md).
+  const streams = serveHistoryStream(server, () => ({ services, unavailable }), options.streams, log);
+  serveSpectatorPage(server);
 
   for (const r of routes) {
     const path = r.path.replace(/\{(\w+)\}/g, ':$1');
@@ -245,5 +253,6 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     setUnavailable: (reason) => { unavailable = reason; },
     setDegraded: (reason) => { degraded = reason; },
     setHealthFacts: (f) => { facts = f; },
+    streams,
   };
 }

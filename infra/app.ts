@@ -202,7 +202,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   const log = lineLog(logger);
   const metrics = new WorldMetrics();
   let knownKeys: Keys | null = null;
-  const { server, setReady, setUnavailable, setDegraded, setHealthFacts } = buildServer(routes, log);
+  const { server, setReady, setUnavailable, setDegraded, setHealthFacts, streams } = buildServer(routes, log, { streams: config.streams });
   // Every request is logged and measured, the refused ones too. The rate limits run once
   // the route is known (so a 429 is counted under its route), before its handler reads anything.
   server.pre(observeRequests([requestLogger(logger), (r) => metrics.request(r)]));
@@ -314,7 +314,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   // Only the node that hosts the clock advances it.
   ticker.start(config.daySeconds * 1000, () => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000) : Promise.resolve()));
   if (!cluster) relay?.start();
-  setHealthFacts(() => ({ store: config.store, bus: config.bus, ...(node ? { node: node.status() } : {}), ...(relay ? { history_relay: relay.status() } : {}) }));
+  setHealthFacts(() => ({ store: config.store, bus: config.bus, streams: streams.open(), ...(node ? { node: node.status() } : {}), ...(relay ? { history_relay: relay.status() } : {}) }));
   setReady(services);
 
   // While the world runs, the store and the bus are watched. A store that cannot be
@@ -363,6 +363,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
       closing = true;
       clearInterval(health);
       ticker.stop();
+      streams.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await relay?.stop();
       // A node that leaves hands its shards over (and releases their leases) before it goes.

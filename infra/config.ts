@@ -1,5 +1,6 @@
 // Configuration from the environment (api-conventions.md, "Running the service").
 import { DEFAULT_RATE_LIMITS, type Rate, type RateLimits } from '../http/rate-limit';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from '../http/stream';
 
 export type StoreKind = 'sqlite' | 'cassandra';
 export const CONSISTENCY_LEVELS = ['ONE', 'TWO', 'THREE', 'QUORUM', 'ALL', 'LOCAL_QUORUM', 'EACH_QUORUM', 'LOCAL_ONE'] as const;
@@ -56,6 +57,8 @@ export interface Config {
   shards: number;
   /** Token buckets per client address, per agent key and for registration (docs/operations.md); DEFAULT_RATE_LIMITS when absent. */
   rateLimits?: RateLimits;
+  /** The live feed's limits (WORLD_STREAMS_MAX, WORLD_STREAM_HEARTBEAT_SECONDS, WORLD_STREAM_SLOW_SECONDS); defaults when absent. */
+  streams?: StreamLimits;
 }
 
 /** Many nodes: the world's state in Cassandra and its nodes joined through Kafka. */
@@ -68,6 +71,12 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const n = number(env, name, fallback, min);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be a whole number >= ${min}, got "${env[name]}"`);
   return n;
 }
 
@@ -169,5 +178,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeId: nodeId(env),
     shards: shards(env),
     rateLimits: rateLimits(env),
+    streams: {
+      maxStreams: whole(env, 'WORLD_STREAMS_MAX', DEFAULT_STREAM_LIMITS.maxStreams, 0),
+      heartbeatMs: number(env, 'WORLD_STREAM_HEARTBEAT_SECONDS', DEFAULT_STREAM_LIMITS.heartbeatMs / 1000, 0.1) * 1000,
+      slowClientMs: number(env, 'WORLD_STREAM_SLOW_SECONDS', DEFAULT_STREAM_LIMITS.slowClientMs / 1000, 0.1) * 1000,
+    },
   };
 }

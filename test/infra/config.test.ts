@@ -40,6 +40,7 @@ describe('readConfig (api-conventions: running the service)', () => {
       kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', commandTopic: 'world.commands', tickPartitions: 1, historyPartitions: 6, replicationFactor: 1 },
       nodeId: '1', shards: 32,
       rateLimits: { address: { perSecond: 20, burst: 100 }, key: { perSecond: 5, burst: 30 }, registration: { perSecond: 3 / 60, burst: 5 } },
+      streams: { maxStreams: 100, heartbeatMs: 15_000, slowClientMs: 30_000 },
     });
   });
 
@@ -104,6 +105,7 @@ describe('readConfig (api-conventions: running the service)', () => {
       port: 9091, host: '127.0.0.2', store: 'sqlite', dataDir: '/tmp/somewhere-else', adminKey: 'admin-from-env', spectatorKey: 'spectator-from-env',
       daySeconds: 0.5, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA, nodeId: '1', shards: 32,
       rateLimits: DEFAULT_RATE_LIMITS,
+      streams: { maxStreams: 100, heartbeatMs: 15_000, slowClientMs: 30_000 },
     });
     assert.equal(readConfig({ WORLD_DAY_SECONDS: '0' }).daySeconds, 0, '0 turns the background clock off');
     assert.equal(readConfig({ WORLD_ADMIN_KEY: '', WORLD_SPECTATOR_KEY: '' }).adminKey, null, 'an empty key reads as unset');
