@@ -16,6 +16,8 @@ export interface ValueSchema extends Omit<FieldSchema, 'type' | 'items' | 'prope
   properties?: Record<string, ValueSchema>;
   /** An object whose keys are free (an id or a resource name) and whose values share this shape. */
   values?: ValueSchema;
+  /** A value of any of these shapes (with `type: 'any'`). */
+  anyOf?: ValueSchema[];
   description?: string;
 }
 
@@ -40,6 +42,7 @@ export function toJsonSchema(s: ValueSchema, hoist?: Hoist): JsonSchema {
   const out: JsonSchema = {};
   if (s.description) out.description = s.description;
   if (s.type !== 'any') out.type = s.nullable ? [s.type, 'null'] : s.type;
+  if (s.anyOf) out.anyOf = s.anyOf.map((a) => toJsonSchema(a, hoist));
   if (s.enum) out.enum = s.nullable ? [...s.enum, null] : [...s.enum];
   if (s.min_length !== undefined) out.minLength = s.min_length;
   if (s.max_length !== undefined) out.maxLength = s.max_length;

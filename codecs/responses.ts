@@ -97,9 +97,14 @@ export const MarketEntry = record('MarketEntry', {
   resource: str(), price: num(), supply: int(), location_id: str(), base_price: int(), usual_supply: int(),
 });
 
+// A chronicle report (a world event's news, sent by nobody from nowhere) stands among the
+// messages under the id `world-event-<event id>`, so that it can never take a message's id.
 export const Message = record('Message', {
-  id: int(), sender_id: int(), sender_name: str(), recipient_id: nullable(int()), body: str(), kind: str(), public: bool(), verified: bool(),
-  sent_day: int(), deliver_day: int(), cost: int(), sender_location_id: nullable(str()), recipient_location_id: nullable(str()),
+  id: { type: 'any', anyOf: [int(), { type: 'string', pattern: '^world-event-[0-9]+$' }], description: 'the message id; a chronicle report\'s is "world-event-<world event id>"' },
+  sender_id: nullable(int('null for a chronicle report')), sender_name: str(), recipient_id: nullable(int()), body: str(), kind: str(), public: bool(), verified: bool(),
+  sent_day: int(), deliver_day: int(), cost: int(),
+  sender_location_id: { ...nullable(str()), required: false }, recipient_location_id: { ...nullable(str()), required: false },
+  world_event_id: { ...int('the world event a chronicle report tells of'), required: false },
 });
 
 export const Suggestion = record('Suggestion', {

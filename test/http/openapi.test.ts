@@ -9,15 +9,12 @@ import fs from 'fs';
 import path from 'path';
 import { pathToFileURL } from 'url';
 import fc from 'fast-check';
-import Ajv2020 from 'ajv/dist/2020';
-import type { ValidateFunction } from 'ajv';
 import { routes } from '../../http/routes';
 import type { Route } from '../../http/route';
 import { AgentCreate, EventsQuery } from '../../codecs/requests';
 import { EconomyDriver, actionArbitrary } from '../support/economy-driver';
-import { startTestWorld, type Answer, type TestWorld } from '../support/world';
-
-type Doc = { openapi: string; paths: Record<string, Record<string, any>>; components: Record<string, any> };
+import { AnswerChecker, type Doc } from '../support/conformance';
+import { startTestWorld, type TestWorld } from '../support/world';
 
 /** The validator is an ES module; this suite is compiled to CommonJS. */
 async function validateOpenApi(doc: unknown): Promise<{ valid: boolean; errors?: unknown }> {
@@ -25,89 +22,6 @@ async function validateOpenApi(doc: unknown): Promise<{ valid: boolean; errors?:
   const load = new Function('url', 'return import(url)') as (url: string) => Promise<typeof import('@seriousme/openapi-schema-validator')>;
   const { Validator } = await load(pathToFileURL(entry).href);
   return new Validator().validate(doc as Record<string, unknown>);
-}
-
-/** Checks answers against the document: the schema of their route and status. */
-class AnswerChecker {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
-  private readonly compiled = new Map<string, ValidateFunction>();
-  private readonly matchers: Array<{ route: Route; re: RegExp; params: number }>;
-  /** What did not fit, the first case of each route and status. */
-  private readonly misfits = new Map<string, string>();
-  /** Routes with a success answer that fit, and every `route status` seen. */
-  readonly succeeded = new Set<string>();
-  readonly seen = new Map<string, number>();
-
-  constructor(private readonly doc: Doc) {
-    this.ajv.addSchema({ $id: 'openapi', components: doc.components });
-    this.matchers = routes.map((route) => ({
-      route, re: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`), params: (route.path.match(/\{/g) ?? []).length,
-    }));
-  }
-
-  routeOf(method: string, url: string): Route | undefined {
-    const p = url.split('?')[0];
-    return this.matchers.filter((m) => m.route.method === method && m.re.test(p)).sort((a, b) => a.params - b.params)[0]?.route;
-  }
-
-  /** The schema the document states for a route's answer with this status, or undefined when it states none. */
-  validatorFor(route: Route, status: number): ValidateFunction | undefined {
-    const key = `${route.method} ${route.path} ${status}`;
-    if (!this.compiled.has(key)) {
-      let response = this.doc.paths[route.path]?.[route.method.toLowerCase()]?.responses?.[String(status)];
-      if (!response) return undefined;
-      if (response.$ref) response = this.doc.components.responses[response.$ref.split('/').pop()];
-      const schema = JSON.parse(JSON.stringify(response.content['application/json'].schema).replaceAll('"#/components/', '"openapi#/components/'));
-      this.compiled.set(key, this.ajv.compile(schema));
-    }
-    return this.compiled.get(key);
-  }
-
-  check(method: string, url: string, answer: Answer): void {
-    const route = this.routeOf(method, url);
-    if (!route) { this.misfits.set(`${method} ${url}`, 'no route of the table'); return; }
-    const key = `${route.method} ${route.path} ${answer.status}`;
-    this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
-    const validate = this.validatorFor(route, answer.status);
-    if (!validate) {
-      if (!this.misfits.has(key)) this.misfits.set(key, `${url}: the status is not in the document: ${answer.text.slice(0, 300)}`);
-      return;
-    }
-    if (!validate(answer.body)) {
-      if (!this.misfits.has(key)) this.misfits.set(key, `${url}: ${this.ajv.errorsText(validate.errors)}: ${answer.text.slice(0, 300)}`);
-      return;
-    }
-    if (answer.status === route.success) this.succeeded.add(`${route.method} ${route.path}`);
-  }
-
-  get problems(): string[] {
-    return [...this.misfits].map(([k, v]) => `${k}: ${v}`);
-  }
-
-  /** The same world, with every answer checked on its way back. */
-  watch(w: TestWorld): TestWorld {
-    const call: TestWorld['call'] = async (method, url, opts) => {
-      const answer = await w.call(method, url, opts);
-      this.check(method, url, answer);
-      return answer;
-    };
-    return {
-      ...w,
-      call,
-      get: (url, key) => call('GET', url, { key }),
-      post: (url, body, key) => call('POST', url, { body, key }),
-      async tick() {
-        const r = await call('POST', '/api/tick', { admin: w.keys.admin });
-        assert.equal(r.status, 200, r.text);
-        return r.body.day;
-      },
-      async register(name) {
-        const r = await call('POST', '/api/agents', { body: { name: name ?? 'Checked agent', model: 'test-model' } });
-        assert.equal(r.status, 201, r.text);
-        return { id: r.body.id, key: r.body.api_key };
-      },
-    };
-  }
 }
 
 describe('GET /openapi.json: the API as an OpenAPI 3.1 document', function () {

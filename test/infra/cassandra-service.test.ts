@@ -11,7 +11,7 @@ import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, type Config } from '../../infra/config';
 import { ensureCassandra, CASSANDRA_START_TIMEOUT_MS, parseSettings, trackKeyspace } from '../support/cassandra';
 import { freePort, tcpProxy } from '../support/tcp-proxy';
-import { tempDir } from '../support/world';
+import { TEST_RATE_LIMITS, tempDir } from '../support/world';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -35,6 +35,8 @@ const cassandraConfig = (port: number, contactPoint: string, keyspace: string): 
   port, host: '127.0.0.1', store: 'cassandra', dataDir: tempDir('worldsim-cassandra-service-'),
   cassandra: { ...DEFAULT_CASSANDRA, contactPoints: [contactPoint], keyspace }, bus: 'local', kafka: DEFAULT_KAFKA, nodeId: '1', shards: 32,
   adminKey: 'service-admin', spectatorKey: 'service-spectator', daySeconds: 0, seed: 'service-seed',
+  // Its clients all come from 127.0.0.1, faster than an address may register.
+  rateLimits: TEST_RATE_LIMITS,
 });
 
 describe('the service on Cassandra when Cassandra cannot be reached', function () {

@@ -7,6 +7,7 @@ import path from 'path';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, type BusKind, type Config, type StoreKind } from '../../infra/config';
 import { openCassandraStore } from '../../infra/store/cassandra-store';
+import { assertConforms } from './conformance';
 import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, sharedKeyspace, trackKeyspace } from './cassandra';
 
 export interface Answer<T = any> {
@@ -144,7 +145,9 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
     const text = await res.text();
     let body: any = text;
     try { body = JSON.parse(text); } catch { /* keep the text */ }
-    return { status: res.status, body, text };
+    const answer = { status: res.status, body, text };
+    assertConforms(method, url, answer);
+    return answer;
   };
   const tw: TestWorld = {
     ...world,
