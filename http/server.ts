@@ -185,11 +185,11 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         } else if (r.auth === 'admin') {
           const given = header(req, ADMIN_KEY_HEADER, problems);
           if (problems.length) throw invalid(problems);
-          checkOperatorKey(given, services.keys.admin, 'X-Admin-Key');
+          checkOperatorKey(given, services.operatorKeyHashes.admin, 'X-Admin-Key');
         } else if (r.auth === 'spectator') {
           const given = header(req, SPECTATOR_KEY_HEADER, problems);
           if (problems.length) throw invalid(problems);
-          checkOperatorKey(given, services.keys.spectator, 'X-Spectator-Key');
+          checkOperatorKey(given, services.operatorKeyHashes.spectator, 'X-Spectator-Key');
         }
 
         // Idempotency-Key (any route that changes something): its caller's, checked with the rest of the input.

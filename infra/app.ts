@@ -16,10 +16,10 @@ import { worldEventKind } from '../actors/world-event/actor';
 import { Region } from '../actors/region';
 import { seedWorld } from '../actors/world/seed';
 import { resumeIntents } from '../actors/intents';
-import { newOperatorKey } from '../http/auth';
 import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
-import { currentDay, type Keys, type Services } from '../http/services';
+import { currentDay, type Services } from '../http/services';
+import { operatorKeys, type OperatorRole } from './operator-keys';
 import { EmbeddedBus } from './bus/embedded-bus';
 import { KafkaBus } from './bus/kafka-bus';
 import { HistoryRelay } from './history/relay';
@@ -40,29 +40,16 @@ import { SqliteStore } from './store/sqlite-store';
 export interface World {
   url: string;
   port: number;
-  keys: Keys;
+  /** The operator keys in plain text where this start knows them (configured, or generated now); a kept key is known only by its hash. */
+  keys: Partial<Record<OperatorRole, string>>;
+  /** The operator keys this start generated: shown once (`npm start` prints them), then known only by their hashes. */
+  generatedKeys: Partial<Record<OperatorRole, string>>;
   services: Services;
   /** The in-process region behind services.entities (the benchmark reports the actors awake). */
   region: Region;
   /** On many nodes: this node of the cluster (services.entities). */
   node: ClusterNode | null;
   close(): Promise<void>;
-}
-
-/** The operator keys: from the environment, or generated once and kept in the store. */
-async function operatorKeys(store: Store, config: Config): Promise<{ keys: Keys; generated: string[] }> {
-  const generated: string[] = [];
-  const keyFor = async (configured: string | null, setting: string) => {
-    if (configured) return configured;
-    let key = await store.setting(setting);
-    if (!key) {
-      key = newOperatorKey();
-      await store.setSetting(setting, key);
-      generated.push(setting);
-    }
-    return key;
-  };
-  return { keys: { admin: await keyFor(config.adminKey, 'admin_key'), spectator: await keyFor(config.spectatorKey, 'spectator_key') }, generated };
 }
 
 /** The name of a node (`node-<NODE_ID>`): its settler, its consumer groups, its reply topic. */
@@ -180,7 +167,8 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   // On many nodes the store refuses a write for an entity whose shard this node's lease does not cover.
   let fence: ((persistenceKey: string) => string | null) | undefined;
   const store = await patiently(`opening ${storeName(config)}`, () => openStore(config, cluster ? (key) => (fence ? fence(key) : 'this node has not joined the cluster yet') : undefined));
-  const { keys } = await patiently('reading the operator keys', () => operatorKeys(store, config));
+  const operator = await patiently('reading the operator keys', () => operatorKeys(store, config));
+  for (const role of operator.rehashed) log(`worldsim: the kept ${role} key is now kept as its hash only`);
   // The world's seed is fixed when it is first created; a restart keeps it.
   const seed = await patiently('reading the world seed', async () => {
     const kept = await store.setting('world_seed') ?? config.seed;
@@ -264,7 +252,7 @@ export async function startWorld(config: Config, log: (line: string) => void = (
     }
   }
 
-  const services: Services = { entities, read: store, store, keys, seed, day: () => currentDay(store), now: () => Date.now() };
+  const services: Services = { entities, read: store, store, operatorKeyHashes: operator.hashes, seed, day: () => currentDay(store), now: () => Date.now() };
   const ticker = new IntervalTicker();
   // Only the node that hosts the clock advances it.
   ticker.start(config.daySeconds * 1000, () => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000) : Promise.resolve()));
@@ -305,7 +293,8 @@ export async function startWorld(config: Config, log: (line: string) => void = (
   return {
     url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
     port,
-    keys,
+    keys: operator.known,
+    generatedKeys: operator.generated,
     services,
     region,
     node,

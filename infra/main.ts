@@ -6,8 +6,10 @@ async function main() {
   const config = readConfig();
   const world = await startWorld(config);
   console.log(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
-  console.log(`worldsim: X-Admin-Key ${world.keys.admin}`);
-  console.log(`worldsim: X-Spectator-Key ${world.keys.spectator}`);
+  // A generated key is shown this once: only its hash is kept. A configured key is not printed.
+  const { admin, spectator } = world.generatedKeys;
+  if (admin) console.log(`worldsim: X-Admin-Key ${admin} (generated now and shown only this once; keep it)`);
+  if (spectator) console.log(`worldsim: X-Spectator-Key ${spectator} (generated now and shown only this once; keep it)`);
   const stop = async () => {
     await world.close();
     process.exit(0);

@@ -117,6 +117,8 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
+    // What this connection deletes or replaces (a plain operator key of an older version replaced by its hash) is overwritten on disk.
+    this.db.pragma('secure_delete = ON');
     this.db.exec(SCHEMA);
     this.db.exec(IDEMPOTENCY_SCHEMA);
     this.idempotency = new SqliteIdempotency(this.db);
