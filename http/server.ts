@@ -3,18 +3,18 @@
 // handler, whose refusals carry their own status. Nothing else reaches the client: no
 // stack trace, no unformatted error.
 import restify from 'restify';
-import type { IncomingMessage } from 'http';
 import * as E from 'fp-ts/Either';
 import { detailItem, detailItems, type DetailItem, type Place } from '../codecs/report';
 import type { Field } from '../codecs/primitives';
 import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperatorKey, hashKey, requireActive, resolveAgent, type Caller } from './auth';
 import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
+import { answerLowLevelErrors } from './low-level-errors';
+import { ClientGoneError, bodyText, findLoneSurrogates, readBody } from './request-body';
 import type { Route } from './route';
 import type { Services } from './services';
 import { StoreUnavailableError } from '../actors/ports/store';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
 const HEADER_MAX = 256;
 
 export interface ServerHandle {
@@ -36,29 +36,6 @@ export interface ServerHandle {
 
 /** What a request that met an unreachable store is told. */
 export const STORE_UNAVAILABLE = "the world's store cannot be reached right now; try again shortly (if you were changing something, read the current state first: it may or may not have happened)";
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      if (tooLarge) return; // discarded: the answer is already on its way
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        // Answer 413 at once and let the rest drain away; the connection closes after the
-        // answer. Destroying the request here would take the answer down with it.
-        tooLarge = true;
-        chunks.length = 0;
-        reject(new HttpError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function decode<A>(codec: Field<A> | undefined, input: unknown, place: Place, problems: DetailItem[]): A {
   if (!codec) return undefined as A;
@@ -143,6 +120,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
   // restify's own logger would print whole requests (keys included) on some failures: keep it quiet.
   (server.log as unknown as { level: string }).level = 'silent'; // restify 11 logs through pino
   server.use(restify.plugins.queryParser({ mapParams: false }));
+  answerLowLevelErrors(server.server, log);
 
   server.on('restifyError', (req: restify.Request, _res: restify.Response, err: any, cb: () => void) => {
     const status = err.statusCode ?? 500;
@@ -155,13 +133,16 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     return cb();
   });
 
-  server.get('/healthz', (_req, res, next) => {
+  // HEAD is answered wherever GET is, as GET would be but without the body.
+  const healthz: restify.RequestHandler = (_req, res, next) => {
     if (unavailable) res.send(503, { status: services ? 'unavailable' : 'starting', detail: unavailable });
     else if (!services) res.send(503, { status: 'starting' });
     else if (degraded) res.send(200, { status: 'degraded', detail: degraded, ...facts() });
     else res.send(200, { status: 'ok', ...facts() });
     return next();
-  });
+  };
+  server.get('/healthz', healthz);
+  server.head('/healthz', healthz);
 
   for (const r of routes) {
     const path = r.path.replace(/\{(\w+)\}/g, ':$1');
@@ -170,7 +151,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         if (unavailable) throw new HttpError(503, unavailable);
         if (!services) throw new HttpError(503, 'the world is starting; try again in a moment');
         const problems: DetailItem[] = [];
-        const raw = r.method === 'GET' ? '' : await readBody(req);
+        const rawBytes = r.method === 'GET' ? Buffer.alloc(0) : await readBody(req);
+        const raw = rawBytes.toString('utf8');
 
         // Keys first: a caller without the right key learns nothing about the input.
         let caller: Caller | null = null;
@@ -198,8 +180,14 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         const query = decode(r.query, req.query ?? {}, 'query', problems);
         let body: unknown;
         if (r.body) {
-          const json = parseJson(raw, problems);
-          if (!problems.some((p) => p.type === 'json_invalid')) body = decode(r.body, json, 'body', problems);
+          // Not UTF-8, not JSON, or a lone surrogate: one problem for the body, its shape unchecked.
+          const text = bodyText(rawBytes, problems);
+          if (text !== undefined) {
+            const json = parseJson(text, problems);
+            const before = problems.length;
+            findLoneSurrogates(text, json, ['body'], problems);
+            if (problems.length === before && !problems.some((p) => p.type === 'json_invalid')) body = decode(r.body, json, 'body', problems);
+          }
         }
         if (problems.length) throw invalid(problems);
         if (caller && r.body) {
@@ -221,6 +209,9 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         if (e instanceof HttpError) {
           if (e.status === 413) res.setHeader('connection', 'close');
           res.send(e.status, errorBody(e));
+        } else if (e instanceof ClientGoneError) {
+          // Nobody is left to answer; one quiet line, no stack.
+          log(`${req.method} ${req.path()}: ${e.message}`);
         } else if (e instanceof StoreUnavailableError) {
           log(`${req.method} ${req.path()}: ${e.message}`);
           res.send(503, { detail: STORE_UNAVAILABLE });
@@ -230,7 +221,10 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         }
       }
     };
-    if (r.method === 'GET') server.get(path, handler);
+    if (r.method === 'GET') {
+      server.get(path, handler);
+      server.head(path, handler);
+    }
     else if (r.method === 'POST') server.post(path, handler);
     else server.patch(path, handler);
   }
