@@ -10,6 +10,7 @@ import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperator
 import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
 import { answerLowLevelErrors } from './low-level-errors';
+import { findKeysInText } from './key-in-text';
 import { ClientGoneError, bodyText, findLoneSurrogates, readBody } from './request-body';
 import type { Route } from './route';
 import type { Services } from './services';
@@ -56,19 +57,6 @@ function parseJson(raw: string, problems: DetailItem[]): unknown {
     const at = /position (\d+)/.exec(message);
     problems.push(detailItem(['body', at ? Number(at[1]) : 0], 'json_invalid', 'JSON decode error', raw.length > 200 ? `${raw.slice(0, 200)}…` : raw, { error: message }));
     return undefined;
-  }
-}
-
-/** Core rule 26 and part 5, rule 7: an agent's own key never enters public free text. */
-function findKeyInText(value: unknown, key: string, loc: Array<string | number>, out: DetailItem[]): void {
-  if (typeof value === 'string') {
-    if (value.includes(key)) {
-      out.push(detailItem(loc, 'api_key_in_text', 'Text must not contain your API key; it would be readable by everyone'));
-    }
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => findKeyInText(v, key, [...loc, i], out));
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) findKeyInText(v, key, [...loc, k], out);
   }
 }
 
@@ -190,8 +178,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           }
         }
         if (problems.length) throw invalid(problems);
-        if (caller && r.body) {
-          findKeyInText(body, caller.key, ['body'], problems);
+        if (r.body) {
+          await findKeysInText(body, services.read, caller?.key ?? null, ['body'], problems);
           if (problems.length) throw invalid(problems);
         }
         if (idempotencyKey !== undefined) {

@@ -99,7 +99,10 @@ export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
     if (e.type === 'organization-founded' || e.type === 'founding-abandoned') return [intentEnded('agent', after.id)];
     return [];
   },
-  credentials: (e) => (e.type === 'registered' ? [{ key_hash: e.key_hash, agent_id: e.id }] : []),
+  // The folded hash is a credential of its own kind (prefixed, so no key's hash can equal it): it finds the agent, it never authenticates.
+  credentials: (e) => (e.type === 'registered'
+    ? [{ key_hash: e.key_hash, agent_id: e.id }, ...(e.folded_key_hash ? [{ key_hash: e.folded_key_hash, agent_id: e.id }] : [])]
+    : []),
   view: (s) => (s ? agentView(s) : null),
   handle(state, c, io) {
     switch (c.type) {

@@ -1,7 +1,8 @@
 // What an agent actor is told, and what it records.
 import type { FoundCommand } from '../organization/messages';
 
-export interface RegisterCommand { type: 'register'; id: number; name: string; model: string; key_hash: string; day: number }
+/** folded_key_hash: the hash of the key's folded form (http/key-in-text.ts), by which the key is recognised in public text however it is written. */
+export interface RegisterCommand { type: 'register'; id: number; name: string; model: string; key_hash: string; folded_key_hash?: string; day: number }
 export interface RetireCommand { type: 'retire'; reason: string; day: number }
 /** Found an organization: the agent keeps the one-active-organization rule (core rule 3). */
 export interface FoundOrganizationCommand { type: 'found-organization'; organization: Omit<FoundCommand, 'type' | 'agent_id' | 'seeded_treasury' | 'grant_share'> }
@@ -11,7 +12,8 @@ export interface ResumeCommand { type: 'resume' }
 
 export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand | ResumeCommand;
 
-export interface Registered { type: 'registered'; day: number; id: number; name: string; model: string; key_hash: string }
+/** folded_key_hash is absent in records older than the check of keys in public text. */
+export interface Registered { type: 'registered'; day: number; id: number; name: string; model: string; key_hash: string; folded_key_hash?: string }
 export interface Retired { type: 'retired'; day: number; reason: string }
 /** grant_share: the share of the kind's starting treasury the world granted (absent in records older than the founding allowance). */
 export interface OrganizationFounded { type: 'organization-founded'; day: number; organization_id: number; grant_share?: number }

@@ -6,7 +6,7 @@ import type { FoundCommand } from '../organization/messages';
 
 export function decideRegister(state: AgentState, c: RegisterCommand): Decision<AgentEvent> {
   if (state) return conflict(`agent ${c.id} already exists`);
-  return accept({ type: 'registered', day: c.day, id: c.id, name: c.name, model: c.model, key_hash: c.key_hash });
+  return accept({ type: 'registered', day: c.day, id: c.id, name: c.name, model: c.model, key_hash: c.key_hash, ...(c.folded_key_hash ? { folded_key_hash: c.folded_key_hash } : {}) });
 }
 
 export function checkActive(state: AgentState): Decision<never> | null {

@@ -3,6 +3,7 @@ import type { AgentCommand } from '../../actors/agent/messages';
 import type { agentView } from '../../actors/agent/actor';
 import { AgentCreate, AgentPath, AgentRetire } from '../../codecs/requests';
 import { hashKey, newAgentKey } from '../auth';
+import { foldedKeyHash } from '../key-in-text';
 import { notFoundError, unwrap } from '../errors';
 import { route } from '../route';
 import { once, type Services } from '../services';
@@ -40,7 +41,7 @@ export const agentRoutes = [
       const id = await s.store.nextId('agent');
       // Under an Idempotency-Key a retry registers with the key of the first try (kept encrypted with the claim).
       const apiKey = await once(s, 'api_key', async () => newAgentKey());
-      const agent = await ask(s, id, { type: 'register', id, name: body.name, model: body.model, key_hash: hashKey(apiKey), day: await s.day() });
+      const agent = await ask(s, id, { type: 'register', id, name: body.name, model: body.model, key_hash: hashKey(apiKey), folded_key_hash: foldedKeyHash(apiKey), day: await s.day() });
       return { ...(agent as object), api_key: apiKey };
     },
   }),
