@@ -11,6 +11,7 @@ import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerpri
 import { HttpError, invalid } from './errors';
 import { answerLowLevelErrors } from './low-level-errors';
 import { findKeysInText } from './key-in-text';
+import { Page, nextPageUrl } from './paging';
 import { ClientGoneError, bodyText, findLoneSurrogates, readBody } from './request-body';
 import type { Route } from './route';
 import type { Services } from './services';
@@ -192,6 +193,11 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           return;
         }
         const value = await r.handle({ params, query, body, caller }, services);
+        if (value instanceof Page) {
+          if (value.next) res.header('Link', `<${nextPageUrl(req.url ?? r.path, value.next)}>; rel="next"`);
+          res.send(r.success, value.items);
+          return;
+        }
         res.send(r.success, value);
       } catch (e) {
         if (e instanceof HttpError) {

@@ -1,10 +1,11 @@
 // Agents: registration (the key is shown once), profiles, retirement, departures.
 import type { AgentCommand } from '../../actors/agent/messages';
 import type { agentView } from '../../actors/agent/actor';
-import { AgentCreate, AgentPath, AgentRetire } from '../../codecs/requests';
+import { AgentCreate, AgentPath, AgentRetire, PageQuery } from '../../codecs/requests';
 import { hashKey, newAgentKey } from '../auth';
 import { foldedKeyHash } from '../key-in-text';
 import { notFoundError, unwrap } from '../errors';
+import { pageOf, type Listed } from '../paging';
 import { route } from '../route';
 import { once, type Services } from '../services';
 
@@ -47,7 +48,8 @@ export const agentRoutes = [
   }),
   route({
     method: 'GET', path: '/api/agents', auth: 'none', summary: 'Every agent (never a key).',
-    handle: (_r, s) => s.read.list('agents'),
+    query: PageQuery,
+    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('agents'), query),
   }),
   route({
     method: 'GET', path: '/api/agents/me', auth: 'agent-read', summary: 'The calling agent: verifies a key.',
@@ -68,6 +70,7 @@ export const agentRoutes = [
   }),
   route({
     method: 'GET', path: '/api/agent-departures', auth: 'admin', summary: 'Retirement explanations (operator only).',
-    handle: (_r, s) => s.read.list('departures'),
+    query: PageQuery,
+    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('departures'), query),
   }),
 ];
