@@ -141,7 +141,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         if (!services) throw new HttpError(503, 'the world is starting; try again in a moment');
         const problems: DetailItem[] = [];
         const rawBytes = r.method === 'GET' ? Buffer.alloc(0) : await readBody(req);
-        const raw = rawBytes.toString('utf8');
+        const raw = rawBytes.toString('utf8'); // as the Idempotency-Key fingerprint has always read it
 
         // Keys first: a caller without the right key learns nothing about the input.
         let caller: Caller | null = null;
@@ -218,8 +218,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     if (r.method === 'GET') {
       server.get(path, handler);
       server.head(path, handler);
-    }
-    else if (r.method === 'POST') server.post(path, handler);
+    } else if (r.method === 'POST') server.post(path, handler);
     else server.patch(path, handler);
   }
 
