@@ -11,12 +11,12 @@ export class Page<T = unknown> {
   constructor(readonly items: T[], readonly next: Record<string, string> | null) {}
 }
 
-/** The page of id-ordered `rows` after `after_id`, at most `limit` long. */
-export function pageOf<T extends { id: string | number }>(rows: T[], query: { limit: number; after_id?: string }): Page<T> {
+/** The page of id-ordered `rows` after `after_id`, at most `limit` long; `idOf` reads a row's id (the listing's order). */
+export function pageOf<T>(rows: T[], query: { limit: number; after_id?: string }, idOf: (row: T) => string | number = (r) => (r as { id: string | number }).id): Page<T> {
   const after = query.after_id;
-  const from = after === undefined ? rows : rows.filter((r) => compareIds(r.id, after) > 0);
+  const from = after === undefined ? rows : rows.filter((r) => compareIds(idOf(r), after) > 0);
   const items = from.slice(0, query.limit);
-  return new Page(items, from.length > query.limit ? { after_id: String(items[items.length - 1].id), limit: String(query.limit) } : null);
+  return new Page(items, from.length > query.limit ? { after_id: String(idOf(items[items.length - 1])), limit: String(query.limit) } : null);
 }
 
 /** The page of newest-first `rows` after skipping `offset` of them. */

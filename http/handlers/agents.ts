@@ -71,6 +71,7 @@ export const agentRoutes = [
   route({
     method: 'GET', path: '/api/agent-departures', auth: 'admin', summary: 'Retirement explanations (operator only).',
     query: PageQuery,
-    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('departures'), query),
+    // A departure is listed under its agent's id.
+    handle: async ({ query }, s) => pageOf(await s.read.list<{ agent_id: number }>('departures'), query, (d) => d.agent_id),
   }),
 ];

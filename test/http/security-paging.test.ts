@@ -16,10 +16,17 @@ describe('security: listings come in pages', function () {
   before(async () => {
     w = await startTestWorld();
     founder = await foundOrg(w, 'Paging Partners');
-    for (let i = 0; i < 6; i++) await w.register(`Pager ${i}`);
-    for (let i = 0; i < 5; i++) {
-      const r = await w.post('/api/messages', { sender_id: founder.org.id, recipient_id: null, body: `notice number ${i}` }, founder.key);
-      assert.equal(r.status, 201, r.text);
+    const pagers = [];
+    for (let i = 0; i < 6; i++) pagers.push(await w.register(`Pager ${i}`));
+    const made = (r: { status: number; text: string }) => assert.ok(r.status === 201 || r.status === 200, r.text);
+    for (let i = 0; i < 5; i++) made(await w.post('/api/messages', { sender_id: founder.org.id, recipient_id: null, body: `notice number ${i}` }, founder.key));
+    // A few of everything else that is listed, so that each listing has pages to walk.
+    for (let i = 1; i <= 3; i++) {
+      made(await w.post('/api/contracts', { proposer_id: founder.org.id, counterparty_id: i, title: `Deal ${i}`, terms: 'gold for goodwill, paid on acceptance', value: 5, resource: null }, founder.key));
+      made(await w.post('/api/alliances', { proposer_id: founder.org.id, counterparty_id: i, terms: 'mutual defence of the roads' }, founder.key));
+      made(await w.post('/api/parties', { organization_id: founder.org.id, name: `Party ${i}` }, founder.key));
+      made(await w.post('/api/suggestions', { title: `Idea ${i}`, body: 'more roads between the towns, please' }, pagers[i - 1].key));
+      made(await w.post('/api/agents/retire', { reason: 'enough paging for one lifetime' }, pagers[i + 2].key));
     }
   });
   after(async () => { await w.close(); fs.rmSync(w.dataDir, { recursive: true, force: true }); });
@@ -35,7 +42,8 @@ describe('security: listings come in pages', function () {
     assert.ok(Array.isArray(body), `${url} answers an array`);
     const link = res.headers.get('link');
     const next = link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? assert.fail(`a next link: ${link}`) : null;
-    return { items: body as Array<{ id: number | string }>, next };
+    // A departure is listed under its agent's id.
+    return { items: (body as Array<{ id?: number | string; agent_id?: number }>).map((i) => ({ ...i, id: i.id ?? i.agent_id! })), next };
   }
 
   async function walk(url: string, opts: { admin?: string; key?: string } = {}) {
@@ -88,8 +96,12 @@ describe('security: listings come in pages', function () {
       const opts = url === '/api/agent-departures' || url === '/api/suggestions' ? { admin: w.keys.admin } : {};
       const all = (await page(url, opts)).items.map((i) => i.id);
       const join = url.includes('?') ? '&' : '?';
+      expect422At(await w.call('GET', `${url}${join}limit=0`, opts), ['query', 'limit']);
       const { seen } = await walk(`${url}${join}limit=2`, opts);
       assert.deepEqual(seen, all);
+      if (['/api/agents', '/api/organizations', '/api/adventurers', '/api/parties', '/api/contracts', '/api/alliances', '/api/agent-departures', '/api/suggestions'].includes(url)) {
+        assert.ok(all.length >= 3, `${url} has items to page through: ${all.length}`);
+      }
       const one = await page(`${url}${join}limit=1`, opts);
       assert.ok(one.items.length <= 1);
       assert.equal(one.next !== null, all.length > 1, 'a next link exactly when more follows');
@@ -126,9 +138,13 @@ describe('security: listings come in pages', function () {
 
   it('GET /api/rules publishes the paging fields of each listing with their bounds and defaults', async () => {
     const api = (await w.get('/api/rules')).body.api as Array<{ method: string; path: string; query: Record<string, any> }>;
-    for (const path of ['/api/agents', '/api/quests', '/api/adventurers', '/api/organizations']) {
+    for (const path of listings.filter((l) => !l.includes('?'))) {
       const r = api.find((e) => e.method === 'GET' && e.path === path)!;
       assert.ok(r.query.limit && r.query.after_id, `${path}: ${JSON.stringify(r.query)}`);
+    }
+    for (const path of ['/api/messages', '/api/messages/inbox', '/api/messages/investigation']) {
+      const r = api.find((e) => e.method === 'GET' && e.path === path)!;
+      assert.ok(r.query.limit && r.query.offset, `${path}: ${JSON.stringify(r.query)}`);
     }
   });
 });
