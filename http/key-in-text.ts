@@ -6,11 +6,13 @@
 // - written otherwise: in other letter case, split by spaces, punctuation or line breaks,
 //   with or without the `wsk_` prefix after such a split, through its folded form (letters
 //   lowercased, everything but letters and digits dropped), whose hash is kept beside the
-//   key's own for agents registered since (a credential of its own kind);
+//   key's own (a credential of its own kind), kept at registration, and for an agent
+//   registered before this check the first time its key is used (foldOlderKey);
 // - the caller's own key in any such form, always (the caller sent it, so it is known).
 import { detailItem, type DetailItem } from '../codecs/report';
 import type { ReadModel } from '../actors/ports/store';
-import { hashKey } from './auth';
+import { hashKey, type Caller } from './auth';
+import type { Services } from './services';
 
 /** Letters lowercased, all but letters and digits dropped, without the `wsk` prefix. */
 export const foldKey = (key: string) => key.replace(/^wsk_/i, '').toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -81,4 +83,24 @@ export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agent
     }
     if (found) out.push(detailItem(at, 'api_key_in_text', 'Text must not contain an agent API key; it would be readable by everyone'));
   }
+}
+
+/** Folded hashes known to be kept, so that each key is seen to at most once per process. */
+const foldedKnown = new Set<string>();
+const FOLDED_KNOWN_MAX = 200_000;
+
+/**
+ * A key registered before folded hashes were kept gets its folded hash the first time it
+ * is used (the only time the key is seen again), in the background of the request.
+ */
+export function foldOlderKey(s: Services, caller: Caller): void {
+  const folded = foldedKeyHash(caller.key);
+  if (foldedKnown.has(folded)) return;
+  if (foldedKnown.size >= FOLDED_KNOWN_MAX) foldedKnown.clear();
+  foldedKnown.add(folded);
+  void (async () => {
+    if (await s.read.agentForKeyHash(folded) !== undefined) return;
+    const r = await s.entities.ask<unknown, 'agent'>('agent', caller.id, { type: 'fold-key', key_hash: hashKey(caller.key), folded_key_hash: folded });
+    if (!r.ok) foldedKnown.delete(folded);
+  })().catch(() => { foldedKnown.delete(folded); });
 }

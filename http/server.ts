@@ -10,7 +10,7 @@ import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperator
 import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
 import { answerLowLevelErrors } from './low-level-errors';
-import { findKeysInText } from './key-in-text';
+import { findKeysInText, foldOlderKey } from './key-in-text';
 import { Page, nextPageUrl } from './paging';
 import { ClientGoneError, bodyText, findLoneSurrogates, readBody } from './request-body';
 import type { Route } from './route';
@@ -150,9 +150,11 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         if (r.auth === 'agent' || r.auth === 'agent-read') {
           if (problems.length) throw invalid(problems);
           caller = await resolveAgent(services.read, agentKey);
+          foldOlderKey(services, caller);
           if (r.auth === 'agent') requireActive(caller);
         } else if (r.auth === 'agent-optional' && agentKey) {
           caller = await resolveAgent(services.read, agentKey);
+          foldOlderKey(services, caller);
         } else if (r.auth === 'admin') {
           const given = header(req, ADMIN_KEY_HEADER, problems);
           if (problems.length) throw invalid(problems);

@@ -5,7 +5,7 @@ import assert from 'assert/strict';
 import fs from 'fs';
 import { hashKey, newAgentKey } from '../../http/auth';
 import { candidateHashes, foldedKeyHash } from '../../http/key-in-text';
-import { foundOrg, expect422At, historyCount } from '../support/http';
+import { expectStatus, foundOrg, expect422At, historyCount } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 /** The key's 32 characters after `wsk_`, in groups of `n` joined by `sep`. */
@@ -75,7 +75,7 @@ describe('security: agent keys in public text', function () {
     }
   });
 
-  it('recognises a key registered before folded hashes were kept, written verbatim or split by spaces', async () => {
+  it('recognises a key registered before folded hashes were kept: verbatim or split by spaces at once, in every form once it is used', async () => {
     // An agent as an older version registered it: only the hash of the key itself is kept.
     const key = newAgentKey();
     const id = await w.services.store.nextId('agent');
@@ -84,6 +84,17 @@ describe('security: agent keys in public text', function () {
     assert.equal(await w.services.read.agentForKeyHash(foldedKeyHash(key)), undefined, 'no folded hash for it');
     expect422At(await send(`psst ${key}`), ['body', 'body']);
     expect422At(await send(split(key, 4, ' ')), ['body', 'body']);
+
+    // Once the key is used, its folded hash is kept, and every form of it is recognised.
+    assert.equal((await w.get('/api/agents/me', key)).status, 200);
+    for (const deadline = Date.now() + 5000; await w.services.read.agentForKeyHash(foldedKeyHash(key)) === undefined;) {
+      assert.ok(Date.now() < deadline, 'the folded hash is kept soon after the key is used');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(await w.services.read.agentForKeyHash(foldedKeyHash(key)), id);
+    for (const [, text] of forms(key, false)) expect422At(await send(text), ['body', 'body']);
+    assert.equal(await w.services.read.agentForKeyHash(hashKey(foldedKeyHash(key))), undefined);
+    expectStatus(await w.get('/api/agents/me', foldedKeyHash(key)), 401);
   });
 
   it('keeps the number of lookups per text small', () => {
