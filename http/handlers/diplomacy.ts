@@ -7,7 +7,7 @@ import {
 import { pairKey } from '../../actors/relationship/rules';
 import { controlledOrganization, organizationRow, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { Page, offsetPageOf, pageOf, type Listed } from '../paging';
+import { offsetPageOf, Page, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -67,7 +67,7 @@ export const diplomacyRoutes = [
   route({
     method: 'GET', path: '/api/contracts', auth: 'none', summary: 'Every contract.',
     query: PageQuery,
-    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('contracts'), query),
+    handle: ({ query }, s) => readPage(s.read, 'contracts', query),
   }),
   route({
     method: 'GET', path: '/api/contracts/{contract_id}', auth: 'none', params: ContractPath, summary: 'A contract with its proposer and counterparty.',
@@ -101,7 +101,7 @@ export const diplomacyRoutes = [
     method: 'GET', path: '/api/alliances', auth: 'none', summary: 'Every alliance.',
     query: PageQuery,
     async handle({ query }, s) {
-      const page = pageOf(await s.read.list<{ id: number; proposer_id: number; counterparty_id: number }>('alliances'), query);
+      const page = await readPage<{ id: number; proposer_id: number; counterparty_id: number }>(s.read, 'alliances', query);
       return new Page(await Promise.all(page.items.map(async (a) => ({ ...a, ...await withParties(s, a) }))), page.next);
     },
   }),

@@ -9,7 +9,7 @@ import {
 import type { Caller } from '../auth';
 import { controlledOrganization } from '../control';
 import { conflictError, notFoundError, unwrap } from '../errors';
-import { pageOf, type Listed } from '../paging';
+import { type Listed, pageOf, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -159,12 +159,12 @@ export const economyRoutes = [
   route({
     method: 'GET', path: '/api/projects', auth: 'none', summary: 'Every project.',
     query: PageQuery,
-    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('projects'), query),
+    handle: ({ query }, s) => readPage(s.read, 'projects', query),
   }),
   route({
     method: 'GET', path: '/api/production', auth: 'none', summary: 'Every production plan, with its workforce and whether it is staffed.',
     query: PageQuery,
-    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('productionPlans'), query),
+    handle: ({ query }, s) => readPage(s.read, 'productionPlans', query),
   }),
   route({
     method: 'GET', path: '/api/establishments', auth: 'none', query: EstablishmentsQuery,

@@ -4,7 +4,7 @@ import { OrganizationCreate, OrganizationPath, OrganizationUpdate, PageQuery } f
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { pageOf, type Listed } from '../paging';
+import { readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -63,7 +63,7 @@ export const organizationRoutes = [
   route({
     method: 'GET', path: '/api/organizations', auth: 'none', summary: 'Active organizations.',
     query: PageQuery,
-    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('activeOrganizations'), query),
+    handle: ({ query }, s) => readPage(s.read, 'activeOrganizations', query),
   }),
   route({
     method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath,

@@ -1,7 +1,7 @@
 // Locations and adventurers as the seeded world has them.
 import { AdventurerPath, LocationPath, PageQuery } from '../../codecs/requests';
 import { notFoundError } from '../errors';
-import { pageOf, type Listed } from '../paging';
+import { readPage } from '../paging';
 import { route } from '../route';
 
 export const placeRoutes = [
@@ -28,7 +28,7 @@ export const placeRoutes = [
   route({
     method: 'GET', path: '/api/adventurers', auth: 'none', summary: 'Available and employed adventurers.',
     query: PageQuery,
-    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('adventurersListed'), query),
+    handle: ({ query }, s) => readPage(s.read, 'adventurersListed', query),
   }),
   route({
     method: 'GET', path: '/api/adventurers/{adventurer_id}', auth: 'none', params: AdventurerPath,

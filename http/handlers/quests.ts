@@ -5,7 +5,7 @@ import {
 } from '../../codecs/requests';
 import { controlledOrganization } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { pageOf, type Listed } from '../paging';
+import { readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -64,7 +64,7 @@ export const questRoutes = [
   route({
     method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties.',
     query: PageQuery,
-    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('parties'), query),
+    handle: ({ query }, s) => readPage(s.read, 'parties', query),
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,
@@ -117,7 +117,7 @@ export const questRoutes = [
   route({
     method: 'GET', path: '/api/quests', auth: 'none', summary: 'Open, accepted and resolved quests (withdrawn ones are left out).',
     query: PageQuery,
-    handle: async ({ query }, s) => pageOf(await s.read.list<Listed>('questsListed'), query),
+    handle: ({ query }, s) => readPage(s.read, 'questsListed', query),
   }),
   route({
     method: 'GET', path: '/api/quests/{quest_id}', auth: 'none', params: QuestPath, summary: 'A quest in detail (any status).',

@@ -70,6 +70,8 @@ function toHistoryEvent(r: HistoryRow): HistoryEvent {
 /** The statements of one named query: its rows, their ids, their number. */
 interface NamedQuery {
   list: Database.Statement;
+  first: Database.Statement;
+  after: Database.Statement;
   ids: Database.Statement;
   count: Database.Statement;
   params: (arg: string | number | undefined) => unknown[];
@@ -243,6 +245,9 @@ export class SqliteStore implements Store {
       const { where, params } = namedQuerySql(name, spec);
       q = {
         list: this.db.prepare(`SELECT doc FROM entities WHERE ${where} ${ID_ORDER}`),
+        first: this.db.prepare(`SELECT doc FROM entities WHERE ${where} ${ID_ORDER} LIMIT ?`),
+        // After an id in ID_ORDER: a larger integer value, or the same one and a larger text.
+        after: this.db.prepare(`SELECT doc FROM entities WHERE ${where} AND (CAST(id AS INTEGER) > ? OR (CAST(id AS INTEGER) = ? AND id > ?)) ${ID_ORDER} LIMIT ?`),
         ids: this.db.prepare(`SELECT id FROM entities WHERE ${where} ${ID_ORDER}`),
         count: this.db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE ${where}`),
         params,
@@ -255,6 +260,16 @@ export class SqliteStore implements Store {
   async list<T>(name: QueryName, arg?: string | number): Promise<T[]> {
     const q = this.query(name);
     return (q.list.all(...q.params(arg)) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
+  }
+
+  async listPage<T>(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]> {
+    const q = this.query(name);
+    // The integer value CAST gives an id, as compareIds ranks it (text that is not all digits ranks 0).
+    const rank = afterId === undefined ? 0 : /^\d+$/.test(afterId) ? Number(afterId) : 0;
+    const rows = afterId === undefined
+      ? q.first.all(...q.params(arg), limit)
+      : q.after.all(...q.params(arg), rank, rank, afterId, limit);
+    return (rows as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
   }
 
   async ids(name: QueryName, arg?: string | number): Promise<string[]> {
