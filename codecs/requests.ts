@@ -159,6 +159,20 @@ export const WorldEventCreate = object('WorldEventCreate', {
 });
 
 // Query strings: every value arrives as text.
+
+/**
+ * Paging of the listings that grow without bound (docs/decisions.md, "Listings come in
+ * pages"): at most `limit` items in id order, those after `after_id` (the id of the last
+ * item of the page before). The default is large enough that a small world's listing
+ * fits in one page.
+ */
+export const PAGE_LIMIT_DEFAULT = 500;
+export const PAGE_LIMIT_MAX = 1000;
+const pageFields = {
+  limit: withDefault(boundedInt(1, PAGE_LIMIT_MAX, 'text'), PAGE_LIMIT_DEFAULT),
+  after_id: optional(text(1, 80)),
+};
+export const PageQuery = object('PageQuery', pageFields);
 export const EventsQuery = object('EventsQuery', {
   limit: withDefault(boundedInt(1, 100, 'text'), 30),
   category: optional(text(2, 40)),
@@ -173,6 +187,7 @@ export const InvestigationQuery = object('InvestigationQuery', {
 
 export const WorldEventsQuery = object('WorldEventsQuery', {
   status: optional(oneOf(['active', 'expired'] as const)),
+  ...pageFields,
 });
 
 export const MarketQuery = object('MarketQuery', {
@@ -182,6 +197,7 @@ export const MarketQuery = object('MarketQuery', {
 export const EstablishmentsQuery = object('EstablishmentsQuery', {
   location_id: optional(text(2, 40)),
   kind: optional(text(2, 40)),
+  ...pageFields,
 });
 
 export const NoQuery = object('NoQuery', {});
@@ -208,8 +224,10 @@ export type AgentCreateT = t.TypeOf<typeof AgentCreate>;
 export type OrganizationCreateT = t.TypeOf<typeof OrganizationCreate>;
 export type OrganizationUpdateT = t.TypeOf<typeof OrganizationUpdate>;
 
+/** Messages come newest first (not in id order): they page by `offset`, the number of newer ones to skip. */
 export const MessagesQuery = object('MessagesQuery', {
   limit: withDefault(boundedInt(1, 500, 'text'), 100),
+  offset: withDefault(boundedInt(0, 1_000_000, 'text'), 0),
 });
 
 export const WorldEventPath = pathIdCodec('event_id');

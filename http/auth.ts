@@ -30,10 +30,10 @@ export function requireActive(caller: Caller): void {
   if (caller.status !== 'active') throw forbiddenError('this agent has retired; its key can no longer change the world');
 }
 
-/** Constant-time comparison for the operator keys. */
-export function checkOperatorKey(given: string | undefined, expected: string, header: string): void {
+/** Checks an operator key against the hash of the right one, in constant time. */
+export function checkOperatorKey(given: string | undefined, expectedHash: string, header: string): void {
   if (!given) throw unauthorized(`this endpoint needs the ${header} header`);
   const a = Buffer.from(hashKey(given));
-  const b = Buffer.from(hashKey(expected));
-  if (!crypto.timingSafeEqual(a, b)) throw unauthorized(`the ${header} value is not valid`);
+  const b = Buffer.from(expectedHash);
+  if (a.length !== b.length || !crypto.timingSafeEqual(a, b)) throw unauthorized(`the ${header} value is not valid`);
 }

@@ -9,7 +9,7 @@ import type { AskResult, CrossNodeResult, Metrics } from '../actors/ports/metric
 import { ADMIN_KEY_HEADER, SPECTATOR_KEY_HEADER, hashKey } from './auth';
 import type { RequestRecord } from './request-log';
 import type { LimitName } from './rate-limit';
-import type { Keys } from './services';
+import type { OperatorKeyHashes } from './services';
 
 /** Latency buckets (seconds) of requests, asks, persists and commits: 1 ms to 30 s. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -139,14 +139,19 @@ function givenKey(req: restify.Request): string | undefined {
   return bearer?.[1];
 }
 
-const sameKey = (given: string, expected: string) => crypto.timingSafeEqual(Buffer.from(hashKey(given)), Buffer.from(hashKey(expected)));
+/** Whether a key given is the one kept as `hash` (operator keys are kept only as hashes). */
+const isKey = (given: string, hash: string) => {
+  const a = Buffer.from(hashKey(given));
+  const b = Buffer.from(hash);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+};
 
 /**
  * GET /metrics: for an operator key (the spectator's or the admin's). It is served while
  * the world starts or its store is down (when it is most wanted); it needs the keys,
  * which are known once the store has been read (503 before).
  */
-export function serveMetrics(server: restify.Server, metrics: WorldMetrics, keys: () => Keys | null): void {
+export function serveMetrics(server: restify.Server, metrics: WorldMetrics, keys: () => OperatorKeyHashes | null): void {
   server.get('/metrics', async (req: restify.Request, res: restify.Response) => {
     const known = keys();
     if (!known) {
@@ -158,7 +163,7 @@ export function serveMetrics(server: restify.Server, metrics: WorldMetrics, keys
       res.send(401, { detail: 'the metrics need an operator key: X-Spectator-Key, X-Admin-Key, or Authorization: Bearer <key>' });
       return;
     }
-    if (!sameKey(given, known.spectator) && !sameKey(given, known.admin)) {
+    if (!isKey(given, known.spectator) && !isKey(given, known.admin)) {
       res.send(401, { detail: 'the key given is not an operator key' });
       return;
     }

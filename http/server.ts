@@ -3,7 +3,6 @@
 // handler, whose refusals carry their own status. Nothing else reaches the client: no
 // stack trace, no unformatted error.
 import restify from 'restify';
-import type { IncomingMessage } from 'http';
 import * as E from 'fp-ts/Either';
 import { detailItem, detailItems, type DetailItem, type Place } from '../codecs/report';
 import type { Field } from '../codecs/primitives';
@@ -12,13 +11,16 @@ import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerpri
 import { HttpError, invalid } from './errors';
 import { registerMcp } from './mcp';
 import { registerOpenApi } from './openapi';
+import { answerLowLevelErrors } from './low-level-errors';
+import { findKeysInText, foldOlderKey } from './key-in-text';
+import { Page, nextPageUrl } from './paging';
+import { ClientGoneError, MAX_BODY_BYTES, bodyText, findLoneSurrogates, readBody } from './request-body';
 import type { Route } from './route';
 import type { Services } from './services';
 import { StoreUnavailableError } from '../actors/ports/store';
 import { serveHistoryStream, type LiveStreams, type StreamLimits } from './stream';
 import { serveSpectatorPage } from './spectator-page';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
 const HEADER_MAX = 256;
 
 export interface ServerHandle {
@@ -43,29 +45,6 @@ export interface ServerHandle {
 /** What a request that met an unreachable store is told. */
 export const STORE_UNAVAILABLE = "the world's store cannot be reached right now; try again shortly (if you were changing something, read the current state first: it may or may not have happened)";
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      if (tooLarge) return; // discarded: the answer is already on its way
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        // Answer 413 at once and let the rest drain away; the connection closes after the
-        // answer. Destroying the request here would take the answer down with it.
-        tooLarge = true;
-        chunks.length = 0;
-        reject(new HttpError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 function decode<A>(codec: Field<A> | undefined, input: unknown, place: Place, problems: DetailItem[]): A {
   if (!codec) return undefined as A;
   const r = codec.decode(input);
@@ -85,19 +64,6 @@ function parseJson(raw: string, problems: DetailItem[]): unknown {
     const at = /position (\d+)/.exec(message);
     problems.push(detailItem(['body', at ? Number(at[1]) : 0], 'json_invalid', 'JSON decode error', raw.length > 200 ? `${raw.slice(0, 200)}…` : raw, { error: message }));
     return undefined;
-  }
-}
-
-/** Core rule 26 and part 5, rule 7: an agent's own key never enters public free text. */
-function findKeyInText(value: unknown, key: string, loc: Array<string | number>, out: DetailItem[]): void {
-  if (typeof value === 'string') {
-    if (value.includes(key)) {
-      out.push(detailItem(loc, 'api_key_in_text', 'Text must not contain your API key; it would be readable by everyone'));
-    }
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => findKeyInText(v, key, [...loc, i], out));
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) findKeyInText(v, key, [...loc, k], out);
   }
 }
 
@@ -149,6 +115,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
   // restify's own logger would print whole requests (keys included) on some failures: keep it quiet.
   (server.log as unknown as { level: string }).level = 'silent'; // restify 11 logs through pino
   server.use(restify.plugins.queryParser({ mapParams: false }));
+  answerLowLevelErrors(server.server, log);
 
   server.on('restifyError', (req: restify.Request, _res: restify.Response, err: any, cb: () => void) => {
     const status = err.statusCode ?? 500;
@@ -161,13 +128,16 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     return cb();
   });
 
-  server.get('/healthz', (_req, res, next) => {
+  // HEAD is answered wherever GET is, as GET would be but without the body.
+  const healthz: restify.RequestHandler = (_req, res, next) => {
     if (unavailable) res.send(503, { status: services ? 'unavailable' : 'starting', detail: unavailable });
     else if (!services) res.send(503, { status: 'starting' });
     else if (degraded) res.send(200, { status: 'degraded', detail: degraded, ...facts() });
     else res.send(200, { status: 'ok', ...facts() });
     return next();
-  });
+  };
+  server.get('/healthz', healthz);
+  server.head('/healthz', healthz);
 
   // The live feed and the spectator page are served beside the route table (docs/live.md).
   const streams = serveHistoryStream(server, () => ({ services, unavailable }), options.streams, log);
@@ -180,7 +150,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         if (unavailable) throw new HttpError(503, unavailable);
         if (!services) throw new HttpError(503, 'the world is starting; try again in a moment');
         const problems: DetailItem[] = [];
-        const raw = r.method === 'GET' ? '' : await readBody(req);
+        const rawBytes = r.method === 'GET' ? Buffer.alloc(0) : await readBody(req);
+        const raw = rawBytes.toString('utf8'); // as the Idempotency-Key fingerprint has always read it
 
         // Keys first: a caller without the right key learns nothing about the input.
         let caller: Caller | null = null;
@@ -189,17 +160,19 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         if (r.auth === 'agent' || r.auth === 'agent-read') {
           if (problems.length) throw invalid(problems);
           caller = await resolveAgent(services.read, agentKey);
+          foldOlderKey(services, caller);
           if (r.auth === 'agent') requireActive(caller);
         } else if (r.auth === 'agent-optional' && agentKey) {
           caller = await resolveAgent(services.read, agentKey);
+          foldOlderKey(services, caller);
         } else if (r.auth === 'admin') {
           const given = header(req, ADMIN_KEY_HEADER, problems);
           if (problems.length) throw invalid(problems);
-          checkOperatorKey(given, services.keys.admin, 'X-Admin-Key');
+          checkOperatorKey(given, services.operatorKeyHashes.admin, 'X-Admin-Key');
         } else if (r.auth === 'spectator') {
           const given = header(req, SPECTATOR_KEY_HEADER, problems);
           if (problems.length) throw invalid(problems);
-          checkOperatorKey(given, services.keys.spectator, 'X-Spectator-Key');
+          checkOperatorKey(given, services.operatorKeyHashes.spectator, 'X-Spectator-Key');
         }
 
         // Idempotency-Key (any route that changes something): its caller's, checked with the rest of the input.
@@ -208,12 +181,18 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         const query = decode(r.query, req.query ?? {}, 'query', problems);
         let body: unknown;
         if (r.body) {
-          const json = parseJson(raw, problems);
-          if (!problems.some((p) => p.type === 'json_invalid')) body = decode(r.body, json, 'body', problems);
+          // Not UTF-8, not JSON, or a lone surrogate: one problem for the body, its shape unchecked.
+          const text = bodyText(rawBytes, problems);
+          if (text !== undefined) {
+            const json = parseJson(text, problems);
+            const before = problems.length;
+            findLoneSurrogates(text, json, ['body'], problems);
+            if (problems.length === before && !problems.some((p) => p.type === 'json_invalid')) body = decode(r.body, json, 'body', problems);
+          }
         }
         if (problems.length) throw invalid(problems);
-        if (caller && r.body) {
-          findKeyInText(body, caller.key, ['body'], problems);
+        if (r.body) {
+          await findKeysInText(body, services.read, caller?.key ?? null, ['body'], problems);
           if (problems.length) throw invalid(problems);
         }
         if (idempotencyKey !== undefined) {
@@ -226,11 +205,19 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           return;
         }
         const value = await r.handle({ params, query, body, caller }, services);
+        if (value instanceof Page) {
+          if (value.next) res.header('Link', `<${nextPageUrl(req.url ?? r.path, value.next)}>; rel="next"`);
+          res.send(r.success, value.items);
+          return;
+        }
         res.send(r.success, value);
       } catch (e) {
         if (e instanceof HttpError) {
           if (e.status === 413) res.setHeader('connection', 'close');
           res.send(e.status, errorBody(e));
+        } else if (e instanceof ClientGoneError) {
+          // Nobody is left to answer; one quiet line, no stack.
+          log(`${req.method} ${req.path()}: ${e.message}`);
         } else if (e instanceof StoreUnavailableError) {
           log(`${req.method} ${req.path()}: ${e.message}`);
           res.send(503, { detail: STORE_UNAVAILABLE });
@@ -240,8 +227,10 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         }
       }
     };
-    if (r.method === 'GET') server.get(path, handler);
-    else if (r.method === 'POST') server.post(path, handler);
+    if (r.method === 'GET') {
+      server.get(path, handler);
+      server.head(path, handler);
+    } else if (r.method === 'POST') server.post(path, handler);
     else server.patch(path, handler);
   }
   registerOpenApi(server, routes);

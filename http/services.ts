@@ -3,7 +3,8 @@
 import type { Entities } from '../actors/ports/entities';
 import type { ReadModel, Store } from '../actors/ports/store';
 
-export interface Keys {
+/** The SHA-256 hashes (hex) of the operator keys: the keys themselves are not kept. */
+export interface OperatorKeyHashes {
   admin: string;
   spectator: string;
 }
@@ -12,7 +13,7 @@ export interface Services {
   entities: Entities;
   read: ReadModel;
   store: Store;
-  keys: Keys;
+  operatorKeyHashes: OperatorKeyHashes;
   seed: string;
   /** The current world day, from the read model. */
   day(): Promise<number>;

@@ -16,14 +16,14 @@ import { worldEventKind } from '../actors/world-event/actor';
 import { Region } from '../actors/region';
 import { seedWorld } from '../actors/world/seed';
 import { resumeIntents } from '../actors/intents';
-import { newOperatorKey } from '../http/auth';
 import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
 import { WorldMetrics, serveMetrics } from '../http/metrics';
 import { observeRequests, requestLogger } from '../http/request-log';
 import { DEFAULT_RATE_LIMITS, RateLimiter, rateLimitHandler } from '../http/rate-limit';
 import { jsonLogger, lineLog, type Logger } from './log';
-import { currentDay, type Keys, type Services } from '../http/services';
+import { currentDay, type OperatorKeyHashes, type Services } from '../http/services';
+import { operatorKeys, type OperatorRole } from './operator-keys';
 import { EmbeddedBus } from './bus/embedded-bus';
 import { KafkaBus } from './bus/kafka-bus';
 import { HistoryRelay } from './history/relay';
@@ -45,7 +45,10 @@ import { SqliteStore } from './store/sqlite-store';
 export interface World {
   url: string;
   port: number;
-  keys: Keys;
+  /** The operator keys in plain text where this start knows them (configured, or generated now); a kept key is known only by its hash. */
+  keys: Partial<Record<OperatorRole, string>>;
+  /** The operator keys this start generated: shown once (`npm start` prints them), then known only by their hashes. */
+  generatedKeys: Partial<Record<OperatorRole, string>>;
   services: Services;
   /** The in-process region behind services.entities (the benchmark reports the actors awake). */
   region: Region;
@@ -61,22 +64,6 @@ export interface World {
   /** What GET /metrics serves. */
   metrics: WorldMetrics;
   close(): Promise<void>;
-}
-
-/** The operator keys: from the environment, or generated once and kept in the store. */
-async function operatorKeys(store: Store, config: Config): Promise<{ keys: Keys; generated: string[] }> {
-  const generated: string[] = [];
-  const keyFor = async (configured: string | null, setting: string) => {
-    if (configured) return configured;
-    let key = await store.setting(setting);
-    if (!key) {
-      key = newOperatorKey();
-      await store.setSetting(setting, key);
-      generated.push(setting);
-    }
-    return key;
-  };
-  return { keys: { admin: await keyFor(config.adminKey, 'admin_key'), spectator: await keyFor(config.spectatorKey, 'spectator_key') }, generated };
 }
 
 /** The name of a node (`node-<NODE_ID>`): its settler, its consumer groups, its reply topic. */
@@ -201,13 +188,13 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   const logger = typeof output === 'object' ? output : jsonLogger(output, isCluster(config) ? { node: nodeName(config) } : {});
   const log = lineLog(logger);
   const metrics = new WorldMetrics();
-  let knownKeys: Keys | null = null;
+  let operatorHashes: OperatorKeyHashes | null = null;
   const { server, setReady, setUnavailable, setDegraded, setHealthFacts, streams } = buildServer(routes, log, { streams: config.streams });
   // Every request is logged and measured, the refused ones too. The rate limits run once
   // the route is known (so a 429 is counted under its route), before its handler reads anything.
   server.pre(observeRequests([requestLogger(logger), (r) => metrics.request(r)]));
   server.use(rateLimitHandler(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS), (limit) => metrics.rateLimited(limit)));
-  serveMetrics(server, metrics, () => knownKeys);
+  serveMetrics(server, metrics, () => operatorHashes);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -219,8 +206,9 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   // On many nodes the store refuses a write for an entity whose shard this node's lease does not cover.
   let fence: ((persistenceKey: string) => string | null) | undefined;
   const store = await patiently(`opening ${storeName(config)}`, () => openStore(config, metrics, cluster ? (key) => (fence ? fence(key) : 'this node has not joined the cluster yet') : undefined));
-  const { keys } = await patiently('reading the operator keys', () => operatorKeys(store, config));
-  knownKeys = keys;
+  const operator = await patiently('reading the operator keys', () => operatorKeys(store, config));
+  for (const role of operator.rehashed) log(`worldsim: the kept ${role} key is now kept as its hash only`);
+  operatorHashes = operator.hashes;
   // The world's seed is fixed when it is first created; a restart keeps it.
   const seed = await patiently('reading the world seed', async () => {
     const kept = await store.setting('world_seed') ?? config.seed;
@@ -307,7 +295,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     }
   }
 
-  const services: Services = { entities, read: store, store, keys, seed, day: () => currentDay(store), now: () => Date.now() };
+  const services: Services = { entities, read: store, store, operatorKeyHashes: operator.hashes, seed, day: () => currentDay(store), now: () => Date.now() };
   const awake = region;
   metrics.measure({ actorsAwake: () => awake.awake, storeQueueDepth: () => store.queueDepth });
   const ticker = new IntervalTicker();
@@ -350,7 +338,8 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   return {
     url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`,
     port,
-    keys,
+    keys: operator.known,
+    generatedKeys: operator.generated,
     services,
     region,
     node,

@@ -10,9 +10,10 @@ async function main() {
   const logger = jsonLogger(undefined, isCluster(config) ? { node: nodeName(config) } : {});
   const world = await startWorld(config, logger);
   logger.info(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
-  // api-conventions: a generated key is printed at start-up; its operator has no other way to learn it.
-  if (!config.adminKey) process.stderr.write(`worldsim: X-Admin-Key ${world.keys.admin}\n`);
-  if (!config.spectatorKey) process.stderr.write(`worldsim: X-Spectator-Key ${world.keys.spectator}\n`);
+  // A generated key is shown this once, and never in the log: only its hash is kept. A configured key is not printed.
+  const { admin, spectator } = world.generatedKeys;
+  if (admin) process.stderr.write(`worldsim: X-Admin-Key ${admin} (generated now and shown only this once; keep it)\n`);
+  if (spectator) process.stderr.write(`worldsim: X-Spectator-Key ${spectator} (generated now and shown only this once; keep it)\n`);
   const stop = async () => {
     await world.close();
     logger.flush();

@@ -5,7 +5,7 @@ import type { EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { OrganizationView } from '../organization/actor';
 import type { Agent, AgentCommand, AgentEvent, AgentState } from './messages';
-import { checkActive, decideBeginFounding, decideFoundingAnswer, decideRegister, decideRetire, evolve } from './rules';
+import { checkActive, decideBeginFounding, decideFoldKey, decideFoundingAnswer, decideRegister, decideRetire, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 
@@ -28,6 +28,8 @@ function chronicle(e: AgentEvent, after: AgentState): HistoryEntry[] {
     case 'founding-begun':
     case 'founding-abandoned':
       return []; // the organization's record tells the founding
+    case 'key-folded':
+      return [];
   }
 }
 
@@ -87,7 +89,7 @@ async function continueFounding(state: AgentState, io: IO): Promise<Outcome<Agen
 export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
   kind: 'agent',
   rank: RANK.agent,
-  commands: { register: true, retire: true, 'found-organization': true, profile: true, resume: true },
+  commands: { register: true, retire: true, 'found-organization': true, profile: true, resume: true, 'fold-key': true },
   initialState: null,
   evolve,
   project,
@@ -99,7 +101,12 @@ export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
     if (e.type === 'organization-founded' || e.type === 'founding-abandoned') return [intentEnded('agent', after.id)];
     return [];
   },
-  credentials: (e) => (e.type === 'registered' ? [{ key_hash: e.key_hash, agent_id: e.id }] : []),
+  // The folded hash is a credential of its own kind (prefixed, so no key's hash can equal it): it finds the agent, it never authenticates.
+  credentials: (e) => {
+    if (e.type === 'registered') return [{ key_hash: e.key_hash, agent_id: e.id }, ...(e.folded_key_hash ? [{ key_hash: e.folded_key_hash, agent_id: e.id }] : [])];
+    if (e.type === 'key-folded') return [{ key_hash: e.folded_key_hash, agent_id: e.agent_id }];
+    return [];
+  },
   view: (s) => (s ? agentView(s) : null),
   handle(state, c, io) {
     switch (c.type) {
@@ -108,6 +115,7 @@ export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
       case 'found-organization': return foundOrganization(state, c, io);
       case 'profile': return state ? { events: [] } : { refusal: { status: 404, detail: 'agent not found' } };
       case 'resume': return continueFounding(state, io);
+      case 'fold-key': return decideFoldKey(state, c);
     }
   },
 };

@@ -1,17 +1,24 @@
 // What an agent actor is told, and what it records.
 import type { FoundCommand } from '../organization/messages';
 
-export interface RegisterCommand { type: 'register'; id: number; name: string; model: string; key_hash: string; day: number }
+/** folded_key_hash: the hash of the key's folded form (http/key-in-text.ts), by which the key is recognised in public text however it is written. */
+export interface RegisterCommand { type: 'register'; id: number; name: string; model: string; key_hash: string; folded_key_hash?: string; day: number }
 export interface RetireCommand { type: 'retire'; reason: string; day: number }
 /** Found an organization: the agent keeps the one-active-organization rule (core rule 3). */
 export interface FoundOrganizationCommand { type: 'found-organization'; organization: Omit<FoundCommand, 'type' | 'agent_id' | 'seeded_treasury' | 'grant_share'> }
 export interface ProfileCommand { type: 'profile' }
 /** Finish a founding a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface ResumeCommand { type: 'resume' }
+/**
+ * Keep the folded hash of an agent's key registered before folded hashes were kept
+ * (http/key-in-text.ts). Only a request made with the key can tell it: key_hash proves it.
+ */
+export interface FoldKeyCommand { type: 'fold-key'; key_hash: string; folded_key_hash: string }
 
-export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand | ResumeCommand;
+export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand | ResumeCommand | FoldKeyCommand;
 
-export interface Registered { type: 'registered'; day: number; id: number; name: string; model: string; key_hash: string }
+/** folded_key_hash is absent in records older than the check of keys in public text. */
+export interface Registered { type: 'registered'; day: number; id: number; name: string; model: string; key_hash: string; folded_key_hash?: string }
 export interface Retired { type: 'retired'; day: number; reason: string }
 /** grant_share: the share of the kind's starting treasury the world granted (absent in records older than the founding allowance). */
 export interface OrganizationFounded { type: 'organization-founded'; day: number; organization_id: number; grant_share?: number }
@@ -24,7 +31,9 @@ export interface OrganizationFounded { type: 'organization-founded'; day: number
 export interface FoundingBegun { type: 'founding-begun'; day: number; organization: Omit<FoundCommand, 'type'>; grant_share: number }
 export interface FoundingAbandoned { type: 'founding-abandoned'; day: number; organization_id: number; reason: string }
 
-export type AgentEvent = Registered | Retired | OrganizationFounded | FoundingBegun | FoundingAbandoned;
+export interface KeyFolded { type: 'key-folded'; agent_id: number; folded_key_hash: string }
+
+export type AgentEvent = Registered | Retired | OrganizationFounded | FoundingBegun | FoundingAbandoned | KeyFolded;
 
 export interface Agent {
   id: number;
@@ -42,6 +51,8 @@ export interface Agent {
   last_founded_day?: number | null;
   /** A founding under way: recorded before the organization is asked, cleared when it ends. */
   founding?: { organization: Omit<FoundCommand, 'type'>; grant_share: number } | null;
+  /** Whether the folded hash of its key is kept (from registration, or later by fold-key). */
+  key_folded?: boolean;
 }
 
 export type AgentState = Agent | null;

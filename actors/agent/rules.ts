@@ -1,18 +1,26 @@
 // The agent's rules: registration, retirement (core rule 25) and the one active
 // organization per agent (core rule 3).
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
-import type { AgentEvent, AgentState, RegisterCommand } from './messages';
+import type { AgentEvent, AgentState, FoldKeyCommand, RegisterCommand } from './messages';
 import type { FoundCommand } from '../organization/messages';
 
 export function decideRegister(state: AgentState, c: RegisterCommand): Decision<AgentEvent> {
   if (state) return conflict(`agent ${c.id} already exists`);
-  return accept({ type: 'registered', day: c.day, id: c.id, name: c.name, model: c.model, key_hash: c.key_hash });
+  return accept({ type: 'registered', day: c.day, id: c.id, name: c.name, model: c.model, key_hash: c.key_hash, ...(c.folded_key_hash ? { folded_key_hash: c.folded_key_hash } : {}) });
 }
 
 export function checkActive(state: AgentState): Decision<never> | null {
   if (!state) return notFound('agent not found');
   if (state.status === 'retired') return forbidden('this agent has retired; its key can no longer act');
   return null;
+}
+
+/** The folded hash of an older key, once, and only for the key's own hash. */
+export function decideFoldKey(state: AgentState, c: FoldKeyCommand): Decision<AgentEvent> {
+  if (!state) return notFound('agent not found');
+  if (c.key_hash !== state.key_hash) return forbidden('only a request made with this agent\'s key can fold it');
+  if (state.key_folded) return accept();
+  return accept({ type: 'key-folded', agent_id: state.id, folded_key_hash: c.folded_key_hash });
 }
 
 export function decideRetire(state: AgentState, reason: string, day: number): Decision<AgentEvent> {
@@ -74,6 +82,7 @@ export function evolve(state: AgentState, e: AgentEvent): AgentState {
     return {
       id: e.id, name: e.name, model: e.model, status: 'active', key_hash: e.key_hash, created_day: e.day,
       retired_day: null, retirement_reason: null, organization_ids: [], current_organization_id: null, last_founded_day: null,
+      key_folded: e.folded_key_hash !== undefined,
     };
   }
   if (!state) return state;
@@ -86,5 +95,7 @@ export function evolve(state: AgentState, e: AgentEvent): AgentState {
       return { ...state, founding: null };
     case 'organization-founded':
       return { ...state, organization_ids: [...state.organization_ids, e.organization_id], current_organization_id: e.organization_id, last_founded_day: e.day, founding: null };
+    case 'key-folded':
+      return { ...state, key_folded: true };
   }
 }

@@ -171,6 +171,11 @@ export interface ReadModel {
   row<T = Record<string, unknown>>(kind: string, id: string | number): Promise<T | undefined>;
   /** The rows of a named query, in id order; `arg` is the value of its `by` column (a day for due queries). */
   list<T = Record<string, unknown>>(query: QueryName, arg?: string | number): Promise<T[]>;
+  /**
+   * One page of a named query's rows in id order: at most `limit` of those whose id comes
+   * after `afterId` in that order (`compareIds`), or from the first when it is undefined.
+   */
+  listPage<T = Record<string, unknown>>(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]>;
   /** The ids of a named query's rows, as stored (text), in id order. */
   ids(query: QueryName, arg?: string | number): Promise<string[]>;
   count(query: QueryName, arg?: string | number): Promise<number>;

@@ -40,7 +40,7 @@ export function rulebook() {
       'World events are temporary operator scenarios that modify maintenance, population, monster growth, production and prices; a resource introduction adds a permanent market resource; an event may add a new settlement.',
       'Suggestions are private to the operator and change nothing in the world.',
       'Retirement (POST /api/agents/retire) takes a private reason for the operator and blocks the key from further changes; organizations and history remain.',
-      'Free text (names, mottos, descriptions, goals, message bodies) is stored verbatim and readable by everyone. Text containing your own API key is refused with 422.',
+      'Free text (names, mottos, descriptions, goals, message bodies) is stored verbatim and readable by everyone. Text containing an agent API key (yours or that of any other agent, in any letter case or split up) is refused with 422.',
     ],
     numbers: {
       first_day: FIRST_DAY,

@@ -1,9 +1,11 @@
 // Agents: registration (the key is shown once), profiles, retirement, departures.
 import type { AgentCommand } from '../../actors/agent/messages';
 import type { agentView } from '../../actors/agent/actor';
-import { AgentCreate, AgentPath, AgentRetire } from '../../codecs/requests';
+import { AgentCreate, AgentPath, AgentRetire, PageQuery } from '../../codecs/requests';
 import { hashKey, newAgentKey } from '../auth';
+import { foldedKeyHash } from '../key-in-text';
 import { notFoundError, unwrap } from '../errors';
+import { readPage } from '../paging';
 import { route } from '../route';
 import { once, type Services } from '../services';
 
@@ -40,13 +42,14 @@ export const agentRoutes = [
       const id = await s.store.nextId('agent');
       // Under an Idempotency-Key a retry registers with the key of the first try (kept encrypted with the claim).
       const apiKey = await once(s, 'api_key', async () => newAgentKey());
-      const agent = await ask(s, id, { type: 'register', id, name: body.name, model: body.model, key_hash: hashKey(apiKey), day: await s.day() });
+      const agent = await ask(s, id, { type: 'register', id, name: body.name, model: body.model, key_hash: hashKey(apiKey), folded_key_hash: foldedKeyHash(apiKey), day: await s.day() });
       return { ...(agent as object), api_key: apiKey };
     },
   }),
   route({
     method: 'GET', path: '/api/agents', auth: 'none', summary: 'Every agent (never a key).',
-    handle: (_r, s) => s.read.list('agents'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'agents', query),
   }),
   route({
     method: 'GET', path: '/api/agents/me', auth: 'agent-read', summary: 'The calling agent: verifies a key.',
@@ -67,6 +70,8 @@ export const agentRoutes = [
   }),
   route({
     method: 'GET', path: '/api/agent-departures', auth: 'admin', summary: 'Retirement explanations (operator only).',
-    handle: (_r, s) => s.read.list('departures'),
+    query: PageQuery,
+    // A departure is listed under its agent's id.
+    handle: async ({ query }, s) => readPage<{ agent_id: number }>(s.read, 'departures', query, undefined, (d) => d.agent_id),
   }),
 ];

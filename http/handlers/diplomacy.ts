@@ -2,11 +2,12 @@
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
 import {
-  AllianceCreate, AlliancePath, ContractCreate, ContractPath, MessageCreate, MessagesQuery, OrganizationAction,
+  AllianceCreate, AlliancePath, ContractCreate, ContractPath, MessageCreate, MessagesQuery, OrganizationAction, PageQuery
 } from '../../codecs/requests';
 import { pairKey } from '../../actors/relationship/rules';
 import { controlledOrganization, organizationRow, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
+import { offsetPageOf, Page, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -65,7 +66,8 @@ export const diplomacyRoutes = [
   })),
   route({
     method: 'GET', path: '/api/contracts', auth: 'none', summary: 'Every contract.',
-    handle: (_r, s) => s.read.list('contracts'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'contracts', query),
   }),
   route({
     method: 'GET', path: '/api/contracts/{contract_id}', auth: 'none', params: ContractPath, summary: 'A contract with its proposer and counterparty.',
@@ -97,7 +99,11 @@ export const diplomacyRoutes = [
   })),
   route({
     method: 'GET', path: '/api/alliances', auth: 'none', summary: 'Every alliance.',
-    handle: async (_r, s) => Promise.all((await s.read.list<{ proposer_id: number; counterparty_id: number }>('alliances')).map(async (a) => ({ ...a, ...await withParties(s, a) }))),
+    query: PageQuery,
+    async handle({ query }, s) {
+      const page = await readPage<{ id: number; proposer_id: number; counterparty_id: number }>(s.read, 'alliances', query);
+      return new Page(await Promise.all(page.items.map(async (a) => ({ ...a, ...await withParties(s, a) }))), page.next);
+    },
   }),
   route({
     method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations.',
@@ -123,7 +129,7 @@ export const diplomacyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/messages', auth: 'none', query: MessagesQuery, summary: 'Public broadcasts, rumors and chronicle reports, newest first.',
-    handle: async ({ query }, s) => newestFirst(await s.read.list<MessageRow>('publicMessages')).slice(0, query.limit),
+    handle: async ({ query }, s) => offsetPageOf(newestFirst(await s.read.list<MessageRow>('publicMessages')), query),
   }),
   route({
     method: 'GET', path: '/api/messages/inbox', auth: 'agent-read', query: MessagesQuery,
@@ -138,11 +144,11 @@ export const diplomacyRoutes = [
         rows.push(...await s.read.list<MessageRow>('messagesFrom', id));
       }
       const unique = [...new Map(rows.map((m) => [String(m.id), m])).values()];
-      return newestFirst(unique).slice(0, query.limit);
+      return offsetPageOf(newestFirst(unique), query);
     },
   }),
   route({
     method: 'GET', path: '/api/messages/investigation', auth: 'spectator', query: MessagesQuery, summary: 'Every message, private and undelivered ones included (spectators).',
-    handle: async ({ query }, s) => newestFirst(await s.read.list<MessageRow>('messages')).slice(0, query.limit),
+    handle: async ({ query }, s) => offsetPageOf(newestFirst(await s.read.list<MessageRow>('messages')), query),
   }),
 ];

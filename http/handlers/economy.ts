@@ -4,11 +4,12 @@ import type { TradeReceipt } from '../../actors/location/actor';
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
 import {
-  EstablishmentsQuery, LocationPath, MarketQuery, ProjectCreate, ProjectPath, ResourcePath, TradeCreate, TravelCreate, WorkerAction,
+  EstablishmentsQuery, LocationPath, MarketQuery, ProjectCreate, ProjectPath, ResourcePath, TradeCreate, TravelCreate, WorkerAction, PageQuery
 } from '../../codecs/requests';
 import type { Caller } from '../auth';
 import { controlledOrganization } from '../control';
 import { conflictError, notFoundError, unwrap } from '../errors';
+import { type Listed, pageOf, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -157,17 +158,19 @@ export const economyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/projects', auth: 'none', summary: 'Every project.',
-    handle: (_r, s) => s.read.list('projects'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'projects', query),
   }),
   route({
     method: 'GET', path: '/api/production', auth: 'none', summary: 'Every production plan, with its workforce and whether it is staffed.',
-    handle: (_r, s) => s.read.list('productionPlans'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'productionPlans', query),
   }),
   route({
     method: 'GET', path: '/api/establishments', auth: 'none', query: EstablishmentsQuery,
     summary: 'Establishments, optionally at one location and of one kind.',
-    handle: async ({ query }, s) => (await (query.location_id ? s.read.list<{ kind: string }>('establishmentsAt', query.location_id) : s.read.list<{ kind: string }>('establishments')))
-      .filter((e) => query.kind === undefined || e.kind.toLowerCase() === query.kind.toLowerCase()),
+    handle: async ({ query }, s) => pageOf((await (query.location_id ? s.read.list<Listed & { kind: string }>('establishmentsAt', query.location_id) : s.read.list<Listed & { kind: string }>('establishments')))
+      .filter((e) => query.kind === undefined || e.kind.toLowerCase() === query.kind.toLowerCase()), query),
   }),
   route({
     method: 'GET', path: '/api/locations/{location_id}/gaps', auth: 'none', params: LocationPath,

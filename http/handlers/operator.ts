@@ -1,9 +1,10 @@
 // The operator's desk: world events, suggestions, and (in agents.ts) departures.
 import type { Effect } from '../../actors/world-event/effects';
 import type { WorldEventSpec } from '../../actors/world-event/actor';
-import { SuggestionCreate, SuggestionPath, SuggestionReview, WorldEventCreate, WorldEventPath, WorldEventsQuery } from '../../codecs/requests';
+import { SuggestionCreate, SuggestionPath, SuggestionReview, WorldEventCreate, WorldEventPath, WorldEventsQuery, PageQuery } from '../../codecs/requests';
 import { detailItem } from '../../codecs/report';
 import { conflictError, invalid, notFoundError, unwrap } from '../errors';
+import { readPage } from '../paging';
 import { route } from '../route';
 
 const WORLD_EVENTS_BY_STATUS = { active: 'activeWorldEvents', expired: 'expiredWorldEvents' } as const;
@@ -50,7 +51,7 @@ export const operatorRoutes = [
   }),
   route({
     method: 'GET', path: '/api/world-events', auth: 'none', query: WorldEventsQuery, summary: 'World events, optionally only active or only expired ones.',
-    handle: ({ query }, s) => s.read.list(query.status === undefined ? 'worldEvents' : WORLD_EVENTS_BY_STATUS[query.status]),
+    handle: ({ query }, s) => readPage(s.read, query.status === undefined ? 'worldEvents' : WORLD_EVENTS_BY_STATUS[query.status], query),
   }),
   route({
     method: 'POST', path: '/api/suggestions', auth: 'agent', body: SuggestionCreate, success: 201,
@@ -62,7 +63,8 @@ export const operatorRoutes = [
   }),
   route({
     method: 'GET', path: '/api/suggestions', auth: 'admin', summary: 'Every suggestion (operator only).',
-    handle: (_r, s) => s.read.list('suggestions'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'suggestions', query),
   }),
   route({
     method: 'PATCH', path: '/api/suggestions/{suggestion_id}', auth: 'admin', params: SuggestionPath, body: SuggestionReview,

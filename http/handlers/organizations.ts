@@ -1,9 +1,10 @@
 // Organizations: found, revise, dissolve, list (active only) and detail.
 import type { OrganizationCommand } from '../../actors/organization/messages';
-import { OrganizationCreate, OrganizationPath, OrganizationUpdate } from '../../codecs/requests';
+import { OrganizationCreate, OrganizationPath, OrganizationUpdate, PageQuery } from '../../codecs/requests';
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
+import { readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -61,7 +62,8 @@ export const organizationRoutes = [
   }),
   route({
     method: 'GET', path: '/api/organizations', auth: 'none', summary: 'Active organizations.',
-    handle: (_r, s) => s.read.list('activeOrganizations'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'activeOrganizations', query),
   }),
   route({
     method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath,

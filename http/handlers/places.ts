@@ -1,6 +1,7 @@
 // Locations and adventurers as the seeded world has them.
-import { AdventurerPath, LocationPath } from '../../codecs/requests';
+import { AdventurerPath, LocationPath, PageQuery } from '../../codecs/requests';
 import { notFoundError } from '../errors';
+import { readPage } from '../paging';
 import { route } from '../route';
 
 export const placeRoutes = [
@@ -26,7 +27,8 @@ export const placeRoutes = [
   }),
   route({
     method: 'GET', path: '/api/adventurers', auth: 'none', summary: 'Available and employed adventurers.',
-    handle: (_r, s) => s.read.list('adventurersListed'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'adventurersListed', query),
   }),
   route({
     method: 'GET', path: '/api/adventurers/{adventurer_id}', auth: 'none', params: AdventurerPath,

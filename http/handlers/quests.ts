@@ -1,10 +1,11 @@
 // Adventurers for hire, parties, and quests.
 import type { QuestCommand } from '../../actors/quest/messages';
 import {
-  HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestPath, QuestSponsorCreate,
+  HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestPath, QuestSponsorCreate, PageQuery
 } from '../../codecs/requests';
 import { controlledOrganization } from '../control';
 import { notFoundError, unwrap } from '../errors';
+import { readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -62,7 +63,8 @@ export const questRoutes = [
   }),
   route({
     method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties.',
-    handle: (_r, s) => s.read.list('parties'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'parties', query),
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,
@@ -114,7 +116,8 @@ export const questRoutes = [
   }),
   route({
     method: 'GET', path: '/api/quests', auth: 'none', summary: 'Open, accepted and resolved quests (withdrawn ones are left out).',
-    handle: (_r, s) => s.read.list('questsListed'),
+    query: PageQuery,
+    handle: ({ query }, s) => readPage(s.read, 'questsListed', query),
   }),
   route({
     method: 'GET', path: '/api/quests/{quest_id}', auth: 'none', params: QuestPath, summary: 'A quest in detail (any status).',

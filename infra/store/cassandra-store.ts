@@ -11,7 +11,7 @@
 // the id blocks in cassandra-ids.ts.
 import { Client, types } from 'cassandra-driver';
 import {
-  QUERIES, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
+  QUERIES, compareIds, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
   type PersistedSnapshot, type ProjectionRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
 import { StoreUnavailableError, storeError } from './cassandra-errors';
@@ -622,6 +622,13 @@ export class CassandraStore implements Store {
 
   async list<T = Record<string, unknown>>(query: QueryName, arg?: string | number): Promise<T[]> {
     return (await this.select(query, arg, true)).map((r) => JSON.parse(r.doc!) as T);
+  }
+
+  /** The rows are read whole and sorted here (as list does); only the page's documents are decoded. */
+  async listPage<T = Record<string, unknown>>(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]> {
+    const rows = await this.select(query, arg, true);
+    const from = afterId === undefined ? rows : rows.filter((r) => compareIds(r.id, afterId) > 0);
+    return from.slice(0, limit).map((r) => JSON.parse(r.doc!) as T);
   }
 
   async ids(query: QueryName, arg?: string | number): Promise<string[]> {

@@ -71,6 +71,8 @@ function toHistoryEvent(r: HistoryRow): HistoryEvent {
 /** The statements of one named query: its rows, their ids, their number. */
 interface NamedQuery {
   list: Database.Statement;
+  first: Database.Statement;
+  after: Database.Statement;
   ids: Database.Statement;
   count: Database.Statement;
   params: (arg: string | number | undefined) => unknown[];
@@ -121,6 +123,8 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
+    // What this connection deletes or replaces (a plain operator key of an older version replaced by its hash) is overwritten on disk.
+    this.db.pragma('secure_delete = ON');
     this.db.exec(SCHEMA);
     this.db.exec(IDEMPOTENCY_SCHEMA);
     this.idempotency = new SqliteIdempotency(this.db);
@@ -251,6 +255,9 @@ export class SqliteStore implements Store {
       const { where, params } = namedQuerySql(name, spec);
       q = {
         list: this.db.prepare(`SELECT doc FROM entities WHERE ${where} ${ID_ORDER}`),
+        first: this.db.prepare(`SELECT doc FROM entities WHERE ${where} ${ID_ORDER} LIMIT ?`),
+        // After an id in ID_ORDER: a larger integer value, or the same one and a larger text.
+        after: this.db.prepare(`SELECT doc FROM entities WHERE ${where} AND (CAST(id AS INTEGER) > ? OR (CAST(id AS INTEGER) = ? AND id > ?)) ${ID_ORDER} LIMIT ?`),
         ids: this.db.prepare(`SELECT id FROM entities WHERE ${where} ${ID_ORDER}`),
         count: this.db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE ${where}`),
         params,
@@ -263,6 +270,16 @@ export class SqliteStore implements Store {
   async list<T>(name: QueryName, arg?: string | number): Promise<T[]> {
     const q = this.query(name);
     return (q.list.all(...q.params(arg)) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
+  }
+
+  async listPage<T>(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]> {
+    const q = this.query(name);
+    // The integer value CAST gives an id, as compareIds ranks it (text that is not all digits ranks 0).
+    const rank = afterId === undefined ? 0 : /^\d+$/.test(afterId) ? Number(afterId) : 0;
+    const rows = afterId === undefined
+      ? q.first.all(...q.params(arg), limit)
+      : q.after.all(...q.params(arg), rank, rank, afterId, limit);
+    return (rows as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
   }
 
   async ids(name: QueryName, arg?: string | number): Promise<string[]> {

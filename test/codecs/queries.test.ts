@@ -1,10 +1,11 @@
 // The query strings of spec part 4 (EventsQuery, InvestigationQuery, WorldEventsQuery,
-// MarketQuery, EstablishmentsQuery) and the path parameters. Their values arrive as text,
+// MarketQuery, EstablishmentsQuery), the paging of listings (PageQuery, MessagesQuery)
+// and the path parameters. Their values arrive as text,
 // so integers are parsed from strings, and problems are placed under 'query' or 'path'.
 import assert from 'assert/strict';
 import {
   AdventurerPath, AgentPath, AlliancePath, ContractPath, EstablishmentsQuery, EventPath, EventsQuery, InvestigationQuery,
-  LocationPath, MarketQuery, OrganizationPath, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
+  LocationPath, MarketQuery, MessagesQuery, OrganizationPath, PageQuery, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
   WorldEventPath, WorldEventsQuery,
 } from '../../codecs/requests';
 import { accept, describeShape, projectBound, id, int, refuse, refuseOnce, text, words, type Codec } from './harness';
@@ -45,12 +46,30 @@ describe('query codecs', () => {
     rules: [int('window_days', 0, 30, 'text')],
   });
 
+  // The paging of listings (docs/decisions.md, "Listings come in pages").
+  const paging = [projectBound(int('limit', 1, 1000, 'text')), projectBound(text('after_id', 1, 80))];
+
+  describeShape('PageQuery', PageQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: { limit: 500 },
+    staysAbsent: ['after_id'],
+    rules: paging,
+  });
+
+  describeShape('MessagesQuery', MessagesQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: { limit: 100, offset: 0 },
+    rules: [projectBound(int('limit', 1, 500, 'text')), projectBound(int('offset', 0, 1_000_000, 'text'))],
+  });
+
   describeShape('WorldEventsQuery', WorldEventsQuery, {
     place: 'query',
     minimal: {},
-    defaults: {},
-    staysAbsent: ['status'],
-    rules: [words('status', ['active', 'expired'])],
+    defaults: { limit: 500 },
+    staysAbsent: ['status', 'after_id'],
+    rules: [words('status', ['active', 'expired']), ...paging],
   });
 
   describeShape('MarketQuery', MarketQuery, {
@@ -64,9 +83,9 @@ describe('query codecs', () => {
   describeShape('EstablishmentsQuery', EstablishmentsQuery, {
     place: 'query',
     minimal: {},
-    defaults: {},
-    staysAbsent: ['location_id', 'kind'],
-    rules: [projectBound(text('location_id', 2, 40)), projectBound(text('kind', 2, 40))],
+    defaults: { limit: 500 },
+    staysAbsent: ['location_id', 'kind', 'after_id'],
+    rules: [projectBound(text('location_id', 2, 40)), projectBound(text('kind', 2, 40)), ...paging],
   });
 
   it('reports every query problem together', () => {

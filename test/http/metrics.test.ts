@@ -34,7 +34,7 @@ describe('GET /metrics (issue 12: metrics for operators)', function () {
   before(async () => { w = await startTestWorld({ nodes: 1 }); });
   after(async () => { await w.close(); });
 
-  const scrape = async (headers: Record<string, string> = { 'x-spectator-key': w.keys.spectator }) => {
+  const scrape = async (headers: Record<string, string> = { 'x-spectator-key': w.keys.spectator! }) => {
     const res = await fetch(`${w.url}/metrics`, { headers });
     return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
   };
@@ -81,7 +81,7 @@ describe('GET /metrics (issue 12: metrics for operators)', function () {
     assert.ok(s.has('worldsim_store_queue_depth') && s.get('worldsim_store_queue_depth')! >= 0);
     assert.ok(s.has('nodejs_eventloop_lag_seconds'), 'the event loop lag');
     assert.ok(s.has('nodejs_eventloop_lag_p99_seconds'));
-    assert.ok(!scraped.text.includes(agent.key) && !scraped.text.includes(w.keys.admin) && !scraped.text.includes(w.keys.spectator), 'no key in the metrics');
+    assert.ok(!scraped.text.includes(agent.key) && !scraped.text.includes(w.keys.admin!) && !scraped.text.includes(w.keys.spectator!), 'no key in the metrics');
   });
 
   it('answers only an operator key: the spectator or admin key, as a header or a bearer token; 401 {"detail"} otherwise', async () => {

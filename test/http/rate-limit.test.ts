@@ -97,7 +97,7 @@ describe('rate limits (issue 12)', function () {
     assert.equal(after - before, created + 1);
 
     // The refusals are counted by the limit that refused them.
-    const metrics = await send(base, 'GET', '/metrics', { headers: { 'x-spectator-key': w.keys.spectator } });
+    const metrics = await send(base, 'GET', '/metrics', { headers: { 'x-spectator-key': w.keys.spectator! } });
     assert.equal(metrics.status, 200, 'the metrics are never limited');
     const counted = [...String(metrics.body).matchAll(/^worldsim_rate_limited_total\{limit="(\w+)"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[2]), 0);
     assert.equal(counted, limited.length);
@@ -147,7 +147,7 @@ describe('rate limits (issue 12)', function () {
     assertLimited(await send(base, 'GET', '/api/rules', { from: '127.0.0.7' }), /too many requests from your address/);
     assert.equal((await send(base, 'GET', '/healthz', { from: '127.0.0.7' })).status, 200);
     assert.equal((await send(base, 'GET', '/api/no-such-endpoint', { from: '127.0.0.7' })).status, 404, 'a path no route serves never reaches the world');
-    assert.equal((await send(base, 'GET', '/metrics', { from: '127.0.0.7', headers: { 'x-admin-key': w.keys.admin } })).status, 200);
+    assert.equal((await send(base, 'GET', '/metrics', { from: '127.0.0.7', headers: { 'x-admin-key': w.keys.admin! } })).status, 200);
     assert.equal((await send(base, 'GET', '/api/world', { from: '127.0.0.8' })).status, 200, 'another address is served');
     // Registration is not limited on its own here (off), only by the address.
     for (let i = 0; i < 3; i++) assert.equal((await send(base, 'POST', '/api/agents', { from: `127.0.1.${i + 1}`, body: { name: `Unlimited ${i}`, model: 'test-model' } })).status, 201);

@@ -9,6 +9,7 @@ import { QUERIES, type HistoryEvent, type QueryName, type QuerySpec, type Store 
 import { seedWorld } from '../../actors/world/seed';
 import type { AddressInfo } from 'net';
 import { routes } from '../../http/routes';
+import { hashKey } from '../../http/auth';
 import { buildServer } from '../../http/server';
 import { currentDay } from '../../http/services';
 import { EmbeddedBus } from '../../infra/bus/embedded-bus';
@@ -103,7 +104,7 @@ describe('the world on the Cassandra store', function () {
     try {
       await seedWorld(region, store, SEED);
       await region.ask('clock', CLOCK_ID, { type: 'resume' }, 120_000);
-      setReady({ entities: region, read: store, store, keys: { admin, spectator: 'cassandra-spectator-key' }, seed: SEED, day: () => currentDay(store), now: () => Date.now() });
+      setReady({ entities: region, read: store, store, operatorKeyHashes: { admin: hashKey(admin), spectator: hashKey('cassandra-spectator-key') }, seed: SEED, day: () => currentDay(store), now: () => Date.now() });
       const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
         const res = await fetch(url + path, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined });
         return { status: res.status, body: await res.json() as any };

@@ -178,12 +178,12 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
     }
   });
 
-  it('generates operator keys when none are configured, keeps them in the data folder, and the admin key ticks', async () => {
+  it('generates operator keys when none are configured, keeps only their hashes in the data folder, and the admin key ticks', async () => {
     const dataDir = tempDir('worldsim-keys-');
     const first = await start(configFor({ dataDir }));
-    const { admin, spectator } = first.keys;
-    assert.equal(typeof admin, 'string');
-    assert.equal(typeof spectator, 'string');
+    const { admin, spectator } = first.generatedKeys;
+    assert.ok(admin && spectator, 'both keys are generated on the first start');
+    assert.deepEqual(first.keys, { admin, spectator }, 'the first start knows the keys it generated');
     assert.ok(admin.length >= 16 && spectator.length >= 16, 'keys long enough to guess at no better than chance');
     assert.notEqual(admin, spectator);
 
@@ -196,23 +196,26 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
     await stop(first);
 
     const second = await start(configFor({ dataDir, seed: 'config-seed' }));
-    assert.deepEqual(second.keys, { admin, spectator }, 'the same keys after a restart on the same folder');
+    assert.deepEqual(second.generatedKeys, {}, 'a restart generates no key');
+    assert.deepEqual(second.keys, {}, 'a restart knows the kept keys only by their hashes');
     const again = await call(second.url, 'POST', '/api/tick', { 'x-admin-key': admin });
     assert.equal(again.status, 200, again.text);
     assert.equal(again.body.day, day + 2, 'the same world continues');
+    assert.equal((await call(second.url, 'GET', '/api/messages/investigation', { 'x-spectator-key': spectator })).status, 200, 'the kept spectator key still works');
     await stop(second);
 
     const elsewhere = await start(configFor({}));
-    assert.notEqual(elsewhere.keys.admin, admin, 'another data folder generates another key');
+    assert.notEqual(elsewhere.generatedKeys.admin, admin, 'another data folder generates another key');
   });
 
   it('uses a configured key instead of the kept one', async () => {
     const dataDir = tempDir('worldsim-keys-');
     const first = await start(configFor({ dataDir }));
-    const generated = first.keys.admin;
+    const generated = first.generatedKeys.admin!;
     await stop(first);
     const second = await start(configFor({ dataDir, adminKey: 'configured-admin-key' }));
     assert.equal(second.keys.admin, 'configured-admin-key');
+    assert.equal(second.generatedKeys.admin, undefined, 'a configured key is not generated (and not printed)');
     assert.equal((await call(second.url, 'POST', '/api/tick', { 'x-admin-key': 'configured-admin-key' })).status, 200);
     assert.equal((await call(second.url, 'POST', '/api/tick', { 'x-admin-key': generated })).status, 401);
   });
@@ -259,7 +262,7 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
   it('keeps drawing from the original seed after a restart with another: later days match a world that kept its seed', async () => {
     // What the world does of its own accord (new adventurers, quests of the seeded organizations) follows the seed.
     const story = async (w: World) => {
-      const admin = { 'x-admin-key': w.keys.admin };
+      const admin = { 'x-admin-key': w.keys.admin! };
       for (let i = 0; i < 6; i++) assert.equal((await call(w.url, 'POST', '/api/tick', admin)).status, 200);
       const adventurers = ((await call(w.url, 'GET', '/api/adventurers')).body as Array<{ id: number; name: string; strength: number }>)
         .sort((x, y) => x.id - y.id).map((a) => `${a.id} ${a.name} ${a.strength}`);
@@ -269,9 +272,10 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
     };
     const changed = tempDir('worldsim-seed-');
     const kept = tempDir('worldsim-seed-');
-    for (const dataDir of [changed, kept]) await stop(await start(configFor({ dataDir, seed: 'first-seed' })));
-    const a = await start(configFor({ dataDir: changed, seed: 'second-seed' }));
-    const b = await start(configFor({ dataDir: kept, seed: 'first-seed' }));
+    const adminKey = 'seed-admin-key';
+    for (const dataDir of [changed, kept]) await stop(await start(configFor({ dataDir, seed: 'first-seed', adminKey })));
+    const a = await start(configFor({ dataDir: changed, seed: 'second-seed', adminKey }));
+    const b = await start(configFor({ dataDir: kept, seed: 'first-seed', adminKey }));
     const [withChange, withoutChange] = [await story(a), await story(b)];
     assert.ok(withoutChange.quests.length > 0 || withoutChange.adventurers.length > 60, 'the world acted on its own in those days');
     assert.deepEqual(withChange, withoutChange);
@@ -306,7 +310,7 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     }
   });
 
-  it('serves on the configured address and prints the generated keys it keeps', async () => {
+  it('serves on the configured address and prints the keys it generates once, when it generates them', async () => {
     const dataDir = tempDir('worldsim-main-');
     const env: NodeJS.ProcessEnv = {
       ...process.env, PORT: '0', HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_SEED: 'main-seed',
@@ -332,11 +336,15 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     child.kill('SIGTERM');
     assert.equal(await exited, 0, 'stops cleanly on SIGTERM');
 
-    const again = await startWorld(configFor({ dataDir }), quiet);
-    try {
-      assert.deepEqual(again.keys, { admin, spectator }, 'the printed keys are the ones kept in the data folder');
-    } finally {
-      await again.close();
-    }
+    // A second start on the same folder prints no key, and the printed ones still work.
+    child = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '../../infra/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    out = '';
+    child.stdout!.on('data', (d) => { out += String(d); });
+    child.stderr!.on('data', (d) => { out += String(d); });
+    while (!/listening on/.test(out) && child.exitCode === null && Date.now() < deadline + 30_000) await sleep(50);
+    const port2 = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+    assert.ok(port2, out);
+    assert.ok(!out.includes(admin!) && !out.includes(spectator!) && !/X-(Admin|Spectator)-Key/.test(out), `a restart prints no key: ${out}`);
+    assert.equal((await call(`http://127.0.0.1:${port2}`, 'POST', '/api/tick', { 'x-admin-key': admin! })).status, 200, 'the printed admin key still works');
   });
 });

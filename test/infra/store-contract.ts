@@ -169,13 +169,24 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         const spec: QuerySpec = QUERIES[name];
         const args = argumentsFor(spec);
         for (const arg of args) {
-          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, ids and count give exactly the matching rows, in id order`, async () => {
+          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listPage, ids and count give exactly the matching rows, in id order`, async () => {
             const store = ctx.current();
             const expected = rows.filter((r) => matches(spec, r, arg)).sort((a, b) => compareIds(a.id, b.id));
             const listed = await store.list<{ id: string | number; kind: string }>(name, arg);
             assert.deepEqual(listed, expected.map((r) => r.doc));
             assert.deepEqual(await store.ids(name, arg), expected.map((r) => String(r.id)));
             assert.equal(await store.count(name, arg), expected.length);
+            // Pages of two, each after the last id of the one before, walk the same rows once.
+            const paged: unknown[] = [];
+            for (let after: string | undefined, page; (page = await store.listPage(name, arg, after, 2)).length > 0; after = String(expected[paged.length - 1].id)) {
+              assert.ok(page.length <= 2);
+              paged.push(...page);
+            }
+            assert.deepEqual(paged, expected.map((r) => r.doc));
+            if (expected.length > 1) {
+              assert.deepEqual(await store.listPage(name, arg, String(expected[0].id), 1000), expected.slice(1).map((r) => r.doc), 'after the first');
+              assert.deepEqual(await store.listPage(name, arg, undefined, 1), [expected[0].doc], 'the first alone');
+            }
           });
         }
       }

@@ -1,6 +1,6 @@
 import assert from 'assert/strict';
 import type { AgentEvent, AgentState } from '../../actors/agent/messages';
-import { decideFoundOrganization, decideRegister, decideRetire, evolve } from '../../actors/agent/rules';
+import { decideFoldKey, decideFoundOrganization, decideRegister, decideRetire, evolve } from '../../actors/agent/rules';
 
 const registered = (): AgentState => {
   const d = decideRegister(null, { type: 'register', id: 3, name: 'Ada', model: 'm', key_hash: 'h', day: 1 });
@@ -19,6 +19,31 @@ describe('agent rules', () => {
     assert.equal(s!.status, 'active');
     const again = decideRegister(s, { type: 'register', id: 3, name: 'Ada', model: 'm', key_hash: 'h', day: 1 });
     assert.ok('refusal' in again && again.refusal.status === 409);
+  });
+
+  describe('the folded hash of a key (http/key-in-text.ts)', () => {
+    const fold = { type: 'fold-key', key_hash: 'h', folded_key_hash: 'folded:f' } as const;
+
+    it('is kept once for a key registered without one, and only for the key\'s own hash', () => {
+      const s = registered();
+      assert.equal(s!.key_folded, false);
+      const d = decideFoldKey(s, fold);
+      assert.deepEqual(d, { events: [{ type: 'key-folded', agent_id: 3, folded_key_hash: 'folded:f' }] });
+      const after = apply(s, d);
+      assert.equal(after!.key_folded, true);
+      assert.deepEqual(decideFoldKey(after, fold), { events: [] }, 'once');
+      const stranger = decideFoldKey(s, { ...fold, key_hash: 'other' });
+      assert.ok('refusal' in stranger && stranger.refusal.status === 403);
+      const nobody = decideFoldKey(null, fold);
+      assert.ok('refusal' in nobody && nobody.refusal.status === 404);
+    });
+
+    it('is kept from registration when the registration carries it', () => {
+      const d = decideRegister(null, { type: 'register', id: 4, name: 'Bo', model: 'm', key_hash: 'h', folded_key_hash: 'folded:g', day: 1 });
+      const s = apply(null, d);
+      assert.equal(s!.key_folded, true);
+      assert.deepEqual(decideFoldKey(s, fold), { events: [] });
+    });
   });
 
   describe('one active organization (core rule 3)', () => {

@@ -1,0 +1,106 @@
+// Core rule 26 and part 5, rule 7: no agent key enters free text, which others read.
+// Keys are kept only as hashes, so a key is recognised by what it looks like and then
+// looked up by hash: the candidate tokens of a text are few, and each costs one indexed
+// read (no scan of the agents). A key is recognised
+// - verbatim (`wsk_` and 32 base64url characters), any agent's;
+// - written otherwise: in other letter case, split by spaces, punctuation or line breaks,
+//   with or without the `wsk_` prefix after such a split, through its folded form (letters
+//   lowercased, everything but letters and digits dropped), whose hash is kept beside the
+//   key's own (a credential of its own kind), kept at registration, and for an agent
+//   registered before this check the first time its key is used (foldOlderKey);
+// - the caller's own key in any such form, always (the caller sent it, so it is known).
+import { detailItem, type DetailItem } from '../codecs/report';
+import type { ReadModel } from '../actors/ports/store';
+import { hashKey, type Caller } from './auth';
+import type { Services } from './services';
+
+/** Letters lowercased, all but letters and digits dropped, without the `wsk` prefix. */
+export const foldKey = (key: string) => key.replace(/^wsk_/i, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The credential that finds a key by its folded form; its prefix keeps it apart from every key hash (64 hex digits). */
+export const foldedKeyHash = (key: string) => `folded:${hashKey(foldKey(key))}`;
+
+/** A key's body is 32 base64url characters; folded, the `-` and `_` among them drop out (almost never more than 8). */
+const KEY_BODY = 32;
+const FOLDED_MIN = 24;
+/** Beyond this many candidate lookups in one request the text is refused rather than checked further. */
+const MAX_LOOKUPS = 400;
+
+const VERBATIM = /wsk_[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])/g;
+const BARE = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])/g;
+
+/** The hashes under which a key written in `text` would be found. */
+export function candidateHashes(text: string): Set<string> {
+  const hashes = new Set<string>();
+  // Verbatim, also once spaces and line breaks are taken out.
+  for (const t of [text, text.replace(/\s+/g, '')]) {
+    for (const m of t.matchAll(VERBATIM)) { hashes.add(hashKey(m[0])); hashes.add(foldedKeyHash(m[0])); }
+  }
+  // A bare key body (the prefix left off).
+  for (const m of text.matchAll(BARE)) { hashes.add(hashKey(`wsk_${m[0]}`)); hashes.add(foldedKeyHash(m[0])); }
+  // The folded text: after every "wsk", the next 24 to 32 letters and digits.
+  const folded = text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  for (let at = folded.indexOf('wsk'); at !== -1; at = folded.indexOf('wsk', at + 1)) {
+    const rest = folded.slice(at + 3, at + 3 + KEY_BODY);
+    for (let n = FOLDED_MIN; n <= rest.length; n++) hashes.add(`folded:${hashKey(rest.slice(0, n))}`);
+    if (hashes.size > MAX_LOOKUPS) break;
+  }
+  return hashes;
+}
+
+/** Every string of a decoded body with its loc. */
+function strings(value: unknown, loc: Array<string | number>, out: Array<[string, Array<string | number>]>): void {
+  if (typeof value === 'string') out.push([value, loc]);
+  else if (Array.isArray(value)) value.forEach((v, i) => strings(v, [...loc, i], out));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) strings(v, [...loc, k], out);
+}
+
+/**
+ * Adds an `api_key_in_text` item for every string of `body` that holds a live agent key
+ * (`callerKey`: the key of the agent sending it, if any).
+ */
+export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agentForKeyHash'>, callerKey: string | null, loc: Array<string | number>, out: DetailItem[]): Promise<void> {
+  const texts: Array<[string, Array<string | number>]> = [];
+  strings(body, loc, texts);
+  const own = callerKey ? foldKey(callerKey) : null;
+  let lookups = 0;
+  const known = new Map<string, boolean>();
+  for (const [text, at] of texts) {
+    if (own && text.toLowerCase().replace(/[^a-z0-9]/g, '').includes(own)) {
+      out.push(detailItem(at, 'api_key_in_text', 'Text must not contain your API key; it would be readable by everyone'));
+      continue;
+    }
+    let found = false;
+    for (const hash of candidateHashes(text)) {
+      if (!known.has(hash)) {
+        if (++lookups > MAX_LOOKUPS) {
+          out.push(detailItem(at, 'api_key_in_text', 'Text holds too many key-like tokens to check; shorten it'));
+          return;
+        }
+        known.set(hash, (await read.agentForKeyHash(hash)) !== undefined);
+      }
+      if (known.get(hash)) { found = true; break; }
+    }
+    if (found) out.push(detailItem(at, 'api_key_in_text', 'Text must not contain an agent API key; it would be readable by everyone'));
+  }
+}
+
+/** Folded hashes known to be kept, so that each key is seen to at most once per process. */
+const foldedKnown = new Set<string>();
+const FOLDED_KNOWN_MAX = 200_000;
+
+/**
+ * A key registered before folded hashes were kept gets its folded hash the first time it
+ * is used (the only time the key is seen again), in the background of the request.
+ */
+export function foldOlderKey(s: Services, caller: Caller): void {
+  const folded = foldedKeyHash(caller.key);
+  if (foldedKnown.has(folded)) return;
+  if (foldedKnown.size >= FOLDED_KNOWN_MAX) foldedKnown.clear();
+  foldedKnown.add(folded);
+  void (async () => {
+    if (await s.read.agentForKeyHash(folded) !== undefined) return;
+    const r = await s.entities.ask<unknown, 'agent'>('agent', caller.id, { type: 'fold-key', key_hash: hashKey(caller.key), folded_key_hash: folded });
+    if (!r.ok) foldedKnown.delete(folded);
+  })().catch(() => { foldedKnown.delete(folded); });
+}

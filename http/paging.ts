@@ -1,0 +1,41 @@
+// Listings that grow without bound answer one page at a time (docs/decisions.md,
+// "Listings come in pages"). The answer stays a JSON array; when more follows, a
+// `Link: <...>; rel="next"` header gives the URL of the next page.
+import { compareIds, type QueryName, type ReadModel } from '../actors/ports/store';
+
+/** A row of an id-ordered listing. */
+export type Listed = { id: string | number } & Record<string, unknown>;
+
+/** One page of a listing, and the query fields that ask for the next one (null on the last page). */
+export class Page<T = unknown> {
+  constructor(readonly items: T[], readonly next: Record<string, string> | null) {}
+}
+
+/** The page of id-ordered `rows` after `after_id`, at most `limit` long; `idOf` reads a row's id (the listing's order). For listings filtered after they are read. */
+export function pageOf<T>(rows: T[], query: { limit: number; after_id?: string }, idOf: (row: T) => string | number = (r) => (r as { id: string | number }).id): Page<T> {
+  const after = query.after_id;
+  const from = after === undefined ? rows : rows.filter((r) => compareIds(idOf(r), after) > 0);
+  const items = from.slice(0, query.limit);
+  return new Page(items, from.length > query.limit ? { after_id: String(idOf(items[items.length - 1])), limit: String(query.limit) } : null);
+}
+
+/** A page of a named query read from the store: only the page's rows are read, one more to learn whether more follow. */
+export async function readPage<T>(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg?: string | number, idOf: (row: T) => string | number = (r) => (r as { id: string | number }).id): Promise<Page<T>> {
+  const rows = await read.listPage<T>(name, arg, query.after_id, query.limit + 1);
+  const items = rows.slice(0, query.limit);
+  return new Page(items, rows.length > query.limit ? { after_id: String(idOf(items[items.length - 1])), limit: String(query.limit) } : null);
+}
+
+/** The page of newest-first `rows` after skipping `offset` of them. */
+export function offsetPageOf<T>(rows: T[], query: { limit: number; offset: number }): Page<T> {
+  const items = rows.slice(query.offset, query.offset + query.limit);
+  return new Page(items, rows.length > query.offset + query.limit ? { offset: String(query.offset + query.limit), limit: String(query.limit) } : null);
+}
+
+/** The URL of the next page: the request's own path and query, with the paging fields replaced. */
+export function nextPageUrl(url: string, next: Record<string, string>): string {
+  const [path, search = ''] = url.split('?', 2);
+  const params = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(next)) params.set(k, v);
+  return `${path}?${params.toString()}`;
+}
