@@ -20,6 +20,13 @@ export interface TestWorld extends World {
   dataDir: string;
   /** Every node of the world (one unless WORLD_TEST_NODES says more); `call` sends to them in turn. */
   nodes: World[];
+  /**
+   * On many nodes: node `index` leaves (its shards move to the others, which settle what
+   * it left unsettled and finish the actions it left unfinished there), then a new node
+   * with its id joins in its place and takes its share again. Resolves once every shard is
+   * hosted and every node has caught up. `services` and the rest follow the live nodes.
+   */
+  replaceNode(index: number): Promise<void>;
   /** Sends a request; `body` may be a string to send raw text. */
   call<T = any>(method: string, url: string, opts?: { body?: unknown; key?: string; admin?: string; spectator?: string; headers?: Record<string, string> }): Promise<Answer<T>>;
   get<T = any>(url: string, key?: string): Promise<Answer<T>>;
@@ -128,7 +135,8 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
   const count = config.store === 'cassandra' && config.bus === 'kafka' ? (wanted ?? TEST_NODES) : 1;
   const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startWorld({ ...config, nodeId: String(i + 1) }, () => undefined)));
   if (config.store === 'cassandra' && config.bus === 'kafka') await allShardsSettled(nodes, config.shards);
-  const world = nodes[0];
+
+  const clustered = config.store === 'cassandra' && config.bus === 'kafka';
   let turn = 0;
   let agentCount = 0;
   const call: TestWorld['call'] = async (method, url, opts = {}) => {
@@ -149,16 +157,39 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
     assertConforms(method, url, answer);
     return answer;
   };
+  const first = () => nodes[0];
   const tw: TestWorld = {
-    ...world,
+    get url() { return first().url; },
+    get port() { return first().port; },
+    get keys() { return first().keys; },
+    get generatedKeys() { return first().generatedKeys; },
+    get services() { return first().services; },
+    get region() { return first().region; },
+    get node() { return first().node; },
+    get logger() { return first().logger; },
+    get metrics() { return first().metrics; },
     nodes,
     close: async () => { await Promise.all(nodes.map((n) => n.close())); },
+    async caughtUp() {
+      for (const n of nodes) await n.caughtUp();
+    },
+    async replaceNode(index) {
+      if (!clustered) throw new Error('replaceNode needs a world on many nodes');
+      const leaving = nodes[index];
+      const staying = nodes.filter((n) => n !== leaving);
+      await leaving.close();
+      await allShardsSettled(staying, config.shards);
+      for (const n of staying) await n.caughtUp();
+      nodes[index] = await startWorld({ ...config, nodeId: String(index + 1) }, () => undefined);
+      await allShardsSettled(nodes, config.shards);
+      for (const n of nodes) await n.caughtUp();
+    },
     dataDir,
     call,
     get: (url, key) => call('GET', url, { key }),
     post: (url, body, key) => call('POST', url, { body, key }),
     async tick() {
-      const r = await call('POST', '/api/tick', { admin: world.keys.admin });
+      const r = await call('POST', '/api/tick', { admin: first().keys.admin });
       if (r.status !== 200) throw new Error(`tick failed: ${r.status} ${r.text}`);
       return r.body.day;
     },
