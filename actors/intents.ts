@@ -13,14 +13,14 @@ export type PendingIntent =
   | { kind: 'organization'; id: number; intent: 'ending'; day: number; how: 'bankruptcy' | 'dissolution' }
   /** An agent is founding an organization. */
   | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number }
-  /** An adventurer is being hired or released. */
-  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number }
+  /** An adventurer is being hired, released, or is joining a party. */
+  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release' | 'joining'; day: number; organization_id: number }
   /** A market is trading with an organization. */
   | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number }
-  /** A quest is being resolved or withdrawn: its members, its place and its organizations are being told. */
-  | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal'; day: number }
-  /** A contract is being fulfilled: goods and gold are moving between its parties. */
-  | { kind: 'contract'; id: number; intent: 'fulfilment'; day: number }
+  /** A quest is being resolved or withdrawn (its members, its place and its organizations are being told), or is returning an ended sponsor's pledge. */
+  | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal' | 'pledge-return'; day: number }
+  /** A contract is being fulfilled (goods and gold are moving between its parties) or rejected (the trust of each side cools). */
+  | { kind: 'contract'; id: number; intent: 'fulfilment' | 'rejection'; day: number }
   /** A world event is beginning: its settlement, roads, resources and quest are being brought in. */
   | { kind: 'world-event'; id: number; intent: 'beginning'; day: number };
 

@@ -209,11 +209,14 @@ export function decideFormParty(state: OrganizationState, c: FormPartyCommand): 
 export function decideAddPartyMember(state: OrganizationState, c: AddPartyMemberCommand): Decision<OrganizationEvent> {
   const refused = checkControl(state, c.agent_id);
   if (refused) return refused;
+  // Asked again by the same joining (a retried saga), it changes nothing, even once the party has set out.
+  if (applied(state!, c.op)) return accept();
   const party = state!.parties.find((p) => p.id === c.party_id);
   if (!party) return notFound(`party ${c.party_id} does not belong to ${state!.name}`);
   if (party.status !== 'formed') return conflict(`party ${party.name} is away on quest ${party.quest_id}; members join only while it is formed`);
   if (!state!.employees.includes(c.adventurer_id)) return forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
-  return accept({ type: 'party-member-added', day: c.day, agent_id: c.agent_id, party_id: c.party_id, adventurer_id: c.adventurer_id });
+  const op = c.op === undefined ? {} : { op: c.op };
+  return accept({ type: 'party-member-added', day: c.day, agent_id: c.agent_id, party_id: c.party_id, adventurer_id: c.adventurer_id, ...op });
 }
 
 export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCommand): Decision<OrganizationEvent> {
@@ -393,7 +396,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
     case 'party-formed':
       return { ...state, parties: [...state.parties, { id: e.party_id, name: e.name, organization_id: state.id, members: [], status: 'formed', quest_id: null, formed_day: e.day }] };
     case 'party-member-added':
-      return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
+      return { ...state, applied_ops: withOp(state, e.op), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
     case 'party-dispatched':
       return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
     case 'message-sent':

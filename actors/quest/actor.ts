@@ -12,7 +12,7 @@ import { intentEnded, intentRow } from '../intents';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
-  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decidePost, effectiveDanger, evolve,
+  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decidePledgeReturn, decidePost, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
@@ -55,6 +55,7 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
     case 'sponsorship-refunded':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'closing-begun':
+    case 'pledge-return-begun':
       return []; // the intent: the end is told when it is recorded
     case 'reopened':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
@@ -157,6 +158,28 @@ async function continueClosing(state: QuestState, io: EntityIO): Promise<Outcome
   return { events: [c.end] };
 }
 
+/**
+ * Returning an ended sponsor's pledge is a saga too: decided and recorded
+ * (`pledge-return-begun`), then the sponsor is paid (a named settlement, applied once),
+ * then the quest records `sponsorship-refunded`. Nothing to undo: a sponsor that cannot
+ * take it now leaves it pending, and the quest finishes it before anything else.
+ */
+async function continuePledgeReturn(state: QuestState, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+  const p = state?.pledge_return;
+  if (!p) return { events: [] };
+  const back = await io.ask('organization', p.organization_id, {
+    type: 'quest-settled', day: p.day, quest_id: state!.id, gold: p.amount, flows: [{ flow: 'quest_escrow', gold: p.amount }], op: p.op,
+    reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
+  });
+  if (!back.ok) {
+    return { refusal: { status: 503, detail: `the world could not finish this action in time; read the current state before trying again (quest ${state!.id}: organization ${p.organization_id} could not take its pledge back: ${back.refusal.detail})` } };
+  }
+  return { events: [{ type: 'sponsorship-refunded', day: p.day, organization_id: p.organization_id, amount: p.amount }] };
+}
+
+/** Goes on with the closing or pledge return under way; nothing when there is none. */
+const continuePending = (state: QuestState, io: EntityIO) => (state?.pledge_return ? continuePledgeReturn(state, io) : continueClosing(state, io));
+
 /** Everything the funders get back when a quest ends without paying out, and the party home. */
 function unwind(q: Quest, reason: string): { payments: LedgerLine[]; settlements: Closing['settlements'] } {
   const parts = new Map<number, Part>();
@@ -236,21 +259,22 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   eventRows: (e, after) => {
     if (!after) return [];
     if (e.type === 'closing-begun') return [intentRow({ kind: 'quest', id: after.id, intent: e.closing.end.type === 'resolved' ? 'resolution' : 'withdrawal', day: e.day })];
-    if (e.type === 'resolved' || e.type === 'withdrawn') return [intentEnded('quest', after.id)];
+    if (e.type === 'pledge-return-begun') return [intentRow({ kind: 'quest', id: after.id, intent: 'pledge-return', day: e.day })];
+    if (e.type === 'resolved' || e.type === 'withdrawn' || e.type === 'sponsorship-refunded') return [intentEnded('quest', after.id)];
     return [];
   },
   handle: handleQuest,
 };
 
 async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
-  if (c.type === 'resume') return continueClosing(state, io);
-  if (state?.closing && c.type !== 'status') {
-    // A closing a crash cut short is finished first; the command is then decided afresh.
+  if (c.type === 'resume') return continuePending(state, io);
+  if ((state?.closing || state?.pledge_return) && c.type !== 'status') {
+    // A closing or pledge return a crash cut short is finished first; the command is then decided afresh.
     const finishing = state.closing;
-    const pending = await continueClosing(state, io);
+    const pending = await continuePending(state, io);
     if ('refusal' in pending) return pending;
     // Asked again for what it was doing (a caller retrying after a 503), it answers with the end.
-    if ((c.type === 'complete' && finishing.end.type === 'resolved') || (c.type === 'cancel' && finishing.end.type === 'withdrawn')) return pending;
+    if (finishing && ((c.type === 'complete' && finishing.end.type === 'resolved') || (c.type === 'cancel' && finishing.end.type === 'withdrawn'))) return pending;
     return { events: pending.events, andThen: (s) => handleQuest(s, c, io) };
   }
   switch (c.type) {
@@ -350,15 +374,9 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     }
 
     case 'sponsor-ended': {
-      if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
-      const amount = state.funds.slice(1).filter((f) => f.organization_id === c.organization_id).reduce((n, f) => n + f.amount, 0);
-      if (amount === 0) return { events: [] };
-      const back = await io.ask('organization', c.organization_id, {
-        type: 'quest-settled', day: c.day, quest_id: state.id, gold: amount, flows: [{ flow: 'quest_escrow', gold: amount }], op: `quest:${state.id}:pledge-returned`,
-        reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
-      });
-      if (!back.ok) return { refusal: back.refusal };
-      return { events: [{ type: 'sponsorship-refunded', day: c.day, organization_id: c.organization_id, amount }] };
+      const d = decidePledgeReturn(state, c.organization_id, c.day);
+      if ('refusal' in d || d.events.length === 0) return d;
+      return { events: d.events, andThen: (s) => continuePledgeReturn(s, io) };
     }
 
     case 'day-began': {

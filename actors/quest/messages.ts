@@ -51,6 +51,8 @@ export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
   withdrawn_reason: string | null;
   /** A resolution or withdrawal under way: recorded before anyone is asked, cleared when it ends. */
   closing?: Closing | null;
+  /** An ended sponsor's pledge on its way back: recorded before the sponsor is paid, cleared when it ends. */
+  pledge_return?: PledgeReturn | null;
 }
 
 /** world_funded: the reward comes from the world itself (a world event's quest), not from the requester. */
@@ -66,7 +68,7 @@ export interface OrganizationEndedCommand { type: 'organization-ended'; organiza
 export interface SponsorEndedCommand { type: 'sponsor-ended'; organization_id: number; day: number }
 export interface QuestDayCommand { type: 'day-began'; day: number }
 export interface QuestStatusCommand { type: 'status' }
-/** Finish a resolution or withdrawal a crash cut short (actors/intents.ts); nothing when none is under way. */
+/** Finish a resolution, withdrawal or pledge return a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface QuestResumeCommand { type: 'resume' }
 
 export type QuestCommand =
@@ -108,5 +110,10 @@ export interface Closing {
 }
 export interface ClosingBegun { type: 'closing-begun'; day: number; closing: Closing }
 
-export type QuestEvent = Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened | SponsorshipRefunded | ClosingBegun;
+/** What an ended sponsor gets back (its pledges to this quest), named `op` so it is paid once. */
+export interface PledgeReturn { day: number; organization_id: number; amount: number; op: string }
+/** The intent of returning an ended sponsor's pledge; it ends with sponsorship-refunded. */
+export interface PledgeReturnBegun { type: 'pledge-return-begun'; day: number; pledge_return: PledgeReturn }
+
+export type QuestEvent = Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened | SponsorshipRefunded | ClosingBegun | PledgeReturnBegun;
 export type QuestState = Quest | null;

@@ -133,6 +133,17 @@ export function decidePost(state: QuestState, spec: QuestSpec, agentId: number |
   return accept({ type: 'posted', day, quest: spec, agent_id: agentId, ...(worldFunded ? { world_funded: true } : {}) });
 }
 
+/**
+ * The return of an ended sponsor's pledges to a live quest, decided whole and recorded
+ * before the sponsor is paid; nothing when the quest is over or holds none of its gold.
+ */
+export function decidePledgeReturn(state: QuestState, organizationId: number, day: number): Decision<QuestEvent> {
+  if (!state || (state.status !== 'open' && state.status !== 'accepted')) return accept();
+  const amount = state.funds.slice(1).filter((f) => f.organization_id === organizationId).reduce((n, f) => n + f.amount, 0);
+  if (amount === 0) return accept();
+  return accept({ type: 'pledge-return-begun', day, pledge_return: { day, organization_id: organizationId, amount, op: `quest:${state.id}:pledge-returned` } });
+}
+
 export function checkOpen(state: QuestState, what: string): Decision<never> | null {
   if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
   if (state.status !== 'open') return conflict(`quest ${state.id} is ${state.status}; only an open quest can be ${what}`);
@@ -161,13 +172,15 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
       return { ...state, party_id: e.party_id, party_members: [...e.members] };
     case 'closing-begun':
       return { ...state, closing: e.closing };
+    case 'pledge-return-begun':
+      return { ...state, pledge_return: e.pledge_return };
     case 'resolved':
       return { ...state, closing: null, status: 'resolved', resolved_day: e.day, outcome: e.resolution.outcome, resolution: e.resolution };
     case 'withdrawn':
       return { ...state, closing: null, status: 'withdrawn', resolved_day: e.day, withdrawn_reason: e.reason };
     case 'sponsorship-refunded': {
       const funds = state.funds.filter((f, i) => i === 0 || f.organization_id !== e.organization_id);
-      return { ...state, funds, reward: totalReward({ funds }) };
+      return { ...state, funds, reward: totalReward({ funds }), pledge_return: null };
     }
     case 'reopened':
       return { ...state, status: 'open', accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [] };

@@ -5,17 +5,17 @@ import assert from 'assert/strict';
 import type { AgentEvent, AgentState } from '../../actors/agent/messages';
 import { decideBeginFounding, decideFoundingAnswer, decideRegister, evolve as evolveAgent } from '../../actors/agent/rules';
 import type { Adventurer, AdventurerEvent, AdventurerState } from '../../actors/adventurer/messages';
-import { decideBeginEmployment, decideEmploymentAnswer, decideQuestOutcome, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
-import type { Closing, QuestEvent, QuestState } from '../../actors/quest/messages';
-import { decidePost, evolve as evolveQuest } from '../../actors/quest/rules';
+import { decideBeginEmployment, decideBeginJoining, decideEmploymentAnswer, decideJoiningAnswer, decideQuestOutcome, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import type { Closing, Quest, QuestEvent, QuestState } from '../../actors/quest/messages';
+import { decidePledgeReturn, decidePost, evolve as evolveQuest } from '../../actors/quest/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
-import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { decideAddPartyMember, decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideQuestSettled, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
 import { decideAddRoute, decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
 import { generateWorld } from '../../actors/world/generate';
 import { evolve as evolveWorldEvent, type WorldEventSpec } from '../../actors/world-event/actor';
 import type { ContractEvent, ContractState } from '../../actors/contract/messages';
-import { decideBeginFulfilment, decidePropose, evolve as evolveContract, fulfilmentOp } from '../../actors/contract/rules';
+import { decideAction, decideBeginFulfilment, decideBeginRejection, decidePropose, evolve as evolveContract, fulfilmentOp } from '../../actors/contract/rules';
 
 type D<E> = { events: E[] } | { refusal: { status: number; detail: string } };
 const eventsOf = <E>(d: D<E> | null): E[] => {
@@ -70,6 +70,32 @@ describe('rules of actions that span actors', () => {
       const left = eventsOf(decideEmploy(hired, release)).reduce<OrganizationState>(evolveOrganization, hired);
       assert.deepEqual(left!.employees, []);
       assert.deepEqual(eventsOf(decideEmploy(left, release)), []);
+    });
+
+    it('adds a named party member once, also once the party has set out', () => {
+      const o = eventsOf(decideEmploy(org(), { type: 'employ', agent_id: 1, day: 2, adventurer_id: 30 })).reduce<OrganizationState>(evolveOrganization, org());
+      const formed = evolveOrganization(o, { type: 'party-formed', day: 2, agent_id: 1, party_id: 3, name: 'The Few' });
+      const add = { type: 'add-party-member' as const, agent_id: 1, day: 2, party_id: 3, adventurer_id: 30, op: 'adventurer:30:party:1' };
+      const added = eventsOf(decideAddPartyMember(formed, add)).reduce<OrganizationState>(evolveOrganization, formed);
+      assert.deepEqual(added!.parties[0].members, [30]);
+      assert.deepEqual(eventsOf(decideAddPartyMember(added, add)), [], 'the same joining again changes nothing');
+      const away = evolveOrganization(added, { type: 'party-dispatched', day: 3, agent_id: 1, party_id: 3, quest_id: 8 });
+      assert.deepEqual(eventsOf(decideAddPartyMember(away, add)), [], 'nor once the party has set out');
+      const other = decideAddPartyMember(away, { ...add, op: 'adventurer:30:party:2' });
+      assert.ok('refusal' in other && other.refusal.status === 409, 'another joining is decided as before');
+      const ended = eventsOf(decideDissolve(added, 1, 4)).reduce<OrganizationState>(evolveOrganization, added);
+      const late = decideAddPartyMember(ended, { ...add, op: 'adventurer:30:party:2' });
+      assert.ok('refusal' in late && late.refusal.status === 409, 'an ended organization refuses a new joining');
+    });
+
+    it("takes a named pledge return once, and an ended organization's passes to the world", () => {
+      const ended = eventsOf(decideDissolve(org(), 1, 4)).reduce<OrganizationState>(evolveOrganization, org()) as Organization;
+      const back = { type: 'quest-settled' as const, day: 4, quest_id: 8, gold: 15, flows: [{ flow: 'quest_escrow' as const, gold: 15 }], op: 'quest:8:pledge-returned', reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned' };
+      const events = eventsOf(decideQuestSettled(ended, back));
+      assert.deepEqual(events.map((e) => e.type), ['quest-settled', 'estate-forfeited']);
+      const after = events.reduce<OrganizationState>(evolveOrganization, ended);
+      assert.equal(after!.treasury, 0);
+      assert.deepEqual(eventsOf(decideQuestSettled(after, back)), [], 'asked again, it pays nothing twice');
     });
   });
 
@@ -198,6 +224,59 @@ describe('rules of actions that span actors', () => {
     });
   });
 
+  describe("a contract's rejection", () => {
+    const proposed = (): ContractState => eventsOf(decidePropose(null, { id: 9, proposer_id: 1, counterparty_id: 2, title: 't', terms: 'terms', value: 30, resource: null, quantity: 0 }, 1, 1)).reduce<ContractState>(evolveContract, null);
+    const reject = { type: 'reject' as const, organization_id: 2, agent_id: 2, day: 3 };
+
+    it('records its intent, still proposed until the rejection is recorded', () => {
+      const begun = eventsOf(decideBeginRejection(proposed(), reject));
+      assert.deepEqual(begun, [{ type: 'rejection-begun', day: 3, agent_id: 2 }]);
+      const s = begun.reduce(evolveContract, proposed());
+      assert.deepEqual(s!.rejection, { day: 3, agent_id: 2 });
+      assert.equal(s!.status, 'proposed');
+      const done = eventsOf(decideAction(proposed(), reject)).reduce(evolveContract, s);
+      assert.equal(done!.status, 'rejected');
+      assert.equal(done!.rejection, null);
+    });
+
+    it('refuses as before, recording nothing', () => {
+      const byProposer = decideBeginRejection(proposed(), { ...reject, organization_id: 1 });
+      assert.ok('refusal' in byProposer && byProposer.refusal.status === 403);
+      const rejected = eventsOf(decideAction(proposed(), reject)).reduce(evolveContract, proposed());
+      const again = decideBeginRejection(rejected, reject);
+      assert.ok('refusal' in again && again.refusal.status === 409);
+    });
+  });
+
+  describe("a quest's return of an ended sponsor's pledge", () => {
+    const spec = { id: 8, title: 'Clear the road', description: 'd', requester_id: 1, location_id: 'emberfall', reward: 20, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: -100 };
+    const sponsored = (): QuestState => [
+      ...eventsOf(decidePost(null, spec, 1, 1)),
+      { type: 'sponsored', day: 1, organization_id: 5, amount: 10, agent_id: 3 },
+      { type: 'sponsored', day: 2, organization_id: 5, amount: 5, agent_id: 3 },
+      { type: 'sponsored', day: 2, organization_id: 6, amount: 7, agent_id: 4 },
+    ].reduce<QuestState>((q, e) => evolveQuest(q, e as QuestEvent), null);
+
+    it('records what goes back (every pledge of the sponsor), named, before the sponsor is paid', () => {
+      const begun = eventsOf(decidePledgeReturn(sponsored(), 5, 4));
+      assert.deepEqual(begun, [{ type: 'pledge-return-begun', day: 4, pledge_return: { day: 4, organization_id: 5, amount: 15, op: 'quest:8:pledge-returned' } }]);
+      const s = begun.reduce(evolveQuest, sponsored()) as Quest;
+      assert.equal(s.reward, 42, 'the reward holds the pledge until it is returned');
+      const done = evolveQuest(s, { type: 'sponsorship-refunded', day: 4, organization_id: 5, amount: 15 }) as Quest;
+      assert.equal(done.pledge_return, null);
+      assert.equal(done.reward, 27);
+      assert.deepEqual(done.funds, [{ organization_id: 1, amount: 20 }, { organization_id: 6, amount: 7 }]);
+    });
+
+    it('returns nothing twice, nor from a quest that is over', () => {
+      const done = [...eventsOf(decidePledgeReturn(sponsored(), 5, 4)), { type: 'sponsorship-refunded', day: 4, organization_id: 5, amount: 15 } as QuestEvent].reduce(evolveQuest, sponsored());
+      assert.deepEqual(eventsOf(decidePledgeReturn(done, 5, 4)), []);
+      const withdrawn = evolveQuest(sponsored(), { type: 'withdrawn', day: 3, agent_id: 1, reason: 'withdrawn by the requester' });
+      assert.deepEqual(eventsOf(decidePledgeReturn(withdrawn, 5, 4)), [], 'its withdrawal paid the pledge back');
+      assert.deepEqual(eventsOf(decidePledgeReturn(null, 5, 4)), []);
+    });
+  });
+
   describe("a world event's beginning", () => {
     const spec: WorldEventSpec = { id: 4, title: 'A New Harbour', description: 'd', duration_days: 3, effects: [], quest: null, location: null };
 
@@ -289,6 +368,41 @@ describe('rules of actions that span actors', () => {
       assert.equal(undone.employment, null);
       assert.equal(decideEmploymentAnswer(s, unknown), null);
       assert.deepEqual(eventsOf(decideEmploymentAnswer(adventurer(), { ok: true })), [], 'nothing under way: nothing to record');
+    });
+  });
+
+  describe('joining a party (adventurer)', () => {
+    const employed = (): Adventurer => ({ ...(evolveAdventurer(null, { type: 'appeared', day: 1, adventurer: { id: 30, name: 'Wren', strength: 12, level: 1, experience: 0, traits: ['brave'] } }) as Adventurer), status: 'employed', organization_id: 7 });
+    const join = { type: 'join-party' as const, party_id: 3, party_name: 'The Few', organization_id: 7, agent_id: 1, day: 3 };
+
+    it('records its intent, naming the organization\'s side, and is in the party only once it is recorded', () => {
+      const begun = eventsOf(decideBeginJoining(employed(), join));
+      assert.deepEqual(begun, [{ type: 'joining-begun', day: 3, party_id: 3, party_name: 'The Few', organization_id: 7, agent_id: 1, op: 'adventurer:30:party:1' }]);
+      const s = begun.reduce<AdventurerState>(evolveAdventurer, employed()) as Adventurer;
+      assert.equal(s.party_id, null, 'not yet in the party');
+      const joined = eventsOf(decideJoiningAnswer(s, { ok: true })).reduce<AdventurerState>(evolveAdventurer, s) as Adventurer;
+      assert.equal(joined.party_id, 3);
+      assert.equal(joined.joining, null);
+      assert.equal(joined.party_history.length, 1);
+      const left = { ...joined, party_id: null };
+      assert.equal((eventsOf(decideBeginJoining(left, join))[0] as { op: string }).op, 'adventurer:30:party:2', 'a new name for each');
+    });
+
+    it('refuses as before, recording nothing', () => {
+      const d = decideBeginJoining({ ...employed(), organization_id: 8 }, join);
+      assert.ok('refusal' in d && d.refusal.status === 403);
+      const injured = decideBeginJoining({ ...employed(), injured_until: 9 }, join);
+      assert.ok('refusal' in injured && injured.refusal.status === 409);
+    });
+
+    it('ends abandoned on a refusal (wholly undone) or stays pending when the outcome is unknown', () => {
+      const s = eventsOf(decideBeginJoining(employed(), join)).reduce<AdventurerState>(evolveAdventurer, employed());
+      const abandoned = eventsOf(decideJoiningAnswer(s, refused)) as AdventurerEvent[];
+      assert.deepEqual(abandoned, [{ type: 'joining-abandoned', day: 3, party_id: 3, organization_id: 7, reason: 'no' }]);
+      const undone = abandoned.reduce<AdventurerState>(evolveAdventurer, s) as Adventurer;
+      assert.deepEqual({ ...undone, joining: undefined, party_joinings: undefined }, { ...employed(), joining: undefined, party_joinings: undefined }, 'wholly undone');
+      assert.equal(decideJoiningAnswer(s, unknown), null);
+      assert.deepEqual(eventsOf(decideJoiningAnswer(employed(), { ok: true })), [], 'nothing under way: nothing to record');
     });
   });
 });
