@@ -17,8 +17,12 @@ export type PendingIntent =
   | { kind: 'adventurer'; id: number; intent: 'hire' | 'release' | 'joining'; day: number; organization_id: number }
   /** A market is trading with an organization. */
   | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number }
-  /** A quest is being resolved or withdrawn (its members, its place and its organizations are being told), or is returning an ended sponsor's pledge. */
-  | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal' | 'pledge-return'; day: number }
+  /**
+   * A quest is being posted or sponsored (an organization is setting the gold aside: `organization_id`),
+   * resolved or withdrawn (its members, its place and its organizations are being told), or is
+   * returning an ended sponsor's pledge.
+   */
+  | { kind: 'quest'; id: number; intent: 'posting' | 'sponsorship' | 'resolution' | 'withdrawal' | 'pledge-return'; day: number; organization_id?: number }
   /** A contract is being fulfilled (goods and gold are moving between its parties) or rejected (the trust of each side cools). */
   | { kind: 'contract'; id: number; intent: 'fulfilment' | 'rejection'; day: number }
   /** A world event is beginning: its settlement, roads, resources and quest are being brought in. */

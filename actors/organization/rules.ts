@@ -236,6 +236,8 @@ export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCo
 /** Gold set aside for a quest. The world (agent_id null) may reserve only from seeded organizations. */
 export function decideReserveGold(state: OrganizationState, c: ReserveGoldCommand): Decision<OrganizationEvent> {
   if (!state) return notFound('organization not found');
+  // Asked again by the same reservation (the quest's retried saga), it is done, whatever happened since.
+  if (applied(state, c.op)) return accept();
   if (c.agent_id !== null) {
     const refused = checkControl(state, c.agent_id);
     if (refused) return refused;
@@ -245,7 +247,8 @@ export function decideReserveGold(state: OrganizationState, c: ReserveGoldComman
   if (state.treasury < c.amount) {
     return conflict(`${c.purpose === 'reward' ? 'the reward' : 'the sponsorship'} of ${c.amount} gold must be backed by the treasury, but ${state.name} has ${state.treasury}`);
   }
-  return accept({ type: 'gold-reserved', day: c.day, agent_id: c.agent_id, amount: c.amount, quest_id: c.quest_id, purpose: c.purpose });
+  const op = c.op === undefined ? {} : { op: c.op };
+  return accept({ type: 'gold-reserved', day: c.day, agent_id: c.agent_id, amount: c.amount, quest_id: c.quest_id, purpose: c.purpose, ...op });
 }
 
 /** A quest's consequences apply to any organization, ended or not: gold is never lost on the way. */
@@ -409,7 +412,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       return { ...state, treasury: state.treasury + e.gold, holdings, trust, applied_ops: withOp(state, e.op) };
     }
     case 'gold-reserved':
-      return { ...state, treasury: state.treasury - e.amount };
+      return { ...state, treasury: state.treasury - e.amount, applied_ops: withOp(state, e.op) };
     case 'estate-forfeited': {
       let holdings = state.holdings;
       for (const [resource, quantity] of Object.entries(e.holdings)) holdings = addHolding(holdings, resource, -quantity);

@@ -7,12 +7,12 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { involved as involvedIn, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
-import { conflict, forbidden, type Result } from '../result';
+import { conflict, forbidden, type Refusal, type Result } from '../result';
 import { intentEnded, intentRow } from '../intents';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
-  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decidePledgeReturn, decidePost, effectiveDanger, evolve,
+  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decideBeginPosting, decideBeginSponsoring, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
@@ -56,14 +56,16 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'closing-begun':
     case 'pledge-return-begun':
-      return []; // the intent: the end is told when it is recorded
+    case 'reservation-begun':
+    case 'reservation-abandoned':
+      return []; // intents and undoing: the end is told when it is recorded
     case 'reopened':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
   }
 }
 
 const project = (q: QuestState): ProjectionRow[] =>
-  (q ? [{
+  (q && q.status !== 'posting' ? [{
     kind: 'quest', id: q.id, status: q.status, location_id: q.location_id, organization_id: q.requester_id, agent_id: q.posted_by_agent_id,
     // The day after the deadline is when the quest has to act on its own.
     due_day: (q.status === 'open' || q.status === 'accepted') && q.deadline_day !== null ? q.deadline_day + 1 : null,
@@ -177,8 +179,29 @@ async function continuePledgeReturn(state: QuestState, io: EntityIO): Promise<Ou
   return { events: [{ type: 'sponsorship-refunded', day: p.day, organization_id: p.organization_id, amount: p.amount }] };
 }
 
-/** Goes on with the closing or pledge return under way; nothing when there is none. */
-const continuePending = (state: QuestState, io: EntityIO) => (state?.pledge_return ? continuePledgeReturn(state, io) : continueClosing(state, io));
+/**
+ * Posting a quest whose requester backs the reward, and sponsoring one, are sagas: the
+ * quest records its intent (`reservation-begun`: the gold to set aside, named, and for a
+ * posting the quest as it will be; no row and no history until it is posted), asks the
+ * organization to set the gold aside (once per name), then records `posted` or
+ * `sponsored`, or `reservation-abandoned` when the organization refused (a posting
+ * abandoned is as if the quest never was).
+ */
+async function continueReserving(state: QuestState, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+  const r = state?.reserving;
+  if (!r) return { events: [] };
+  const reserved = await io.ask('organization', r.organization_id, {
+    type: 'reserve-gold', agent_id: r.agent_id, day: r.day, amount: r.amount, quest_id: state!.id, purpose: r.purpose, op: r.op,
+  });
+  const d = decideReservationAnswer(state, reserved);
+  if (d === null) return { refusal: (reserved as { refusal: Refusal }).refusal }; // unknown: the intent stays
+  if ('refusal' in d) return d;
+  return reserved.ok ? { events: d.events } : { events: d.events, refusal: reserved.refusal };
+}
+
+/** Goes on with what is under way (one at a time); nothing when there is none. */
+const continuePending = (state: QuestState, io: EntityIO) =>
+  (state?.reserving ? continueReserving(state, io) : state?.pledge_return ? continuePledgeReturn(state, io) : continueClosing(state, io));
 
 /** Everything the funders get back when a quest ends without paying out, and the party home. */
 function unwind(q: Quest, reason: string): { payments: LedgerLine[]; settlements: Closing['settlements'] } {
@@ -254,13 +277,18 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   evolve,
   project,
   chronicle,
-  view: (s) => (s ? questView(s) : null),
-  // A closing is an intent until it ends (actors/intents.ts).
+  view: (s) => (s && s.status !== 'posting' ? questView(s) : null),
+  // A posting, sponsorship, closing or pledge return is an intent until it ends (actors/intents.ts).
   eventRows: (e, after) => {
+    if (e.type === 'reservation-abandoned') return [intentEnded('quest', e.quest_id)]; // a posting abandoned leaves no state
     if (!after) return [];
     if (e.type === 'closing-begun') return [intentRow({ kind: 'quest', id: after.id, intent: e.closing.end.type === 'resolved' ? 'resolution' : 'withdrawal', day: e.day })];
     if (e.type === 'pledge-return-begun') return [intentRow({ kind: 'quest', id: after.id, intent: 'pledge-return', day: e.day })];
-    if (e.type === 'resolved' || e.type === 'withdrawn' || e.type === 'sponsorship-refunded') return [intentEnded('quest', after.id)];
+    if (e.type === 'reservation-begun') {
+      const r = e.reservation;
+      return [intentRow({ kind: 'quest', id: after.id, intent: r.purpose === 'reward' ? 'posting' : 'sponsorship', day: e.day, organization_id: r.organization_id })];
+    }
+    if (e.type === 'resolved' || e.type === 'withdrawn' || e.type === 'sponsorship-refunded' || e.type === 'sponsored' || (e.type === 'posted' && !e.world_funded)) return [intentEnded('quest', after.id)];
     return [];
   },
   handle: handleQuest,
@@ -268,14 +296,16 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
 
 async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
   if (c.type === 'resume') return continuePending(state, io);
-  if ((state?.closing || state?.pledge_return) && c.type !== 'status') {
-    // A closing or pledge return a crash cut short is finished first; the command is then decided afresh.
+  if ((state?.closing || state?.pledge_return || state?.reserving) && c.type !== 'status') {
+    // What a crash cut short is finished first; the command is then decided afresh.
     const finishing = state.closing;
+    const posting = state.status === 'posting';
     const pending = await continuePending(state, io);
-    if ('refusal' in pending) return pending;
+    if ('refusal' in pending && !pending.events?.length) return pending;
     // Asked again for what it was doing (a caller retrying after a 503), it answers with the end.
     if (finishing && ((c.type === 'complete' && finishing.end.type === 'resolved') || (c.type === 'cancel' && finishing.end.type === 'withdrawn'))) return pending;
-    return { events: pending.events, andThen: (s) => handleQuest(s, c, io) };
+    if (posting && c.type === 'post') return pending;
+    return { events: pending.events ?? [], andThen: (s) => handleQuest(s, c, io) };
   }
   switch (c.type) {
     case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };
@@ -283,16 +313,15 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     case 'post': {
       const d = decidePost(state, c.quest, c.agent_id, c.day, c.world_funded);
       if ('refusal' in d || c.world_funded) return d;
-      const reserved = await io.ask('organization', c.quest.requester_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.quest.reward, quest_id: c.quest.id, purpose: 'reward' });
-      return reserved.ok ? d : { refusal: reserved.refusal };
+      const begun = decideBeginPosting(state, c.quest, c.agent_id, c.day);
+      if ('refusal' in begun) return begun;
+      return { events: begun.events, andThen: (s) => continueReserving(s, io) };
     }
 
     case 'sponsor': {
-      const closed = checkOpen(state, 'sponsored');
-      if (closed) return closed;
-      const reserved = await io.ask('organization', c.organization_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.amount, quest_id: state!.id, purpose: 'sponsorship' });
-      if (!reserved.ok) return { refusal: reserved.refusal };
-      return { events: [{ type: 'sponsored', day: c.day, organization_id: c.organization_id, amount: c.amount, agent_id: c.agent_id }] };
+      const begun = decideBeginSponsoring(state, c.organization_id, c.amount, c.agent_id, c.day);
+      if ('refusal' in begun) return begun;
+      return { events: begun.events, andThen: (s) => continueReserving(s, io) };
     }
 
     case 'accept': {

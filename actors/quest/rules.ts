@@ -144,6 +144,40 @@ export function decidePledgeReturn(state: QuestState, organizationId: number, da
   return accept({ type: 'pledge-return-begun', day, pledge_return: { day, organization_id: organizationId, amount, op: `quest:${state.id}:pledge-returned` } });
 }
 
+/**
+ * The intent of posting a quest whose requester backs the reward: the quest as it will be
+ * posted and the reservation of its reward, recorded before the requester is asked.
+ */
+export function decideBeginPosting(state: QuestState, spec: QuestSpec, agentId: number | null, day: number): Decision<QuestEvent> {
+  const d = decidePost(state, spec, agentId, day);
+  if ('refusal' in d) return d;
+  return accept({ type: 'reservation-begun', day, reservation: { purpose: 'reward', organization_id: spec.requester_id, amount: spec.reward, agent_id: agentId, day, op: `quest:${spec.id}:reserved:1`, quest: spec } });
+}
+
+/** The intent of a sponsorship of an open quest, recorded before the sponsor is asked. */
+export function decideBeginSponsoring(state: QuestState, organizationId: number, amount: number, agentId: number, day: number): Decision<QuestEvent> {
+  const closed = checkOpen(state, 'sponsored');
+  if (closed) return closed;
+  const op = `quest:${state!.id}:reserved:${(state!.reservations ?? 0) + 1}`;
+  return accept({ type: 'reservation-begun', day, reservation: { purpose: 'sponsorship', organization_id: organizationId, amount, agent_id: agentId, day, op } });
+}
+
+/**
+ * How a reservation under way ends once the organization answered: posted or sponsored,
+ * abandoned when it refused, or still pending (null) when its outcome is unknown.
+ */
+export function decideReservationAnswer(state: QuestState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<QuestEvent> | null {
+  const r = state?.reserving;
+  if (!r) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'reservation-abandoned', day: r.day, quest_id: state!.id, reason: answer.refusal.detail });
+  }
+  return r.purpose === 'reward'
+    ? accept({ type: 'posted', day: r.day, quest: r.quest!, agent_id: r.agent_id })
+    : accept({ type: 'sponsored', day: r.day, organization_id: r.organization_id, amount: r.amount, agent_id: r.agent_id! });
+}
+
 export function checkOpen(state: QuestState, what: string): Decision<never> | null {
   if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
   if (state.status !== 'open') return conflict(`quest ${state.id} is ${state.status}; only an open quest can be ${what}`);
@@ -151,9 +185,15 @@ export function checkOpen(state: QuestState, what: string): Decision<never> | nu
 }
 
 export function evolve(state: QuestState, e: QuestEvent): QuestState {
+  if (e.type === 'reservation-begun' && !state && e.reservation.quest) {
+    // A quest being posted: as it will be, until its reward is set aside.
+    const posting = evolve(null, { type: 'posted', day: e.day, quest: e.reservation.quest, agent_id: e.reservation.agent_id });
+    return { ...posting!, status: 'posting', reserving: e.reservation, reservations: 1 };
+  }
   if (e.type === 'posted') {
     const { deadline_days: deadline, ...spec } = e.quest;
     return {
+      ...(state?.reservations ? { reservations: state.reservations } : {}),
       ...spec, status: 'open', funds: [{ organization_id: e.world_funded ? WORLD_FUND : spec.requester_id, amount: spec.reward }],
       deadline_day: deadline === null ? null : e.day + deadline, posted_day: e.day, posted_by_agent_id: e.agent_id,
       accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [], resolved_day: null,
@@ -164,8 +204,13 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
   switch (e.type) {
     case 'sponsored': {
       const funds = [...state.funds, { organization_id: e.organization_id, amount: e.amount }];
-      return { ...state, funds, reward: totalReward({ funds }) };
+      return { ...state, funds, reward: totalReward({ funds }), reserving: null };
     }
+    case 'reservation-begun':
+      return { ...state, reserving: e.reservation, reservations: (state.reservations ?? 0) + 1 };
+    case 'reservation-abandoned':
+      // A posting abandoned is as if the quest never was; a sponsorship, as if never offered.
+      return state.status === 'posting' ? null : { ...state, reserving: null };
     case 'accepted':
       return { ...state, status: 'accepted', accepted_organization_id: e.organization_id, accepted_day: e.day };
     case 'dispatched':

@@ -7,9 +7,10 @@ import { decideBeginFounding, decideFoundingAnswer, decideRegister, evolve as ev
 import type { Adventurer, AdventurerEvent, AdventurerState } from '../../actors/adventurer/messages';
 import { decideBeginEmployment, decideBeginJoining, decideEmploymentAnswer, decideJoiningAnswer, decideQuestOutcome, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
 import type { Closing, Quest, QuestEvent, QuestState } from '../../actors/quest/messages';
-import { decidePledgeReturn, decidePost, evolve as evolveQuest } from '../../actors/quest/rules';
+import { decideBeginPosting, decideBeginSponsoring, decidePledgeReturn, decidePost, decideReservationAnswer, evolve as evolveQuest } from '../../actors/quest/rules';
+import { arrivedToday, postedToday } from '../../actors/world/quest-board';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
-import { decideAddPartyMember, decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideQuestSettled, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { decideAddPartyMember, decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideQuestSettled, decideReserveGold, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
 import { decideAddRoute, decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
 import { generateWorld } from '../../actors/world/generate';
@@ -245,6 +246,75 @@ describe('rules of actions that span actors', () => {
       const rejected = eventsOf(decideAction(proposed(), reject)).reduce(evolveContract, proposed());
       const again = decideBeginRejection(rejected, reject);
       assert.ok('refusal' in again && again.refusal.status === 409);
+    });
+  });
+
+  describe('posting and sponsoring a quest (quest)', () => {
+    const spec = { id: 8, title: 'Clear the road', description: 'd', requester_id: 1, location_id: 'emberfall', reward: 20, deadline_days: 10, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: -100 };
+
+    it('is posting (no row, no history) until the reward is set aside; abandoned, it is as if it never was', () => {
+      const begun = eventsOf(decideBeginPosting(null, spec, 3, 2));
+      assert.deepEqual(begun, [{ type: 'reservation-begun', day: 2, reservation: { purpose: 'reward', organization_id: 1, amount: 20, agent_id: 3, day: 2, op: 'quest:8:reserved:1', quest: spec } }]);
+      const s = begun.reduce<QuestState>(evolveQuest, null) as Quest;
+      assert.equal(s.status, 'posting');
+      const posted = eventsOf(decideReservationAnswer(s, { ok: true })).reduce<QuestState>(evolveQuest, s) as Quest;
+      assert.deepEqual({ ...posted, reservations: undefined }, { ...(eventsOf(decidePost(null, spec, 3, 2)).reduce<QuestState>(evolveQuest, null) as Quest), reservations: undefined }, 'posted as it would have been at once');
+      assert.equal(posted.reserving, undefined);
+      const abandoned = eventsOf(decideReservationAnswer(s, refused));
+      assert.deepEqual(abandoned, [{ type: 'reservation-abandoned', day: 2, quest_id: 8, reason: 'no' }]);
+      assert.equal(abandoned.reduce<QuestState>(evolveQuest, s), null, 'wholly undone');
+      assert.equal(decideReservationAnswer(s, unknown), null, 'pending while the outcome is unknown');
+      const again = decideBeginPosting(posted, spec, 3, 2);
+      assert.ok('refusal' in again && again.refusal.status === 409, 'an existing quest is not posted again');
+    });
+
+    it('names each sponsorship anew; abandoned, the quest is as it was', () => {
+      const open = eventsOf(decidePost(null, spec, 3, 2)).reduce<QuestState>(evolveQuest, null);
+      const first = eventsOf(decideBeginSponsoring(open, 5, 10, 4, 3));
+      assert.deepEqual(first, [{ type: 'reservation-begun', day: 3, reservation: { purpose: 'sponsorship', organization_id: 5, amount: 10, agent_id: 4, day: 3, op: 'quest:8:reserved:1' } }]);
+      const s = first.reduce(evolveQuest, open);
+      assert.equal(s!.reward, 20, 'the pledge counts once it is set aside');
+      const sponsored = eventsOf(decideReservationAnswer(s, { ok: true })).reduce(evolveQuest, s) as Quest;
+      assert.equal(sponsored.reward, 30);
+      assert.equal(sponsored.reserving, null);
+      const second = eventsOf(decideBeginSponsoring(sponsored, 5, 10, 4, 3));
+      assert.equal((second[0] as { reservation: { op: string } }).reservation.op, 'quest:8:reserved:2');
+      const undone = eventsOf(decideReservationAnswer(second.reduce(evolveQuest, sponsored), refused)).reduce(evolveQuest, second.reduce(evolveQuest, sponsored)) as Quest;
+      assert.deepEqual(undone.funds, sponsored.funds);
+      assert.equal(undone.reserving, null);
+      const closed = decideBeginSponsoring(evolveQuest(sponsored, { type: 'withdrawn', day: 4, agent_id: 3, reason: 'x' }), 5, 10, 4, 4);
+      assert.ok('refusal' in closed && closed.refusal.status === 409, 'refuses as before, recording nothing');
+    });
+
+    it('the organization sets a named reservation aside once, whatever happened since', () => {
+      const found: FoundCommand = { type: 'found', id: 1, agent_id: 3, name: 'Lantern Co', kind: 'merchant company', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+      const o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null) as Organization;
+      const reserve = { type: 'reserve-gold' as const, agent_id: 3, day: 2, amount: 20, quest_id: 8, purpose: 'reward' as const, op: 'quest:8:reserved:1' };
+      const after = eventsOf(decideReserveGold(o, reserve)).reduce<OrganizationState>(evolveOrganization, o);
+      assert.equal(after!.treasury, o.treasury - 20);
+      assert.deepEqual(eventsOf(decideReserveGold(after, reserve)), []);
+      const ended = eventsOf(decideDissolve(after, 3, 3)).reduce<OrganizationState>(evolveOrganization, after);
+      assert.deepEqual(eventsOf(decideReserveGold(ended, reserve)), [], 'done, also once it has ended');
+      const other = decideReserveGold(ended, { ...reserve, op: 'quest:8:reserved:2' });
+      assert.ok('refusal' in other && other.refusal.status === 409);
+    });
+  });
+
+  describe("the world's initiative taken again", () => {
+    it('posts nothing more for a seeded organization that posted today, or whose posting is under way', () => {
+      const quests = [
+        { requester_id: 1, posted_day: 5, world_funded: false },
+        { requester_id: 2, posted_day: 4, world_funded: false },
+        { requester_id: 3, posted_day: 5, world_funded: true },
+      ];
+      const pending = [{ kind: 'quest', intent: 'posting', day: 5, organization_id: 4 }, { kind: 'quest', intent: 'sponsorship', day: 5, organization_id: 2 }];
+      assert.deepEqual([1, 2, 3, 4].map((id) => postedToday(id, 5, quests, pending)), [true, false, false, true]);
+      assert.equal(postedToday(4, 6, quests, pending), false, 'a posting of another day is not this day\'s');
+    });
+
+    it("knows today's newcomer", () => {
+      assert.equal(arrivedToday(5, [{ joined_day: 1 }, { joined_day: 5 }]), true);
+      assert.equal(arrivedToday(5, [{ joined_day: 1 }, { joined_day: 4 }]), false);
     });
   });
 
