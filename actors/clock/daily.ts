@@ -118,9 +118,11 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       const now = (await read.row<{ id: number; treasury: number; status: string }>('organization', o.id))!;
       if (now.status === 'active' && !postedToday(o.id, day, liveQuests, postings)) seeded.push(now);
     }
+    // The places as this day left them, the same however often the initiative is taken.
+    const today = await read.list<{ id: string; name: string; kind: string; danger: number }>('locations');
     await forEachLimited(seeded, TICK_CONCURRENCY, async (o) => {
       const open = liveQuests.filter((q) => q.requester_id === o.id && q.status === 'open').length;
-      const posting = seededQuest(seed, day, o, open, places);
+      const posting = seededQuest(seed, day, o, open, today);
       if (!posting) return;
       const spec = { id: await nextId('quest'), ...posting };
       const r = await entities.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
