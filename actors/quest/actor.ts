@@ -1,7 +1,8 @@
 // The quest actor. It holds the reward's gold in trust for the funders and is the only
 // one that pays it out. It asks lower ranks only: the location (monsters), the adventurers
-// (their fate), and the organizations (gold, reputation, trust, parties). Every refusal
-// comes before the quest records anything, so a refused action changes nothing.
+// (their fate), and the organizations (gold, reputation, trust, parties). A refused action
+// changes nothing: it is refused before the quest records anything, or (gold an
+// organization would not set aside after the quest recorded its intent) undone.
 import { rng } from '../random';
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
