@@ -19,10 +19,10 @@ export type PendingIntent =
   | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number }
   /**
    * A quest is being posted or sponsored (an organization is setting the gold aside: `organization_id`),
-   * resolved or withdrawn (its members, its place and its organizations are being told), or is
-   * returning an ended sponsor's pledge.
+   * is having a party sent (by `organization_id`), is being resolved or withdrawn (its members, its
+   * place and its organizations are being told), or is returning an ended sponsor's pledge.
    */
-  | { kind: 'quest'; id: number; intent: 'posting' | 'sponsorship' | 'resolution' | 'withdrawal' | 'pledge-return'; day: number; organization_id?: number }
+  | { kind: 'quest'; id: number; intent: 'posting' | 'sponsorship' | 'dispatch' | 'resolution' | 'withdrawal' | 'pledge-return'; day: number; organization_id?: number }
   /** A contract is being fulfilled (goods and gold are moving between its parties) or rejected (the trust of each side cools). */
   | { kind: 'contract'; id: number; intent: 'fulfilment' | 'rejection'; day: number }
   /** A world event is beginning: its settlement, roads, resources and quest are being brought in. */

@@ -68,7 +68,8 @@ export interface EmployCommand {
 export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: number; party_id: number; name: string }
 /** `op` names this joining: one already applied is not applied again (the adventurer's retried saga). */
 export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number; op?: string }
-export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string }
+/** `op` names this dispatch: one already applied is not applied again (the quest's retried saga). */
+export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string; op?: string }
 /** Gold set aside for a quest: its reward, or a sponsorship. Only the quest can give it back. */
 /** `op` names this reservation: one already applied is not applied again (the quest's retried saga). */
 export interface ReserveGoldCommand { type: 'reserve-gold'; agent_id: number | null; day: number; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string }
@@ -192,7 +193,7 @@ export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; 
 export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number; op?: string }
 export interface PartyFormed { type: 'party-formed'; day: number; agent_id: number; party_id: number; name: string }
 export interface PartyMemberAdded { type: 'party-member-added'; day: number; agent_id: number; party_id: number; adventurer_id: number; op?: string }
-export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number }
+export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number; op?: string }
 export interface GoldReserved { type: 'gold-reserved'; day: number; agent_id: number | null; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string }
 export interface QuestSettled extends Omit<QuestSettledCommand, 'type'> { type: 'quest-settled' }
 

@@ -220,8 +220,12 @@ export function decideAddPartyMember(state: OrganizationState, c: AddPartyMember
 }
 
 export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCommand): Decision<OrganizationEvent> {
-  const refused = checkControl(state, c.agent_id) ?? checkStanding(state!);
+  const refused = checkControl(state, c.agent_id);
   if (refused) return refused;
+  // Asked again by the same dispatch (the quest's retried saga), it changes nothing, even once the party is home.
+  if (applied(state!, c.op)) return accept();
+  const poor = checkStanding(state!);
+  if (poor) return poor;
   const org = state!;
   const party = org.parties.find((p) => p.id === c.party_id);
   if (!party) return notFound(`party ${c.party_id} does not belong to ${org.name}`);
@@ -230,7 +234,8 @@ export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCo
   if (org.location_id !== c.location_id) {
     return conflict(`${org.name} stands at ${org.location_id}; it must be at the quest's location ${c.location_id} to dispatch a party there`);
   }
-  return accept({ type: 'party-dispatched', day: c.day, agent_id: c.agent_id, party_id: c.party_id, quest_id: c.quest_id });
+  const op = c.op === undefined ? {} : { op: c.op };
+  return accept({ type: 'party-dispatched', day: c.day, agent_id: c.agent_id, party_id: c.party_id, quest_id: c.quest_id, ...op });
 }
 
 /** Gold set aside for a quest. The world (agent_id null) may reserve only from seeded organizations. */
@@ -401,7 +406,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
     case 'party-member-added':
       return { ...state, applied_ops: withOp(state, e.op), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
     case 'party-dispatched':
-      return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
+      return { ...state, applied_ops: withOp(state, e.op), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
     case 'message-sent':
       return { ...state, treasury: state.treasury - e.cost };
     case 'transferred': {

@@ -13,7 +13,7 @@ import { intentEnded, intentRow } from '../intents';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
-  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decideBeginPosting, decideBeginSponsoring, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
+  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decideBeginDispatch, decideBeginPosting, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
@@ -59,6 +59,8 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
     case 'pledge-return-begun':
     case 'reservation-begun':
     case 'reservation-abandoned':
+    case 'dispatch-begun':
+    case 'dispatch-abandoned':
       return []; // intents and undoing: the end is told when it is recorded
     case 'reopened':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
@@ -200,9 +202,30 @@ async function continueReserving(state: QuestState, io: EntityIO): Promise<Outco
   return reserved.ok ? { events: d.events } : { events: d.events, refusal: reserved.refusal };
 }
 
+/**
+ * Dispatching a party is a saga: once every check passed, the quest records its intent
+ * (`dispatch-begun`: the party, its members, whether it accepts the quest on the way, and
+ * the name of the organization's side), the organization sends the party (once per name),
+ * and the quest records `dispatched` (after `accepted`), or `dispatch-abandoned` when the
+ * organization refused.
+ */
+async function continueDispatch(state: QuestState, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+  const d = state?.dispatching;
+  if (!d) return { events: [] };
+  const sent = await io.ask('organization', d.organization_id, {
+    type: 'dispatch-party', agent_id: d.agent_id, day: d.day, party_id: d.party_id, quest_id: state!.id, location_id: state!.location_id, op: d.op,
+  });
+  const answer = decideDispatchAnswer(state, sent);
+  if (answer === null) return { refusal: (sent as { refusal: Refusal }).refusal }; // unknown: the intent stays
+  if ('refusal' in answer) return answer;
+  return sent.ok ? { events: answer.events } : { events: answer.events, refusal: sent.refusal };
+}
+
 /** Goes on with what is under way (one at a time); nothing when there is none. */
 const continuePending = (state: QuestState, io: EntityIO) =>
-  (state?.reserving ? continueReserving(state, io) : state?.pledge_return ? continuePledgeReturn(state, io) : continueClosing(state, io));
+  (state?.reserving ? continueReserving(state, io)
+    : state?.dispatching ? continueDispatch(state, io)
+      : state?.pledge_return ? continuePledgeReturn(state, io) : continueClosing(state, io));
 
 /** Everything the funders get back when a quest ends without paying out, and the party home. */
 function unwind(q: Quest, reason: string): { payments: LedgerLine[]; settlements: Closing['settlements'] } {
@@ -279,7 +302,7 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   project,
   chronicle,
   view: (s) => (s && s.status !== 'posting' ? questView(s) : null),
-  // A posting, sponsorship, closing or pledge return is an intent until it ends (actors/intents.ts).
+  // A posting, sponsorship, dispatch, closing or pledge return is an intent until it ends (actors/intents.ts).
   eventRows: (e, after) => {
     if (e.type === 'reservation-abandoned') return [intentEnded('quest', e.quest_id)]; // a posting abandoned leaves no state
     if (!after) return [];
@@ -289,7 +312,9 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
       const r = e.reservation;
       return [intentRow({ kind: 'quest', id: after.id, intent: r.purpose === 'reward' ? 'posting' : 'sponsorship', day: e.day, organization_id: r.organization_id })];
     }
-    if (e.type === 'resolved' || e.type === 'withdrawn' || e.type === 'sponsorship-refunded' || e.type === 'sponsored' || (e.type === 'posted' && !e.world_funded)) return [intentEnded('quest', after.id)];
+    if (e.type === 'dispatch-begun') return [intentRow({ kind: 'quest', id: after.id, intent: 'dispatch', day: e.day, organization_id: e.dispatching.organization_id })];
+    if (e.type === 'resolved' || e.type === 'withdrawn' || e.type === 'sponsorship-refunded' || e.type === 'sponsored' || e.type === 'dispatched' || e.type === 'dispatch-abandoned'
+      || (e.type === 'posted' && !e.world_funded)) return [intentEnded('quest', after.id)];
     return [];
   },
   handle: handleQuest,
@@ -297,15 +322,17 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
 
 async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
   if (c.type === 'resume') return continuePending(state, io);
-  if ((state?.closing || state?.pledge_return || state?.reserving) && c.type !== 'status') {
+  if ((state?.closing || state?.pledge_return || state?.reserving || state?.dispatching) && c.type !== 'status') {
     // What a crash cut short is finished first; the command is then decided afresh.
     const finishing = state.closing;
     const posting = state.status === 'posting';
+    const sending = state.dispatching;
     const pending = await continuePending(state, io);
     if ('refusal' in pending && !pending.events?.length) return pending;
     // Asked again for what it was doing (a caller retrying after a 503), it answers with the end.
     if (finishing && ((c.type === 'complete' && finishing.end.type === 'resolved') || (c.type === 'cancel' && finishing.end.type === 'withdrawn'))) return pending;
     if (posting && c.type === 'post') return pending;
+    if (sending && c.type === 'dispatch' && c.party_id === sending.party_id) return pending;
     return { events: pending.events ?? [], andThen: (s) => handleQuest(s, c, io) };
   }
   switch (c.type) {
@@ -340,15 +367,14 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     case 'dispatch': {
       if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
       const q = state;
-      const events: QuestEvent[] = [];
-      if (q.status === 'open') {
+      const accepting = q.status === 'open';
+      if (accepting) {
         // Dispatching to an open quest accepts it on the way, with the same checks.
         if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
         const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
         if (!facts.ok) return { refusal: facts.refusal };
         const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
         if (unmet) return conflict(unmet);
-        events.push({ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id });
       } else if (q.status !== 'accepted') {
         return conflict(`quest ${q.id} is ${q.status}; a party can be dispatched only to an open or accepted quest`);
       } else if (q.accepted_organization_id !== c.organization_id) {
@@ -366,10 +392,9 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (!standingNow.ok) return { refusal: standingNow.refusal };
       const unmet = checkRequirements(q, { ...standingNow.value, strength });
       if (unmet) return conflict(unmet.replace('strength', 'party strength'));
-      const sent = await io.ask('organization', c.organization_id, { type: 'dispatch-party', agent_id: c.agent_id, day: c.day, party_id: c.party_id, quest_id: q.id, location_id: q.location_id });
-      if (!sent.ok) return { refusal: sent.refusal };
-      events.push({ type: 'dispatched', day: c.day, party_id: c.party_id, members: members.map((m) => m.id), agent_id: c.agent_id });
-      return { events };
+      const begun = decideBeginDispatch(q, { party_id: c.party_id, organization_id: c.organization_id, agent_id: c.agent_id, day: c.day, members: members.map((m) => m.id), accepting });
+      if ('refusal' in begun) return begun;
+      return { events: begun.events, andThen: (s) => continueDispatch(s, io) };
     }
 
     case 'complete': {

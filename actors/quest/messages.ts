@@ -58,6 +58,10 @@ export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
   reserving?: Reservation | null;
   /** How many reservations it has begun: names each one's operation. */
   reservations?: number;
+  /** A party being sent: recorded before its organization is asked, cleared when it ends. */
+  dispatching?: Dispatching | null;
+  /** How many dispatches it has begun: names each one's operation. */
+  dispatches?: number;
 }
 
 /** world_funded: the reward comes from the world itself (a world event's quest), not from the requester. */
@@ -131,7 +135,16 @@ export interface Reservation {
 export interface ReservationBegun { type: 'reservation-begun'; day: number; reservation: Reservation }
 export interface ReservationAbandoned { type: 'reservation-abandoned'; day: number; quest_id: number; reason: string }
 
+/**
+ * A party's dispatch, decided once every check passed: the party and its members, whether
+ * the quest is accepted on the way, and the name of the organization's side (`op`).
+ */
+export interface Dispatching { party_id: number; organization_id: number; agent_id: number; day: number; members: number[]; accepting: boolean; op: string }
+/** The intent of a dispatch; it ends with dispatched (after accepted when accepting), or dispatch-abandoned when the organization refused. */
+export interface DispatchBegun { type: 'dispatch-begun'; day: number; dispatching: Dispatching }
+export interface DispatchAbandoned { type: 'dispatch-abandoned'; day: number; reason: string }
+
 export type QuestEvent =
   | Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened | SponsorshipRefunded | ClosingBegun | PledgeReturnBegun
-  | ReservationBegun | ReservationAbandoned;
+  | ReservationBegun | ReservationAbandoned | DispatchBegun | DispatchAbandoned;
 export type QuestState = Quest | null;

@@ -2,9 +2,9 @@
 // (core rule 8), traits (core rule 12), experience (core rule 11), bonds (core rule 13),
 // and where the reserved gold goes. All pure: randomness comes in as a draw function.
 import { ledger, type LedgerLine } from '../ledger';
-import { accept, conflict, type Decision } from '../result';
+import { accept, conflict, notFound, type Decision } from '../result';
 import type { Trait } from '../adventurer/messages';
-import { WORLD_FUND, type Fund, type Quest, type QuestEvent, type QuestOutcome, type QuestSpec, type QuestState } from './messages';
+import { WORLD_FUND, type Dispatching, type Fund, type Quest, type QuestEvent, type QuestOutcome, type QuestSpec, type QuestState } from './messages';
 
 export const EXPERIENCE = { full: 10, partial: 5, failure: 0 } as const;
 export const REPUTATION = { full: 5, partial: 2, failure: -5 } as const;
@@ -178,6 +178,27 @@ export function decideReservationAnswer(state: QuestState, answer: { ok: true } 
     : accept({ type: 'sponsored', day: r.day, organization_id: r.organization_id, amount: r.amount, agent_id: r.agent_id! });
 }
 
+/** The intent of a dispatch every check allowed: named, recorded before the organization is asked. */
+export function decideBeginDispatch(state: QuestState, d: Omit<Dispatching, 'op'>): Decision<QuestEvent> {
+  if (!state) return notFound('quest not found');
+  return accept({ type: 'dispatch-begun', day: d.day, dispatching: { ...d, op: `quest:${state.id}:dispatch:${(state.dispatches ?? 0) + 1}` } });
+}
+
+/**
+ * How a dispatch under way ends once the organization answered: accepted (when on the
+ * way) and dispatched, abandoned when it refused, or still pending (null) when unknown.
+ */
+export function decideDispatchAnswer(state: QuestState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<QuestEvent> | null {
+  const d = state?.dispatching;
+  if (!d) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'dispatch-abandoned', day: d.day, reason: answer.refusal.detail });
+  }
+  const events: QuestEvent[] = d.accepting ? [{ type: 'accepted', day: d.day, organization_id: d.organization_id, agent_id: d.agent_id }] : [];
+  return accept(...events, { type: 'dispatched', day: d.day, party_id: d.party_id, members: d.members, agent_id: d.agent_id });
+}
+
 export function checkOpen(state: QuestState, what: string): Decision<never> | null {
   if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
   if (state.status !== 'open') return conflict(`quest ${state.id} is ${state.status}; only an open quest can be ${what}`);
@@ -214,7 +235,11 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
     case 'accepted':
       return { ...state, status: 'accepted', accepted_organization_id: e.organization_id, accepted_day: e.day };
     case 'dispatched':
-      return { ...state, party_id: e.party_id, party_members: [...e.members] };
+      return { ...state, party_id: e.party_id, party_members: [...e.members], dispatching: null };
+    case 'dispatch-begun':
+      return { ...state, dispatching: e.dispatching, dispatches: (state.dispatches ?? 0) + 1 };
+    case 'dispatch-abandoned':
+      return { ...state, dispatching: null };
     case 'closing-begun':
       return { ...state, closing: e.closing };
     case 'pledge-return-begun':

@@ -118,3 +118,78 @@ describe('joining a party survives a crash at every step', function () {
     assert.deepEqual(await mark(w), before, 'no history, no gold moved');
   });
 });
+
+// Dispatching a party (quest -> the party's organization): the process dies at each write
+// (the quest's intent, the organization's party sent, the quest's record: accepted on the
+// way, then dispatched); reopened, the party is on the quest on both sides, once.
+describe('dispatching a party survives a crash at every step', function () {
+  this.timeout(120_000);
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-dispatch-');
+  interface Ready extends Scene { quest: number; giver: Awaited<ReturnType<typeof foundOrg>> }
+  async function ready(w: TestWorld): Promise<Ready> {
+    const s = await scene(w);
+    expectStatus(await join(w, s, s.adventurers[0]), 200);
+    const giver = await foundOrg(w, 'Quest Givers', 'merchant company', 'greenhollow');
+    const q = await w.post('/api/quests', { title: 'Clear the fields', description: 'Something must be done about it.', requester_id: giver.org.id, location_id: 'greenhollow', reward: 40 }, giver.key);
+    expectStatus(q, 201);
+    return { ...s, quest: q.body.id, giver };
+  }
+  const dispatch = (w: TestWorld, s: Ready) => w.post(`/api/parties/${s.party}/dispatch`, { quest_id: s.quest }, s.a.key);
+  const partyOf = async (w: TestWorld, s: Ready) => (await w.get<Array<{ id: number; status: string; quest_id: number | null }>>('/api/parties')).body.find((p) => p.id === s.party)!;
+
+  it('crash before the quest records its intent: nothing happened, and dispatching again works', async () => {
+    let w = await fresh();
+    const s = await ready(w);
+    failWrite(w, `quest:${s.quest}`, 'dispatch-begun');
+    expectStatus(await dispatch(w, s), 503);
+    w = await restart(w);
+    assert.deepEqual(await pendingIntents(w), []);
+    assert.equal((await partyOf(w, s)).status, 'formed');
+    assert.equal((await w.get(`/api/quests/${s.quest}`)).body.status, 'open');
+    expectStatus(await dispatch(w, s), 200);
+    assert.equal((await partyOf(w, s)).status, 'dispatched');
+  });
+
+  for (const [where, key, eventType] of [
+    ['before the organization sends the party', 'organization', 'party-dispatched'],
+    ['after the organization sent the party, before the quest records it (accepted on the way)', 'quest', 'accepted'],
+  ] as const) {
+    it(`crash ${where}: finished at start-up, the party on the quest once`, async () => {
+      let w = await fresh();
+      const s = await ready(w);
+      failWrite(w, key === 'quest' ? `quest:${s.quest}` : `organization:${s.a.org.id}`, eventType);
+      expectStatus(await dispatch(w, s), 503);
+      assert.deepEqual((await pendingIntents(w)).map((p) => [p.kind, p.id, p.intent]), [['quest', s.quest, 'dispatch']]);
+      w = await restart(w);
+      assert.deepEqual(await pendingIntents(w), []);
+      const party = await partyOf(w, s);
+      assert.equal(party.status, 'dispatched');
+      assert.equal(party.quest_id, s.quest);
+      const q = (await w.get(`/api/quests/${s.quest}`)).body;
+      assert.equal(q.status, 'accepted');
+      assert.equal(q.accepted_organization_id, s.a.org.id);
+      assert.equal(q.party_id, s.party);
+      assert.deepEqual(q.party_members, [s.adventurers[0]]);
+      const told = (await w.get<Array<{ summary: string; data: { quest_id?: number } }>>('/api/events?category=quest&limit=100')).body.filter((e) => e.data?.quest_id === s.quest);
+      assert.equal(told.filter((e) => / accepted "/.test(e.summary)).length, 1, 'accepted once');
+      assert.equal(told.filter((e) => / set out on "/.test(e.summary)).length, 1, 'set out once');
+      const again = await mark(w);
+      assert.equal(await resumeIntents(w.services.entities, w.services.read), 0);
+      assert.deepEqual(await mark(w), again);
+      // The quest can be completed: the party comes home.
+      expectStatus(await w.post(`/api/quests/${s.quest}/complete`, undefined, s.a.key), 200);
+      assert.equal((await partyOf(w, s)).status, 'formed');
+    });
+  }
+
+  it('a dispatch left pending is answered with its end when the caller tries again', async () => {
+    const w = await fresh();
+    const s = await ready(w);
+    const stub = failWrite(w, `quest:${s.quest}`, 'accepted');
+    expectStatus(await dispatch(w, s), 503);
+    stub.restore();
+    expectStatus(await dispatch(w, s), 200);
+    assert.deepEqual(await pendingIntents(w), []);
+    assert.equal((await w.get(`/api/quests/${s.quest}`)).body.party_id, s.party);
+  });
+});

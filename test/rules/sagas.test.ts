@@ -7,10 +7,10 @@ import { decideBeginFounding, decideFoundingAnswer, decideRegister, evolve as ev
 import type { Adventurer, AdventurerEvent, AdventurerState } from '../../actors/adventurer/messages';
 import { decideBeginEmployment, decideBeginJoining, decideEmploymentAnswer, decideJoiningAnswer, decideQuestOutcome, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
 import type { Closing, Quest, QuestEvent, QuestState } from '../../actors/quest/messages';
-import { decideBeginPosting, decideBeginSponsoring, decidePledgeReturn, decidePost, decideReservationAnswer, evolve as evolveQuest } from '../../actors/quest/rules';
+import { decideBeginDispatch, decideBeginPosting, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, evolve as evolveQuest } from '../../actors/quest/rules';
 import { arrivedToday, postedToday } from '../../actors/world/quest-board';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
-import { decideAddPartyMember, decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideQuestSettled, decideReserveGold, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { decideAddPartyMember, decideDispatchParty, decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideQuestSettled, decideReserveGold, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
 import { decideAddRoute, decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
 import { generateWorld } from '../../actors/world/generate';
@@ -297,6 +297,45 @@ describe('rules of actions that span actors', () => {
       assert.deepEqual(eventsOf(decideReserveGold(ended, reserve)), [], 'done, also once it has ended');
       const other = decideReserveGold(ended, { ...reserve, op: 'quest:8:reserved:2' });
       assert.ok('refusal' in other && other.refusal.status === 409);
+    });
+  });
+
+  describe('dispatching a party (quest)', () => {
+    const spec = { id: 8, title: 'Clear the road', description: 'd', requester_id: 1, location_id: 'emberfall', reward: 20, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: -100 };
+    const open = () => eventsOf(decidePost(null, spec, 3, 2)).reduce<QuestState>(evolveQuest, null);
+    const sending = { party_id: 4, organization_id: 7, agent_id: 5, day: 3, members: [30, 31], accepting: true };
+
+    it('records a named intent; the quest is accepted and the party on it only once the end is recorded', () => {
+      const begun = eventsOf(decideBeginDispatch(open(), sending));
+      assert.deepEqual(begun, [{ type: 'dispatch-begun', day: 3, dispatching: { ...sending, op: 'quest:8:dispatch:1' } }]);
+      const s = begun.reduce(evolveQuest, open()) as Quest;
+      assert.equal(s.status, 'open');
+      assert.equal(s.party_id, null);
+      const end = eventsOf(decideDispatchAnswer(s, { ok: true }));
+      assert.deepEqual(end.map((e) => e.type), ['accepted', 'dispatched']);
+      const done = end.reduce(evolveQuest, s) as Quest;
+      assert.equal(done.status, 'accepted');
+      assert.equal(done.accepted_organization_id, 7);
+      assert.deepEqual(done.party_members, [30, 31]);
+      assert.equal(done.dispatching, null);
+      const undone = eventsOf(decideDispatchAnswer(s, refused)).reduce(evolveQuest, s) as Quest;
+      assert.deepEqual({ ...undone, dispatching: undefined, dispatches: undefined }, { ...(open() as Quest), dispatching: undefined, dispatches: undefined }, 'wholly undone');
+      assert.equal(decideDispatchAnswer(s, unknown), null);
+      assert.equal((eventsOf(decideBeginDispatch(undone, sending))[0] as { dispatching: { op: string } }).dispatching.op, 'quest:8:dispatch:2', 'a new name for each');
+    });
+
+    it('the organization sends a named dispatch once, also once the party is home', () => {
+      const found: FoundCommand = { type: 'found', id: 7, agent_id: 5, name: 'Band', kind: 'adventurers band', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+      let o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null);
+      o = eventsOf(decideEmploy(o, { type: 'employ', agent_id: 5, day: 2, adventurer_id: 30 })).reduce<OrganizationState>(evolveOrganization, o);
+      o = evolveOrganization(o, { type: 'party-formed', day: 2, agent_id: 5, party_id: 4, name: 'The Few' });
+      o = evolveOrganization(o, { type: 'party-member-added', day: 2, agent_id: 5, party_id: 4, adventurer_id: 30 });
+      const send = { type: 'dispatch-party' as const, agent_id: 5, day: 3, party_id: 4, quest_id: 8, location_id: 'emberfall', op: 'quest:8:dispatch:1' };
+      const away = eventsOf(decideDispatchParty(o, send)).reduce<OrganizationState>(evolveOrganization, o);
+      assert.equal(away!.parties[0].status, 'dispatched');
+      assert.deepEqual(eventsOf(decideDispatchParty(away, send)), []);
+      const home = evolveOrganization(away, { type: 'quest-settled', day: 4, quest_id: 8, gold: 0, flows: [], reputation: 0, trust: {}, party_id: 4, dead: [], reason: 'quest full', op: 'quest:8:resolved' });
+      assert.deepEqual(eventsOf(decideDispatchParty(home, send)), [], 'not sent again once it is home');
     });
   });
 
