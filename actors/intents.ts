@@ -25,6 +25,10 @@ export type PendingIntent =
   | { kind: 'quest'; id: number; intent: 'posting' | 'sponsorship' | 'dispatch' | 'resolution' | 'withdrawal' | 'pledge-return'; day: number; organization_id?: number }
   /** A contract is being fulfilled (goods and gold are moving between its parties) or rejected (the trust of each side cools). */
   | { kind: 'contract'; id: number; intent: 'fulfilment' | 'rejection'; day: number }
+  /** A pair of organizations (`<lower id>-<higher id>`) is having an alliance proposed. */
+  | { kind: 'relationship'; id: string; intent: 'proposal'; day: number }
+  /** An alliance is being accepted or ended by a member: the trust of each side is moving. */
+  | { kind: 'alliance'; id: number; intent: 'acceptance' | 'ending'; day: number }
   /** A world event is beginning: its settlement, roads, resources and quest are being brought in. */
   | { kind: 'world-event'; id: number; intent: 'beginning'; day: number };
 
@@ -85,6 +89,16 @@ async function resumeNow(entities: Entities, read: ReadModel, log: (line: string
       }
       case 'contract': {
         const r = await entities.ask('contract', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'relationship': {
+        const r = await entities.ask('relationship', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'alliance': {
+        const r = await entities.ask('alliance', p.id, { type: 'resume' });
         if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
         break;
       }

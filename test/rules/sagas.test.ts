@@ -9,6 +9,10 @@ import { decideBeginEmployment, decideBeginJoining, decideEmploymentAnswer, deci
 import type { Closing, Quest, QuestEvent, QuestState } from '../../actors/quest/messages';
 import { decideBeginDispatch, decideBeginPosting, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, evolve as evolveQuest } from '../../actors/quest/rules';
 import { arrivedToday, postedToday } from '../../actors/world/quest-board';
+import type { Alliance, AllianceState } from '../../actors/alliance/messages';
+import { decideBeginChange, decideChangeDone, decidePropose as decideProposeAlliance, evolve as evolveAlliance, trustOp } from '../../actors/alliance/rules';
+import type { RelationshipState } from '../../actors/relationship/messages';
+import { decideBeginOpening, decideOpeningAnswer, evolve as evolveRelationship } from '../../actors/relationship/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
 import { decideAddPartyMember, decideDispatchParty, decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideQuestSettled, decideReserveGold, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
@@ -336,6 +340,44 @@ describe('rules of actions that span actors', () => {
       assert.deepEqual(eventsOf(decideDispatchParty(away, send)), []);
       const home = evolveOrganization(away, { type: 'quest-settled', day: 4, quest_id: 8, gold: 0, flows: [], reputation: 0, trust: {}, party_id: 4, dead: [], reason: 'quest full', op: 'quest:8:resolved' });
       assert.deepEqual(eventsOf(decideDispatchParty(home, send)), [], 'not sent again once it is home');
+    });
+  });
+
+  describe("an alliance's proposal (relationship), acceptance and end (alliance)", () => {
+    const spec = { id: 3, proposer_id: 7, counterparty_id: 5, terms: 'Together on the roads.' };
+
+    it('a proposal is an intent of the pair until the alliance answers; abandoned, the pair is as it was', () => {
+      const begun = eventsOf(decideBeginOpening(null, spec, null, 2, 1));
+      assert.deepEqual(begun, [{ type: 'alliance-opening', day: 2, organization_ids: [5, 7], alliance: spec, agent_id: 1 }]);
+      const s = begun.reduce<RelationshipState>(evolveRelationship, null);
+      assert.equal(s!.alliance_id, null);
+      const opened = eventsOf(decideOpeningAnswer(s, { ok: true })).reduce<RelationshipState>(evolveRelationship, s);
+      assert.deepEqual(opened, { organization_ids: [5, 7], alliance_id: 3 });
+      assert.equal(eventsOf(decideOpeningAnswer(s, refused)).reduce<RelationshipState>(evolveRelationship, s), null, 'wholly undone');
+      assert.equal(decideOpeningAnswer(s, unknown), null);
+      const again = eventsOf(decideBeginOpening(opened, { ...spec, id: 4 }, { id: 3, status: 'ended' }, 5, 1)).reduce<RelationshipState>(evolveRelationship, opened);
+      const back = eventsOf(decideOpeningAnswer(again, refused)).reduce<RelationshipState>(evolveRelationship, again);
+      assert.deepEqual(back, { ...opened, opening: null }, 'a pair with an alliance keeps it');
+    });
+
+    it('the alliance proposed again by the same proposal answers what it is', () => {
+      const a = eventsOf(decideProposeAlliance(null, spec, 1, 2)).reduce<AllianceState>(evolveAlliance, null);
+      assert.deepEqual(eventsOf(decideProposeAlliance(a, spec, 1, 2)), []);
+    });
+
+    it('an acceptance or end is recorded as an intent, named, and is done only once recorded', () => {
+      const a = eventsOf(decideProposeAlliance(null, spec, 1, 2)).reduce<AllianceState>(evolveAlliance, null);
+      const accept = { type: 'accept' as const, organization_id: 5, agent_id: 2, day: 3 };
+      const s = eventsOf(decideBeginChange(a, accept)).reduce<AllianceState>(evolveAlliance, a) as Alliance;
+      assert.equal(s.status, 'proposed');
+      assert.deepEqual(s.changing, { change: 'accept', organization_id: 5, agent_id: 2, day: 3 });
+      const active = eventsOf(decideChangeDone(s)).reduce<AllianceState>(evolveAlliance, s) as Alliance;
+      assert.equal(active.status, 'active');
+      assert.equal(active.changing, null);
+      assert.deepEqual(eventsOf(decideChangeDone(active)), [], 'nothing under way: nothing to record');
+      assert.notEqual(trustOp(3, 'accept'), trustOp(3, 'end'));
+      const refusedEnd = decideBeginChange(active, { ...accept, type: 'end', organization_id: 9 });
+      assert.ok('refusal' in refusedEnd && refusedEnd.refusal.status === 403, 'refuses as before, recording nothing');
     });
   });
 
