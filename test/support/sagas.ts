@@ -16,10 +16,11 @@ export const worldOn = (dataDir: string) => startTestWorld({ dataDir, seed: 'sag
 
 /**
  * For a describe block: `fresh()` starts a world on a new folder, `restart(w)` closes one
- * (lifting any injected fault first) and starts it again on its folder; every world is
- * closed after each test and the folders are removed at the end.
+ * (lifting any injected fault first, or after closing it when `faultsLast`: the process
+ * dies with its faults in place) and starts it again on its folder; every world is closed
+ * after each test and the folders are removed at the end.
  */
-export function useSagaWorlds(prefix: string): { fresh: () => Promise<TestWorld>; restart: (w: TestWorld) => Promise<TestWorld> } {
+export function useSagaWorlds(prefix: string): { fresh: () => Promise<TestWorld>; restart: (w: TestWorld, faultsLast?: boolean) => Promise<TestWorld> } {
   const dirs: string[] = [];
   let worlds: TestWorld[] = [];
   afterEach(async () => {
@@ -36,9 +37,10 @@ export function useSagaWorlds(prefix: string): { fresh: () => Promise<TestWorld>
       worlds.push(w);
       return w;
     },
-    async restart(w) {
-      sinon.restore();
+    async restart(w, faultsLast = false) {
+      if (!faultsLast) sinon.restore();
       await w.close();
+      sinon.restore();
       worlds = worlds.filter((x) => x !== w);
       const again = await worldOn(w.dataDir);
       worlds.push(again);
@@ -112,4 +114,22 @@ export function failWrite(w: TestWorld, key: string, eventType: string, skip = 0
     if (event.key === key && first === eventType && seen++ >= skip) return Promise.reject(new Error(`injected crash before ${key} wrote ${eventType}`));
     return original(event, writes);
   });
+}
+
+/**
+ * The process dies at a write: the first write (after `skip` of them) for which `at`
+ * holds is refused, and so is every write after it, as nothing reaches the disk any more.
+ * Answers whether it has died yet.
+ */
+export function dieAtWrite(w: TestWorld, at: (key: string, eventType: string | undefined) => boolean, skip = 0): () => boolean {
+  const engine = w.services.store.engine;
+  const original = engine.persist.bind(engine);
+  let seen = 0;
+  let dead = false;
+  sinon.stub(engine, 'persist').callsFake((event: PersistedEvent, writes) => {
+    const first = (event.data as { events?: Array<{ type: string }> })?.events?.[0]?.type;
+    if (!dead && at(event.key, first) && seen++ >= skip) dead = true;
+    return dead ? Promise.reject(new Error(`injected crash before ${event.key} wrote ${first}`)) : original(event, writes);
+  });
+  return () => dead;
 }
