@@ -25,7 +25,7 @@ async function scene(w: TestWorld): Promise<Scene> {
 
 describe("a contract's fulfilment survives a crash at every step", function () {
   this.timeout(120_000);
-  const { fresh, restart } = useSagaWorlds('worldsim-saga-contract-');
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-contract-', { oneNode: true });
   const orgOf = async (w: TestWorld, id: number) => (await w.get(`/api/organizations/${id}`)).body;
   const movements = async (w: TestWorld, orgId: number) =>
     (await w.get<Array<{ category: string }>>(`/api/events?organization_id=${orgId}&category=contract&limit=100`)).body.filter((e: any) => e.data?.ledger?.length).length;

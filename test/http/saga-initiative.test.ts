@@ -39,7 +39,7 @@ async function initiativeOf(w: TestWorld, day: number): Promise<{ postings: stri
 
 describe("the world's initiative survives a crash at every step", function () {
   this.timeout(180_000);
-  const { fresh, restart } = useSagaWorlds('worldsim-saga-initiative-');
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-initiative-', { oneNode: true });
   let expected: { postings: string[]; newcomers: number } | null = null;
 
   it(`without a crash: day ${DAY} brings two seeded quests and a newcomer`, async () => {
