@@ -55,6 +55,8 @@ export interface PolicyView {
   markets: PolicyMarket[];
   quests: PolicyQuest[];
   places: PolicyPlace[];
+  /** The organizations no agent controls: it takes only their quests, and leaves agents' quests to agents. */
+  world: number[];
   /** Available adventurers (a bounded sample). */
   available: Array<{ id: number; strength: number }>;
 }
@@ -96,14 +98,15 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
   const strength = team.reduce((s, m) => s + m.strength, 0);
   const dare = strength * (1 + BOLDNESS * r());
 
-  // A quest it can win (or dares to): its own accepted one first, else the best-paying open one within reach.
+  // A quest it can win (or dares to): its own accepted one first, else the best-paying open one
+  // within reach that another organization of the world posted.
   const mine = v.quests.find((q) => q.status === 'accepted' && q.accepted_organization_id === org.id && q.party_id === null);
   let target: PolicyQuest | undefined = mine;
   let targetDays = 0;
   if (!target && team.length > 0) {
     let best = -1;
     for (const q of v.quests) {
-      if (q.status !== 'open' || q.requester_id === org.id) continue;
+      if (q.status !== 'open' || q.requester_id === org.id || !v.world.includes(q.requester_id)) continue;
       if (q.minimum_reputation > org.reputation || q.minimum_strength > strength || dangerAt(v, q.location_id) > dare) continue;
       const road = q.location_id === here ? 0 : roadDays(v.places, here, q.location_id);
       if (road === null) continue;

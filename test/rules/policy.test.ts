@@ -16,7 +16,7 @@ function view(over: Partial<PolicyView> = {}, org: Partial<PolicyView['org']> = 
   return {
     seed: 's', day: 10,
     org: { id: 1, name: 'Guild', treasury: 5000, reputation: 10, location_id: 'emberfall', travel: null, holdings: {}, daily_maintenance: 5, ...org },
-    members: [], parties: [], markets: [], quests: [], places, available: [], ...over,
+    members: [], parties: [], markets: [], quests: [], places, available: [], world: [1, 2], ...over,
   };
 }
 const quest = (o: Partial<PolicyView['quests'][number]> = {}): PolicyView['quests'][number] => ({
@@ -50,9 +50,9 @@ describe('the policy of an organization no agent controls', () => {
     ]);
   });
 
-  it('leaves alone quests beyond what it dares, its own quests, and those whose requirements it misses', () => {
+  it('leaves alone quests beyond what it dares, its own quests, agents\' quests, and those whose requirements it misses', () => {
     const members = [member(1, 10)];
-    for (const q of [quest({ location_id: 'moors' }), quest({ requester_id: 1, location_id: 'ironcrag' }), quest({ location_id: 'ironcrag', minimum_reputation: 50 }), quest({ location_id: 'ironcrag', minimum_strength: 11 })]) {
+    for (const q of [quest({ location_id: 'moors' }), quest({ requester_id: 3, location_id: 'ironcrag' }), quest({ requester_id: 1, location_id: 'ironcrag' }), quest({ location_id: 'ironcrag', minimum_reputation: 50 }), quest({ location_id: 'ironcrag', minimum_strength: 11 })]) {
       const actions = decideTurn(view({ members, quests: [q] }));
       assert.equal(actions.some((a) => a.type === 'accept' || a.type === 'send-party'), false, JSON.stringify(q));
     }
