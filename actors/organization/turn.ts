@@ -7,7 +7,7 @@
 import type { Entities } from '../ports/entities';
 import type { ReadModel } from '../ports/store';
 import { SEEDED_ORGANIZATIONS } from '../world/generate';
-import { founding, type ProsperityMarket, type ProsperityPlace } from '../world/founding';
+import { founding, foundsToday, type ProsperityMarket, type ProsperityPlace } from '../world/founding';
 import { decideTurn, WORLD_ACTOR, type PolicyAction, type PolicyMarket, type PolicyMember, type PolicyParty, type PolicyPlace, type PolicyQuest, type PolicyView } from './policy';
 
 /** Adventurers for hire an organization looks at on its turn (the first ones listed). */
@@ -82,6 +82,8 @@ async function act(entities: Entities, read: ReadModel, seed: string, day: numbe
  * world derives from its kind. Answers the new organization's id, or null.
  */
 export async function worldFounds(entities: Entities, read: ReadModel, seed: string, day: number, nextId: (sequence: string) => Promise<number>, log: (line: string) => void): Promise<number | null> {
+  // Most days found nothing: the world is read only on the days that may.
+  if (!foundsToday(seed, day)) return null;
   const active = await read.list<{ id: number; name: string; agent_id: number | null; location_id: string }>('activeOrganizations');
   const worldFounded = active.filter((o) => o.agent_id === null && o.id > SEEDED_ORGANIZATIONS).length;
   const names = new Set((await read.list<{ name: string }>('organizations')).map((o) => o.name));

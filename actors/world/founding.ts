@@ -31,6 +31,9 @@ export function prospers(place: ProsperityPlace, markets: ProsperityMarket[], ac
   return usual > 0 && stock >= usual * PROSPEROUS_STOCK_SHARE && activeThere < Math.floor(place.population / PEOPLE_PER_ORGANIZATION);
 }
 
+/** Whether the world founds an organization today, if a place prospers (the first draw of the day's founding). */
+export const foundsToday = (seed: string, day: number): boolean => rng(seed, 'founding', day)() < FOUNDING_CHANCE;
+
 /** The organization the world founds today (the caller gives it its id), or null. */
 export function founding(
   seed: string, day: number, places: ProsperityPlace[], markets: ProsperityMarket[],

@@ -4,7 +4,7 @@
 import assert from 'assert/strict';
 import { checkControl, evolve } from '../../actors/organization/rules';
 import { decideTurn, MAX_MEMBERS, RESERVE_DAYS, WORLD_ACTOR, type PolicyView } from '../../actors/organization/policy';
-import { founding, MAX_WORLD_FOUNDED, prospers } from '../../actors/world/founding';
+import { founding, foundsToday, MAX_WORLD_FOUNDED, prospers } from '../../actors/world/founding';
 
 const places = [
   { id: 'emberfall', danger: 5, has_market: true, routes: [{ destination_id: 'ironcrag', distance_days: 4 }, { destination_id: 'moors', distance_days: 3 }] },
@@ -133,6 +133,7 @@ describe('the world founds organizations where a place prospers', () => {
       assert.notEqual(s!.name, 'Town Lantern Company');
       assert.equal('seeded_treasury' in s!, false, 'the treasury is the one the world derives from the kind');
     }
+    specs.forEach((s, d) => assert.equal(s !== null, foundsToday('s', d + 1), `day ${d + 1}: foundsToday says whether it founds`));
     assert.deepEqual(specs, Array.from({ length: 200 }, (_, d) => founding('s', d + 1, [town], stocked, () => 0, 0, new Set(['Town Lantern Company']))));
   });
   it('founds nothing where no place prospers, nor beyond MAX_WORLD_FOUNDED', () => {
