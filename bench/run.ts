@@ -27,7 +27,9 @@ interface Case { name: string; group: string; run: () => Promise<Sample> }
 
 /** One autocannon run; `ok` counts the 2xx answers per second (a refused trade is not a trade). */
 async function cannon(port: number, opts: Record<string, unknown>): Promise<Sample> {
-  const r = await autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts });
+  // Every request asks for JSON, as agents do (restify answers 406 to a request that accepts nothing it offers).
+  // autocannon takes the path from the URL (a `path` option is not read).
+  const r = await autocannon({ url: `http://127.0.0.1:${port}${(opts.path as string | undefined) ?? ''}`, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts, headers: { accept: 'application/json', ...(opts.headers as object) } });
   const total = r.requests.total;
   return { rps: total / SECONDS, ok: r['2xx'] / SECONDS, refused: r.non2xx + r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99 };
 }
@@ -120,6 +122,8 @@ function cases(w: Awaited<ReturnType<typeof seed>>): Case[] {
     ...reads.map(([url, headers]): Case => ({ name: `GET ${url}`, group: 'read', run: () => cannon(PORT, { path: url, headers }) })),
     { name: 'POST /api/trade, one market', group: 'trade', run: () => trade(w.orgs.map((org, i) => ({ key: w.keys[i], org }))) },
     { name: `POST /api/trade, ${Math.min(w.markets.length, CONNECTIONS)} markets`, group: 'trade', run: () => trade(w.marketOrgs) },
+    // One write of one organization a connection: what a trade's three writes compare with.
+    { name: 'POST /api/messages (one write)', group: 'write', run: () => { let next = 0; return cannon(PORT, { requests: [{ method: 'POST', setupRequest: (req: any, ctx: any) => { const i = next++ % w.orgs.length; return { ...req, path: '/api/messages', headers: { 'content-type': 'application/json', 'x-agent-key': w.keys[i] }, body: JSON.stringify({ sender_id: w.orgs[i], recipient_id: null, body: 'Fair prices today.' }) }; } }] }); } },
     { name: 'mixed agent workload', group: 'mix', run: () => cannon(PORT, { requests: mixRequests(w) } as any) },
   ];
 }
@@ -163,7 +167,7 @@ async function main() {
   console.log('');
   console.log('| endpoint | req/s (median; min-max) | share of bare restify | p50 ms | p99 ms | refused |');
   console.log('|---|---|---|---|---|---|');
-  const order = ['bare', 'read', 'trade', 'mix'];
+  const order = ['bare', 'read', 'write', 'trade', 'mix'];
   for (const [name, e] of [...results.entries()].sort((a, b) => order.indexOf(a[1].group) - order.indexOf(b[1].group))) {
     const rate = e.samples.map((s) => (e.group === 'trade' ? s.ok : s.rps));
     const share = median(e.shares);
