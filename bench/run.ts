@@ -22,7 +22,7 @@ const BARE_PORT = 18_000 + Math.floor(Math.random() * 500);
 const PORT = BARE_PORT + 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Sample { rps: number; ok: number; refused: number; p50: number; p99: number }
+interface Sample { rps: number; ok: number; refused: number; p50: number; p99: number; writes?: string }
 interface Case { name: string; group: string; run: () => Promise<Sample> }
 
 /** One autocannon run; `ok` counts the 2xx answers per second (a refused trade is not a trade). */
@@ -128,6 +128,33 @@ function cases(w: Awaited<ReturnType<typeof seed>>): Case[] {
   ];
 }
 
+/** The service's sums and counts of persist and commit times (GET /metrics), by series. */
+async function writeMetrics(): Promise<Map<string, number>> {
+  const r = await request(PORT, 'GET', '/metrics', undefined, { 'x-admin-key': 'bench-admin' });
+  const m = new Map<string, number>();
+  for (const line of String(r.body).split('\n')) {
+    const hit = /^(worldsim_(?:persist|store_commit)_duration_seconds_(?:sum|count)(?:\{[^}]*\})?) ([\d.e+-]+)$/.exec(line);
+    if (hit) m.set(hit[1].replace(/,?result="ok"/, ''), Number(hit[2]));
+  }
+  return m;
+}
+
+/** Where a write case's time went: each kind's mean wait for its persist to be durable, and the commits (writes per commit, mean commit time). */
+function describeWrites(before: Map<string, number>, after: Map<string, number>): string {
+  const delta = (k: string) => (after.get(k) ?? 0) - (before.get(k) ?? 0);
+  const parts: string[] = [];
+  for (const k of after.keys()) {
+    const kind = /^worldsim_persist_duration_seconds_count\{kind="([^"]+)"/.exec(k)?.[1];
+    if (!kind || delta(k) === 0) continue;
+    const sum = delta(`worldsim_persist_duration_seconds_sum{kind="${kind}"}`);
+    parts.push(`${kind} ${fmt(delta(k))} persists, ${(1000 * sum / delta(k)).toFixed(1)} ms each`);
+  }
+  const commits = delta('worldsim_store_commit_duration_seconds_count{}') || delta('worldsim_store_commit_duration_seconds_count');
+  const commitSum = delta('worldsim_store_commit_duration_seconds_sum{}') || delta('worldsim_store_commit_duration_seconds_sum');
+  if (commits) parts.push(`${fmt(commits)} commits, ${(1000 * commitSum / commits).toFixed(1)} ms each`);
+  return parts.join('; ');
+}
+
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -145,7 +172,9 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of list) {
         const base = await cannon(BARE_PORT, { path: '/json' });
+        const metricsBefore = c.group === 'read' ? null : await writeMetrics();
         const s = await c.run();
+        if (metricsBefore) s.writes = describeWrites(metricsBefore, await writeMetrics());
         const entry = results.get(c.name) ?? { group: c.group, samples: [], shares: [] };
         entry.samples.push(s);
         entry.shares.push((c.group === 'trade' ? s.ok : s.rps) / base.rps);
@@ -175,6 +204,8 @@ async function main() {
   }
   console.log('');
   console.log(`The mix: ${MIX_DESCRIPTION}`);
+  console.log('\nWhere the writes waited (the last round; a persist waits from the actor\'s write until its commit is durable):');
+  for (const [name, e] of results) if (e.samples[e.samples.length - 1].writes) console.log(`- ${name}: ${e.samples[e.samples.length - 1].writes}`);
   if (process.env.BENCH_TICK !== '0') {
     console.log('\nThe tick (bench/tick.ts):');
     const args = (process.env.BENCH_TICK_ARGS ?? '').split(' ').filter(Boolean);
