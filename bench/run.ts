@@ -109,7 +109,8 @@ function cases(w: Awaited<ReturnType<typeof seed>>): Case[] {
     ['/api/market'], [`/api/market?location_id=${w.markets[0]}`], ['/api/market/food'],
   ];
   const trade = (who: { key: string; org: number }[]) => {
-    // Each connection trades for its own organization, a buy then a sell of one unit of food.
+    // A buy then a sell of one unit of food by one organization, the organizations in turn
+    // (autocannon starts each pass over the sequence with a fresh context).
     let next = 0;
     return cannon(PORT, {
       requests: [
