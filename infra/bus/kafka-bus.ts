@@ -9,6 +9,7 @@
 // why, and the consumers join once the broker answers.
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
 import { BusClosedError, BusUnavailableError, type Bus, type Handler } from '../../actors/ports/bus';
+import { immediateSockets } from './kafka-socket';
 import { ensureTopics, whileTopicsSettle, type TopicSpec } from './kafka-topics';
 
 export type { TopicSpec } from './kafka-topics';
@@ -53,7 +54,7 @@ export class KafkaBus implements Bus {
     };
     this.kafka = new Kafka({
       clientId: opts.clientId, brokers: opts.brokers, logLevel: logLevel.ERROR, logCreator,
-      connectionTimeout: 3_000, requestTimeout: 10_000, retry: { retries: 3, initialRetryTime: 300, maxRetryTime: 3_000 },
+      connectionTimeout: 3_000, requestTimeout: 10_000, retry: { retries: 3, initialRetryTime: 300, maxRetryTime: 3_000 }, socketFactory: immediateSockets,
     });
     this.producer = this.newProducer();
     this.admin = this.kafka.admin();

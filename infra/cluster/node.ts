@@ -15,6 +15,7 @@ import crypto from 'crypto';
 import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
 import type { Region } from '../../actors/region';
 import type { Result } from '../../actors/result';
+import { immediateSockets } from '../bus/kafka-socket';
 import { ensureTopics, whileTopicsSettle } from '../bus/kafka-topics';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import { shardOf } from './shards';
@@ -99,7 +100,7 @@ export class ClusterNode {
       const line = `kafka (cluster): ${log.message}`;
       if (!seen.has(line)) { seen.add(line); if (seen.size > 100) seen.clear(); this.log(line); }
     };
-    this.kafka = new Kafka({ clientId: `${opts.clientId}.${opts.node}`, brokers: opts.brokers, logLevel: logLevel.ERROR, logCreator, connectionTimeout: 3_000, requestTimeout: 10_000 });
+    this.kafka = new Kafka({ clientId: `${opts.clientId}.${opts.node}`, brokers: opts.brokers, logLevel: logLevel.ERROR, logCreator, connectionTimeout: 3_000, requestTimeout: 10_000, socketFactory: immediateSockets });
     this.admin = this.kafka.admin();
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
     this.replyTopic = `${opts.commandTopic}.replies.${opts.node}`;
