@@ -6,7 +6,7 @@ import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { OrganizationCommand } from '../organization/messages';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand } from './messages';
-import { decideBeginEmployment, decideDay, decideEmploymentAnswer, decideHire, decideJoinParty, decideQuestOutcome, evolve } from './rules';
+import { decideBeginEmployment, decideDay, dueDay, decideEmploymentAnswer, decideHire, decideJoinParty, decideQuestOutcome, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 
@@ -36,6 +36,8 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
     }
     case 'recovered':
       return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} recovered from injuries`, data }];
+    case 'aged-out':
+      return [{ day: e.day, category: 'death', agent_id: null, organization_ids: [], summary: `${after.name} died of old age`, data: { ...data, cause: 'old age' } }];
     case 'employment-begun':
     case 'employment-abandoned':
       return []; // intent and undoing: the hiring or release itself is told when it happens
@@ -45,7 +47,7 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
 function project(a: AdventurerState): ProjectionRow[] {
   return a ? [{
     kind: 'adventurer', id: a.id, status: a.status, organization_id: a.organization_id,
-    due_day: a.status !== 'dead' ? a.injured_until : null, doc: adventurerView(a),
+    due_day: dueDay(a), doc: adventurerView(a),
   }] : [];
 }
 

@@ -42,6 +42,8 @@ export interface Adventurer extends AdventurerSpec {
   quests_endured?: number[];
   /** How many hirings and releases it has begun: names each one's operation. */
   employment_changes?: number;
+  /** The day its career ends (careerDays): from then on, once out of work, it leaves the living. */
+  career_end_day?: number;
 }
 
 export interface SeedAdventurerCommand { type: 'seed'; adventurer: AdventurerSpec; day: number }
@@ -78,6 +80,8 @@ export interface QuestEndured {
   experience: number; levels_gained: number; strength_gained: number; injury_days: number; died: boolean; bonds: Record<string, number>;
 }
 export interface Recovered { type: 'recovered'; day: number }
+/** Its career over and out of work, it dies of old age. */
+export interface AgedOut { type: 'aged-out'; day: number }
 
 /**
  * The intent of a hiring or release, recorded before the organization is asked: the
@@ -87,6 +91,6 @@ export interface Recovered { type: 'recovered'; day: number }
 export interface EmploymentBegun { type: 'employment-begun'; day: number; change: 'hire' | 'release'; organization_id: number; agent_id: number; op: string }
 export interface EmploymentAbandoned { type: 'employment-abandoned'; day: number; organization_id: number; reason: string }
 
-export type AdventurerEvent = AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | EmploymentBegun | EmploymentAbandoned;
+export type AdventurerEvent = AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | AgedOut | EmploymentBegun | EmploymentAbandoned;
 
 export type AdventurerState = Adventurer | null;

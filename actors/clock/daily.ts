@@ -10,6 +10,7 @@ import type { ReadModel } from '../ports/store';
 import { resumeIntents } from '../intents';
 import { generateAdventurer } from '../world/generate';
 import { recruits, seededQuest } from '../world/quest-board';
+import { recruitmentBonus, safetyCut, type EstablishmentLike } from '../organization/establishments';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
 import type { DayBegan } from './messages';
 
@@ -79,7 +80,10 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
     }
     const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
-    await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
+    // Establishments do what their kind says: safety ones lower their place's danger (organization/establishments.ts).
+    const establishments = await read.list<EstablishmentLike>('establishments');
+    const withSafety = (l: { id: string }, m: ReturnType<typeof locationModifiers>) => ({ ...m, danger: m.danger - safetyCut(establishments, l.id) });
+    await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, seed, construction: construction.get(l.id) ?? 0, modifiers: withSafety(l, locationModifiers(effects, l)) }));
 
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
@@ -121,7 +125,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       const r = await entities.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
       if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
     });
-    if (recruits(seed, day, await read.count('adventurersAvailable'))) {
+    if (recruits(seed, day, await read.count('adventurersAvailable'), recruitmentBonus(establishments))) {
       const newcomer = generateAdventurer(seed, await nextId('adventurer'));
       await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
     }
