@@ -7,16 +7,17 @@
 
 export type EstablishmentRole = 'safety' | 'income' | 'recruitment';
 
-export const ESTABLISHMENT_FAMILIES: Record<EstablishmentRole, { words: string[]; effect: string }> = {
-  safety: { words: ['watchtower', 'tower', 'fort', 'fortress', 'wall', 'walls', 'garrison', 'keep', 'palisade', 'outpost'], effect: `lowers the danger of its location by ${5} (at most ${15} for all of them there)` },
-  income: { words: ['inn', 'tavern', 'market', 'shop', 'store', 'trading post', 'bank', 'workshop', 'smithy', 'mill'], effect: `pays its owner ${6} gold every day while the owner is active` },
-  recruitment: { words: ['guild hall', 'guildhall', 'training', 'academy', 'barracks', 'school', 'hall'], effect: `adds ${0.1} to the daily chance that a newcomer adventurer arrives (at most ${0.3} for all of them)` },
-};
 export const SAFETY_DANGER_CUT = 5;
 export const SAFETY_MAX_CUT = 15;
 export const INCOME_PER_DAY = 6;
 export const RECRUITMENT_CHANCE = 0.1;
 export const RECRUITMENT_MAX = 0.3;
+
+export const ESTABLISHMENT_FAMILIES: Record<EstablishmentRole, { words: string[]; effect: string }> = {
+  safety: { words: ['watchtower', 'tower', 'fort', 'fortress', 'wall', 'walls', 'garrison', 'keep', 'palisade', 'outpost'], effect: `lowers the danger of its location by ${SAFETY_DANGER_CUT} (at most ${SAFETY_MAX_CUT} for all of them there)` },
+  income: { words: ['inn', 'tavern', 'market', 'shop', 'store', 'trading post', 'bank', 'workshop', 'smithy', 'mill'], effect: `pays its owner ${INCOME_PER_DAY} gold every day while the owner is active` },
+  recruitment: { words: ['guild hall', 'guildhall', 'training', 'academy', 'barracks', 'school', 'hall'], effect: `adds ${RECRUITMENT_CHANCE} to the daily chance that a newcomer adventurer arrives (at most ${RECRUITMENT_MAX} for all of them)` },
+};
 
 export interface EstablishmentLike { kind: string; location_id: string }
 

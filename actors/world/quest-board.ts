@@ -30,7 +30,7 @@ export function seededQuest(seed: string, day: number, requester: { id: number; 
   if (requester.treasury < reward) return null;
   return {
     title: pick(r, TITLES[place.kind]).replace('{name}', place.name),
-    description: `${place.name} grows more dangerous by the day (danger ${place.danger}). Bring a strong party and come back alive.`,
+    description: `${place.name} grows more dangerous by the day (danger ${place.danger}, and the beasts may be more than the scouts counted). Bring a strong party and come back alive.`,
     requester_id: requester.id,
     location_id: place.id,
     reward,

@@ -1,0 +1,77 @@
+// A world that lives without agents (issue 13): a fresh world left alone for 100 days,
+// on the real embedded store, read only through the HTTP API. Its markets move every
+// day, differently in each settlement; adventurers arrive and die; its gold stays
+// accounted for. Two worlds of the same seed unfold alike.
+import assert from 'assert/strict';
+import { simulate, type Pulse } from '../../bench/simulate';
+import { assertBooks, mark } from '../support/sagas';
+import { startTestWorld, type TestWorld } from '../support/world';
+
+const DAYS = 100;
+
+describe('a world left alone for 100 days (issue 13)', function () {
+  this.timeout(600_000);
+  let w: TestWorld;
+  let pulse: Pulse;
+  let books: { gold: number; lastEvent: number };
+
+  before(async () => {
+    w = await startTestWorld({ seed: 'living-world', nodes: 1 });
+    books = await mark(w);
+    pulse = await simulate(w, DAYS);
+  });
+  after(async () => { await w?.close(); });
+
+  it("moves every settlement's prices on most days", () => {
+    assert.ok(Object.keys(pulse.price_change_days).length >= 3, 'every settlement is watched');
+    for (const [place, days] of Object.entries(pulse.price_change_days)) {
+      assert.ok(days >= DAYS * 0.8, `${place}: prices moved on ${days} of ${DAYS} days`);
+    }
+  });
+
+  it('moves prices by more than rounding: each market ranges at least 5% around its price', () => {
+    for (const [place, resources] of Object.entries(pulse.markets)) {
+      for (const [resource, m] of Object.entries(resources)) {
+        assert.ok(m.max >= m.min * 1.05, `${place} ${resource}: ${m.min} - ${m.max}`);
+      }
+    }
+  });
+
+  it('keeps prices different between regions: the dearest food costs well above the cheapest', () => {
+    const food = Object.values(pulse.markets).map((r) => r.food);
+    assert.ok(Math.max(...food.map((f) => f.min)) > Math.min(...food.map((f) => f.max)), 'some settlement\'s food is always dearer than another\'s');
+  });
+
+  it('brings newcomer adventurers after the first day, and adventurers die', () => {
+    assert.ok(pulse.arrivals >= 10, `${pulse.arrivals} arrivals`);
+    assert.ok(pulse.deaths >= 1, `${pulse.deaths} deaths`);
+  });
+
+  it('lists the dead as dead, with the moment of their death, and the living as available or employed', async () => {
+    const deaths = (await w.get<Array<{ data: { adventurer_id: number } }>>('/api/events?category=death&limit=5')).body;
+    assert.ok(deaths.length > 0);
+    for (const d of deaths) {
+      const a = (await w.get<{ status: string; moments: Array<{ kind: string }> }>(`/api/adventurers/${d.data.adventurer_id}`)).body;
+      assert.equal(a.status, 'dead');
+      assert.equal(a.moments[a.moments.length - 1].kind, 'died');
+    }
+    const listed = (await w.get<Array<{ status: string }>>('/api/adventurers')).body;
+    assert.ok(listed.every((a) => a.status === 'available' || a.status === 'employed'));
+  });
+
+  it('keeps its gold accounted for: every change is a named flow, every treasury its ledger', async () => {
+    await assertBooks(w, books);
+  });
+
+  it('unfolds alike for the same seed, and otherwise for another', async () => {
+    const worlds = await Promise.all(['twin', 'twin', 'other'].map((seed) => startTestWorld({ seed: `living-world-${seed}`, nodes: 1 })));
+    try {
+      const pulses = [];
+      for (const x of worlds) pulses.push(await simulate(x, 10));
+      assert.deepEqual(pulses[0].markets, pulses[1].markets, 'same seed, same markets');
+      assert.notDeepEqual(pulses[0].markets, pulses[2].markets, 'another seed, other markets');
+    } finally {
+      await Promise.all(worlds.map((x) => x.close()));
+    }
+  });
+});
