@@ -75,3 +75,38 @@ describe('a world left alone for 100 days (issue 13)', function () {
     }
   });
 });
+
+describe('establishments do what their kind says, over HTTP', function () {
+  this.timeout(120_000);
+  const project = (owner: number, title: string, kind: string) => ({
+    owner_id: owner, title, kind: 'construction', description: `Building ${title} for the town.`, location_id: 'greenhollow',
+    budget: 100, duration_days: 1, output_resource: null, output_quantity: 0, establishment_kind: kind,
+  });
+
+  it('a watchtower lowers its place\'s danger by 5 and an inn pays its owner 6 gold a day, as named flows', async () => {
+    // Two worlds of one seed: one builds, the other does not; they differ only by what was built.
+    const [built, plain] = await Promise.all([0, 1].map(() => startTestWorld({ seed: 'establishments', nodes: 1 })));
+    try {
+      const books = await mark(built);
+      const agent = await built.register('Warden agent');
+      const org = await built.post<{ id: number; treasury: number }>('/api/organizations', { name: 'Greenhollow Wardens', kind: 'town guard', location_id: 'greenhollow' }, agent.key);
+      assert.equal(org.status, 201, org.text);
+      for (const [title, kind] of [['The Stone Watchtower', 'watchtower'], ['The Mossy Inn', 'inn'], ['The Quiet Shrine', 'shrine']]) {
+        const r = await built.post('/api/projects', project(org.body.id, title, kind), agent.key);
+        assert.equal(r.status, 201, r.text);
+      }
+      for (let i = 0; i < 3; i++) await Promise.all([built.tick(), plain.tick()]);
+      const danger = async (x: TestWorld) => (await x.get<{ danger: number }>('/api/locations/greenhollow')).body.danger;
+      assert.equal(await danger(built), Math.max(0, (await danger(plain)) - 5), 'the watchtower cuts the danger by 5');
+      const wild = async (x: TestWorld) => (await x.get<{ danger: number }>('/api/locations/whisperwood')).body.danger;
+      assert.equal(await wild(built), await wild(plain), 'only at its own place');
+
+      const income = (await built.get<Array<{ day: number; data: { gold: number; ledger: Array<{ organization_id: number; flow: string; gold: number }> } }>>(`/api/events?category=establishment&limit=10`)).body;
+      assert.ok(income.length >= 2, 'income on the day the inn opened and every day since');
+      for (const e of income) assert.deepEqual(e.data.ledger, [{ organization_id: org.body.id, flow: 'establishment_income', gold: 6 }], 'the inn alone earns: the shrine and the watchtower pay nothing');
+      await assertBooks(built, books);
+    } finally {
+      await Promise.all([built.close(), plain.close()]);
+    }
+  });
+});
