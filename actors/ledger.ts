@@ -8,6 +8,7 @@ export const FLOWS = {
   founding_grant: { kind: 'source', what: 'gold the world grants a new organization (see founding allowance)' },
   world_reward: { kind: 'source', what: "the world's share of a world-funded quest's reward, paid to the organization that earned it" },
   project_refund: { kind: 'source', what: 'the part of an unused budget a cancelled project gives back' },
+  establishment_income: { kind: 'source', what: 'the gold income establishments (inn, tavern, market, ...) pay their owner each day' },
   production: { kind: 'source', what: "goods made by production plans each day and by finished projects' output" },
   market: { kind: 'source and sink', what: 'gold and goods exchanged with a regional market: buying pays gold for goods, selling the reverse' },
   upkeep: { kind: 'sink', what: 'daily maintenance paid' },

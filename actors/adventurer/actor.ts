@@ -5,7 +5,7 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand } from './messages';
-import { decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
+import { decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 
@@ -35,6 +35,8 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
     }
     case 'recovered':
       return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} recovered from injuries`, data }];
+    case 'aged-out':
+      return [{ day: e.day, category: 'death', agent_id: null, organization_ids: [], summary: `${after.name} died of old age`, data: { ...data, cause: 'old age' } }];
     case 'employment-begun':
     case 'employment-abandoned':
     case 'joining-begun':
@@ -46,7 +48,7 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
 function project(a: AdventurerState): ProjectionRow[] {
   return a ? [{
     kind: 'adventurer', id: a.id, status: a.status, organization_id: a.organization_id,
-    due_day: a.status !== 'dead' ? a.injured_until : null, doc: adventurerView(a),
+    due_day: dueDay(a), doc: adventurerView(a),
   }] : [];
 }
 

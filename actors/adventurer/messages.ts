@@ -42,6 +42,8 @@ export interface Adventurer extends AdventurerSpec {
   quests_endured?: number[];
   /** How many hirings and releases it has begun: names each one's operation. */
   employment_changes?: number;
+  /** The day its career ends (careerDays): from then on, once out of work, it leaves the living. */
+  career_end_day?: number;
   /** Joining a party under way: recorded before the organization is asked, cleared when it ends. */
   joining?: Omit<JoiningBegun, 'type'> | null;
   /** How many party joinings it has begun: names each one's operation. */
@@ -82,6 +84,8 @@ export interface QuestEndured {
   experience: number; levels_gained: number; strength_gained: number; injury_days: number; died: boolean; bonds: Record<string, number>;
 }
 export interface Recovered { type: 'recovered'; day: number }
+/** Its career over and out of work, it dies of old age. */
+export interface AgedOut { type: 'aged-out'; day: number }
 
 /**
  * The intent of a hiring or release, recorded before the organization is asked: the
@@ -100,6 +104,6 @@ export interface JoiningBegun { type: 'joining-begun'; day: number; party_id: nu
 export interface JoiningAbandoned { type: 'joining-abandoned'; day: number; party_id: number; organization_id: number; reason: string }
 
 export type AdventurerEvent =
-  | AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | EmploymentBegun | EmploymentAbandoned | JoiningBegun | JoiningAbandoned;
+  | AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | AgedOut | EmploymentBegun | EmploymentAbandoned | JoiningBegun | JoiningAbandoned;
 
 export type AdventurerState = Adventurer | null;

@@ -1,6 +1,7 @@
 // The adventurer's rules: employment, parties, progression (core rule 11), injuries,
 // recovery and death, bonds (core rule 13).
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
+import { hash32 } from '../random';
 import type { Adventurer, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand, Moment, QuestOutcomeCommand } from './messages';
 
 export const EXPERIENCE_PER_LEVEL = 20;
@@ -9,6 +10,23 @@ export const MAX_MOMENTS = 100;
 
 /** Level for an amount of experience: one at the start, one more every 20. */
 export const levelFor = (experience: number) => 1 + Math.floor(experience / EXPERIENCE_PER_LEVEL);
+
+/**
+ * A career lasts CAREER_DAYS.min to CAREER_DAYS.max days from arrival (a pure function of
+ * the adventurer's id, so a replay agrees). When it is over, an adventurer out of work
+ * dies of old age; one employed works on and dies the day it is next out of work. So the
+ * pool of available adventurers turns over, and the newcomers of the quest board refill it.
+ */
+export const CAREER_DAYS = { min: 40, max: 200 } as const;
+export const careerDays = (id: number) => CAREER_DAYS.min + (hash32('career', id) % (CAREER_DAYS.max - CAREER_DAYS.min + 1));
+
+/** The day the adventurer next needs the daily settling: its wounds heal, or (out of work) its career ends. */
+export function dueDay(a: Adventurer): number | null {
+  if (a.status === 'dead') return null;
+  const ends = a.status === 'available' && a.employment == null ? a.career_end_day ?? null : null;
+  if (a.injured_until === null) return ends;
+  return ends === null ? a.injured_until : Math.min(a.injured_until, ends);
+}
 
 const isInjured = (a: Adventurer, day: number) => a.injured_until !== null && a.injured_until > day;
 
@@ -96,7 +114,9 @@ export function decideQuestOutcome(state: AdventurerState, c: QuestOutcomeComman
 }
 
 export function decideDay(state: AdventurerState, day: number): Decision<AdventurerEvent> {
-  if (!state || state.status === 'dead' || state.injured_until === null || state.injured_until > day) return accept();
+  if (!state || state.status === 'dead') return accept();
+  if (state.status === 'available' && !state.employment && state.career_end_day !== undefined && state.career_end_day <= day) return accept({ type: 'aged-out', day });
+  if (state.injured_until === null || state.injured_until > day) return accept();
   return accept({ type: 'recovered', day });
 }
 
@@ -106,7 +126,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
   if (e.type === 'appeared') {
     return {
       ...e.adventurer, traits: [...e.adventurer.traits], status: 'available', organization_id: null, party_id: null,
-      injured_until: null, joined_day: e.day, quests_completed: 0, bonds: {},
+      injured_until: null, joined_day: e.day, quests_completed: 0, bonds: {}, career_end_day: e.day + careerDays(e.adventurer.id),
       moments: [{ day: e.day, kind: 'joined', text: `${e.adventurer.name} arrived looking for work` }], party_history: [],
     };
   }
@@ -164,5 +184,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
     }
     case 'recovered':
       return { ...state, injured_until: null, moments: remember(state, { day: e.day, kind: 'recovered', text: 'recovered from injuries' }) };
+    case 'aged-out':
+      return { ...state, status: 'dead', injured_until: null, moments: remember(state, { day: e.day, kind: 'died', text: 'died of old age' }) };
   }
 }

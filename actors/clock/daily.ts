@@ -10,6 +10,7 @@ import type { ReadModel } from '../ports/store';
 import { resumeIntents } from '../intents';
 import { generateAdventurer } from '../world/generate';
 import { arrivedToday, postedToday, recruits, seededQuest } from '../world/quest-board';
+import { recruitmentBonus, safetyCut, type EstablishmentLike } from '../organization/establishments';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
 import { worldFounds, worldOrganizationsTurn } from '../organization/turn';
 import type { DayBegan } from './messages';
@@ -80,7 +81,10 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
     }
     const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
-    await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, construction: construction.get(l.id) ?? 0, modifiers: locationModifiers(effects, l) }));
+    // Establishments do what their kind says: safety ones lower their place's danger (organization/establishments.ts).
+    const establishments = await read.list<EstablishmentLike>('establishments');
+    const withSafety = (l: { id: string }, m: ReturnType<typeof locationModifiers>) => ({ ...m, danger: m.danger - safetyCut(establishments, l.id) });
+    await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, seed, construction: construction.get(l.id) ?? 0, modifiers: withSafety(l, locationModifiers(effects, l)) }));
 
     // Then organizations: arrivals, work, upkeep.
     const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
@@ -133,7 +137,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     await worldOrganizationsTurn(entities, read, seed, day, seeded.map((o) => o.id), nextId, log);
     await worldFounds(entities, read, seed, day, nextId, log);
     const available = await read.count('adventurersAvailable');
-    if (recruits(seed, day, available) && !arrivedToday(day, await read.list<{ joined_day: number }>('adventurersAvailable'))) {
+    if (recruits(seed, day, available, recruitmentBonus(establishments)) && !arrivedToday(day, await read.list<{ joined_day: number }>('adventurersAvailable'))) {
       const newcomer = generateAdventurer(seed, await nextId('adventurer'));
       const r = await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
       if (!r.ok) log(`day ${day}: the newcomer ${newcomer.id} could not arrive: ${r.refusal.detail}`);

@@ -130,7 +130,7 @@ export const locationKind: EntityKind<LocationState, LocationCommand, LocationEv
   async handle(state, c, io) {
     switch (c.type) {
       case 'seed': return decideSeed(state, c);
-      case 'day-began': return decideDay(state, c.day, c.construction, c.modifiers);
+      case 'day-began': return decideDay(state, c.day, c.construction, c.modifiers, c.seed);
       case 'add-route': return decideAddRoute(state, c.route, c.day);
       case 'introduce-resource': return decideIntroduceResource(state, c);
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'location not found' } };

@@ -2,7 +2,10 @@
 // scarce goods are dear, plentiful ones cheap, always within fixed bounds around the
 // resource's base price. Every day the population eats, construction draws on timber and
 // ore, local producers restock, and supply drifts back toward its usual level, so a
-// world left alone neither blows up nor empties.
+// world left alone neither blows up nor empties. What producers make varies from day to
+// day (seeded), with the local seasons, and now and then a bad or a bumper spell, so
+// prices move on their own and differ between regions.
+import { hash32, rng } from '../random';
 
 export interface MarketEntry {
   resource: string;
@@ -61,6 +64,44 @@ export interface DayInputs {
   /** World events: the factor on local producers, and price factors by resource ('*' for all). */
   production?: number;
   prices?: Record<string, number>;
+  /** Today's harvest by resource (harvestFactors): the factor on what local producers make; 1 when absent. */
+  harvest?: Record<string, number>;
+}
+
+/** Days of the world's year; each settlement's season for each resource has its own phase. */
+export const YEAR_DAYS = 120;
+/** How far the seasons swing production above and below the usual, by resource (fields more than mines). */
+export const SEASON_AMPLITUDE: Record<string, number> = { food: 0.35, timber: 0.2, ore: 0.1 };
+/** Day-to-day variation of production: a uniform draw within this share either side. */
+export const DAILY_VARIATION = 0.25;
+/** Production is judged in spells of this many days: each spell may be a shortage or a glut. */
+export const SPELL_DAYS = 10;
+export const SHORTAGE = { chance: 0.12, factor: 0.3 } as const;
+export const GLUT = { chance: 0.08, factor: 1.8 } as const;
+
+/**
+ * What local producers make today, as a factor on their usual output, per resource: the
+ * season (a sine over YEAR_DAYS, its phase drawn per settlement and resource), times a
+ * daily draw, times a shortage or glut when the current spell is one. A pure function of
+ * the seed, the place and the day, so every node and every replay agree.
+ */
+export function harvestFactors(seed: string, locationId: string, day: number, resources: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const resource of resources) {
+    const phase = (hash32(seed, 'season', locationId, resource) % YEAR_DAYS) / YEAR_DAYS;
+    const season = 1 + (SEASON_AMPLITUDE[resource] ?? 0) * Math.sin(2 * Math.PI * (day / YEAR_DAYS + phase));
+    const daily = 1 + DAILY_VARIATION * (2 * rng(seed, 'harvest', locationId, resource, day)() - 1);
+    const spell = rng(seed, 'spell', locationId, resource, Math.floor(day / SPELL_DAYS))();
+    const shock = spell < SHORTAGE.chance ? SHORTAGE.factor : spell > 1 - GLUT.chance ? GLUT.factor : 1;
+    out[resource] = Math.max(0, season * daily * shock);
+  }
+  return out;
+}
+
+/** Whether the spell a day falls in is a shortage or a glut of a resource at a place (for the pulse and tests). */
+export function spellOf(seed: string, locationId: string, resource: string, day: number): 'shortage' | 'glut' | 'usual' {
+  const spell = rng(seed, 'spell', locationId, resource, Math.floor(day / SPELL_DAYS))();
+  return spell < SHORTAGE.chance ? 'shortage' : spell > 1 - GLUT.chance ? 'glut' : 'usual';
 }
 
 /** The market after one day: consumption, production and drift toward the usual supply. */
@@ -69,7 +110,7 @@ export function marketDay(market: Market, inputs: DayInputs): Market {
   for (const [resource, e] of Object.entries(market)) {
     const used = inputs.population * e.per_person;
     const built = (CONSTRUCTION_DRAW[resource] ?? 0) * inputs.construction;
-    const made = inputs.population * e.per_person * e.production_factor * (inputs.production ?? 1);
+    const made = inputs.population * e.per_person * e.production_factor * (inputs.production ?? 1) * (inputs.harvest?.[resource] ?? 1);
     let supply = e.supply + made - used - built;
     supply += (e.target_supply - supply) * SUPPLY_REVERSION;
     supply = Math.round(Math.min(e.target_supply * MAX_SUPPLY_RATIO, Math.max(0, supply)));

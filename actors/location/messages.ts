@@ -42,7 +42,7 @@ export interface PendingTrade extends Omit<Traded, 'type'> { serial: number }
 
 export interface SeedLocationCommand { type: 'seed'; location: LocationSpec; profile: MarketProfile; day: number }
 export interface LocationStatusCommand { type: 'status' }
-export interface LocationDayCommand { type: 'day-began'; day: number; construction: number; modifiers?: LocationModifiers }
+export interface LocationDayCommand { type: 'day-began'; day: number; construction: number; modifiers?: LocationModifiers; /** The world's seed: today's harvest is drawn from it. */ seed?: string }
 export interface AddRouteCommand { type: 'add-route'; day: number; route: Route }
 export interface IntroduceResourceCommand { type: 'introduce-resource'; day: number; resource: string; price: number; supply: number; world_event_id: number }
 export interface TradeCommand {

@@ -1,7 +1,7 @@
 // The location's rules: its daily life (population and market) and trade at its market.
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
-import { introducedEntry, marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
+import { harvestFactors, introducedEntry, marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
 import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, MonstersChangedCommand, Route, SeedLocationCommand, TradeCommand, Traded } from './messages';
 import { NO_LOCATION_MODIFIERS, type LocationModifiers } from '../world-event/effects';
 
@@ -34,23 +34,25 @@ export function decideSeed(state: LocationState, c: SeedLocationCommand): Decisi
  * The place lives through every day since it last settled, up to `day` (normally just
  * `day`; more when an earlier day failed to settle it), each with today's conditions.
  */
-export function decideDay(state: LocationState, day: number, construction: number, modifiers: LocationModifiers = NO_LOCATION_MODIFIERS): Decision<LocationEvent> {
+export function decideDay(state: LocationState, day: number, construction: number, modifiers: LocationModifiers = NO_LOCATION_MODIFIERS, seed?: string): Decision<LocationEvent> {
   if (!state || state.settled_day >= day) return accept();
   const events: LocationEvent[] = [];
   let s: LocationState = state;
   for (let d = Math.max(state.settled_day + 1, day - MAX_CATCH_UP_DAYS + 1); d <= day; d++) {
-    const e = oneDay(s!, d, construction, modifiers);
+    const e = oneDay(s!, d, construction, modifiers, seed);
     events.push(e);
     s = evolve(s, e);
   }
   return accept(...events);
 }
 
-function oneDay(state: Location, day: number, construction: number, modifiers: LocationModifiers): LocationEvent {
+/** Without a seed (a caller that gives none) the producers make exactly their usual output. */
+function oneDay(state: Location, day: number, construction: number, modifiers: LocationModifiers, seed?: string): LocationEvent {
   const monsters = state.monster_population + monsterGrowth(state.kind, state.monster_population, state.base_monsters, modifiers.monster_growth);
   const common = { type: 'day-settled' as const, day, monster_population: monsters, danger_modifier: modifiers.danger };
   if (!state.market) return { ...common, population: state.population, market: null };
-  const market = marketDay(state.market, { population: state.population, construction, production: modifiers.production, prices: modifiers.prices });
+  const harvest = seed === undefined ? undefined : harvestFactors(seed, state.id, day, Object.keys(state.market));
+  const market = marketDay(state.market, { population: state.population, construction, production: modifiers.production, prices: modifiers.prices, harvest });
   const population = populationDay(state.population, state.capacity, market, modifiers.population_growth);
   return { ...common, population, market };
 }

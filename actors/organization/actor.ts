@@ -48,6 +48,11 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       return [{ ...base, category: 'organization', summary: `${after.name}, a ${after.kind}, was founded at ${after.location_id} with ${e.treasury} gold`, data: { treasury: e.treasury, ledger: ledger({ organization_id: after.id, flow: 'founding_grant', gold: e.treasury }) } }];
     case 'updated':
       return [{ ...base, category: 'organization', summary: `${after.name} revised its ${Object.keys(e.changes).join(', ') || 'nothing'}`, data: { changes: e.changes } }];
+    case 'establishment-income':
+      return [{
+        ...base, category: 'establishment', summary: `${after.name}'s establishments earned ${e.gold} gold`,
+        data: { gold: e.gold, treasury: after.treasury, ledger: ledger({ organization_id: after.id, flow: 'establishment_income', gold: e.gold }) },
+      }];
     case 'maintenance-paid':
       return [{
         ...base, category: 'maintenance',

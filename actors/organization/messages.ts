@@ -158,6 +158,9 @@ export interface Updated {
   changes: { description?: string; goals?: string; motto?: string };
 }
 
+/** What its income establishments paid it today (organization/establishments.ts). */
+export interface EstablishmentIncome { type: 'establishment-income'; day: number; gold: number }
+
 export interface MaintenancePaid {
   type: 'maintenance-paid';
   day: number;
@@ -208,7 +211,7 @@ export interface EndingFollowed { type: 'ending-followed'; day: number }
 export type OrganizationEvent =
   | EndingFollowed | MessageSent | Transferred | EstateForfeited
   | AdventurerEmployed | AdventurerLeft | PartyFormed | PartyMemberAdded | PartyDispatched | GoldReserved | QuestSettled
-  | Founded | Updated | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
+  | Founded | Updated | EstablishmentIncome | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
   | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;
 
 export interface Establishment {

@@ -1,5 +1,6 @@
 // The organization's rules as pure functions: decide (state + command -> events or a
 // refusal) and evolve (state + event -> state). Core rules 2-7 of the specification.
+import { establishmentIncome } from './establishments';
 import { rng } from '../random';
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type {
@@ -329,6 +330,8 @@ function decideOneDay(state: Organization, c: Pick<DayBeganCommand, 'day'> & Par
   const worked = workDay(org, day, Math.max(0, 1 + (c.modifiers?.production ?? 0) / 100));
   if (worked) push(worked);
   for (const p of org.projects.filter(isDue)) push({ type: 'project-completed', day, project_id: p.id, ...completion(p, day) });
+  const income = establishmentIncome(org.establishments);
+  if (income > 0) push({ type: 'establishment-income', day, gold: income });
 
   const cost = Math.max(0, maintenanceCost(org) + (c.modifiers?.maintenance ?? 0));
   if (org.treasury >= cost) {
@@ -383,6 +386,8 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
   switch (e.type) {
     case 'updated':
       return { ...state, ...e.changes };
+    case 'establishment-income':
+      return { ...state, treasury: state.treasury + e.gold };
     case 'maintenance-paid':
       return {
         ...state,

@@ -13,7 +13,7 @@ import { intentEnded, intentRow } from '../intents';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
-  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decideBeginDispatch, decideBeginPosting, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
+  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, dangerMet, decideBeginDispatch, decideBeginPosting, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
@@ -249,7 +249,8 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
   const members: Member[] = (await rowsOf(io, q.party_members))
     .filter((a) => a.status !== 'dead');
   const strength = partyStrength(members, place);
-  const danger = effectiveDanger(members, place);
+  const expected = effectiveDanger(members, place);
+  const danger = dangerMet(expected, rng(seed, 'quest-danger', q.id)());
   const outcome = forced ?? outcomeFor(strength, danger);
   const draw = rng(seed, 'quest', q.id, day);
   const bonds = bondsFor(outcome, members);
@@ -280,7 +281,7 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
   mine.dead = casualties;
   if (q.requester_id !== acceptor) part(parts, q.requester_id).trust[String(acceptor)] = TRUST[outcome];
   const resolution: Resolution = {
-    outcome, reason, party_strength: strength, effective_danger: danger, reward_paid: paid, refunded: reward - paid,
+    outcome, reason, party_strength: strength, effective_danger: danger, expected_danger: expected, reward_paid: paid, refunded: reward - paid,
     experience: sent && members[0] ? experienceFor(outcome, members[0], place) : 0, casualties, injured, monsters_change: monstersChange,
   };
   return beginClosing({

@@ -25,7 +25,10 @@ export interface Resolution {
   outcome: QuestOutcome;
   reason: string;
   party_strength: number;
+  /** The danger the party met: the expected danger with the spread drawn (DANGER_SPREAD). */
   effective_danger: number;
+  /** The danger as the party could foresee it: the place's danger lowered by its cautious members. */
+  expected_danger?: number;
   reward_paid: number;
   refunded: number;
   experience: number;

@@ -43,6 +43,27 @@ export function effectiveDanger(members: Member[], place: Place): number {
   return Math.round(place.danger * (1 - cut));
 }
 
+/**
+ * The danger a party meets is never exactly the danger on the board: the beasts may be
+ * more or fewer than the scouts counted. It is the effective danger times a factor drawn
+ * evenly within DANGER_SPREAD either side (from the seed and the quest), so a party at
+ * the requirement can fail and a strong one can still come back with half the reward.
+ */
+export const DANGER_SPREAD = 0.35;
+export const dangerMet = (danger: number, draw: number) => Math.round(danger * (1 - DANGER_SPREAD + 2 * DANGER_SPREAD * draw));
+
+/**
+ * The odds of each outcome for a party of `strength` against an effective `danger`, with
+ * the spread drawn evenly (what an agent can weigh before dispatching). Exact over the
+ * rounding of dangerMet: it counts the share of draws that give each outcome.
+ */
+export function outcomeOdds(strength: number, danger: number): Record<QuestOutcome, number> {
+  const steps = 1000;
+  const n = { full: 0, partial: 0, failure: 0 };
+  for (let i = 0; i < steps; i++) n[outcomeFor(strength, dangerMet(danger, (i + 0.5) / steps))] += 1;
+  return { full: n.full / steps, partial: n.partial / steps, failure: n.failure / steps };
+}
+
 /** Core rule 8, exactly: full at strength >= danger, partial at strength >= half of it, failure below. */
 export function outcomeFor(strength: number, danger: number): QuestOutcome {
   if (strength >= danger) return 'full';

@@ -8,7 +8,9 @@ export const MAX_OPEN_QUESTS_PER_SEEDED = 2;
 export const POST_CHANCE = 0.35;
 export const QUEST_DEADLINE_DAYS = 20;
 export const AVAILABLE_POOL_TARGET = 25;
-export const RECRUIT_CHANCE = 0.5;
+/** Chance a newcomer arrives on a day while the pool of available adventurers is thin, and while it is not. */
+export const RECRUIT_CHANCE = 0.7;
+export const RECRUIT_CHANCE_FULL_POOL = 0.3;
 
 interface Place { id: string; name: string; kind: string; danger: number }
 
@@ -28,7 +30,7 @@ export function seededQuest(seed: string, day: number, requester: { id: number; 
   if (requester.treasury < reward) return null;
   return {
     title: pick(r, TITLES[place.kind]).replace('{name}', place.name),
-    description: `${place.name} grows more dangerous by the day (danger ${place.danger}). Bring a strong party and come back alive.`,
+    description: `${place.name} grows more dangerous by the day (danger ${place.danger}, and the beasts may be more than the scouts counted). Bring a strong party and come back alive.`,
     requester_id: requester.id,
     location_id: place.id,
     reward,
@@ -56,7 +58,12 @@ export function postedToday(
 /** Whether today's newcomer is already among the available adventurers (the day's initiative taken again brings none twice). */
 export const arrivedToday = (day: number, available: Array<{ joined_day: number }>) => available.some((a) => a.joined_day === day);
 
-/** Whether a new adventurer arrives today (generateAdventurer makes it, with its new id). */
-export function recruits(seed: string, day: number, available: number): boolean {
-  return available < AVAILABLE_POOL_TARGET && rng(seed, 'recruits', day)() < RECRUIT_CHANCE;
+/**
+ * Whether a new adventurer arrives today (generateAdventurer makes it, with its new id):
+ * newcomers keep coming, more often while few are looking for work. `recruitment` is the
+ * extra chance the recruiting establishments of the world add (see establishments).
+ */
+export function recruits(seed: string, day: number, available: number, recruitment = 0): boolean {
+  const chance = (available < AVAILABLE_POOL_TARGET ? RECRUIT_CHANCE : RECRUIT_CHANCE_FULL_POOL) + recruitment;
+  return rng(seed, 'recruits', day)() < chance;
 }

@@ -10,6 +10,16 @@ import { FLOWS } from '../ledger';
 import { BOLDNESS, BUY_MARGIN, LEAN_DAYS, MAX_MEMBERS, MIN_LOT, ORDER_SUPPLY_SHARE, RESERVE_DAYS, SELL_SHARE, TRADE_BUDGET_SHARE, WANDER_CHANCE } from '../organization/policy';
 import { HIRE_SAMPLE } from '../organization/turn';
 import { FOUNDING_CHANCE, MAX_WORLD_FOUNDED, PEOPLE_PER_ORGANIZATION, PROSPEROUS_POPULATION, PROSPEROUS_STOCK_SHARE } from './founding';
+import {
+  CONSTRUCTION_DRAW, DAILY_VARIATION, GLUT, MAX_SUPPLY_RATIO, PER_PERSON, PRICE_CEILING_RATIO, PRICE_ELASTICITY, PRICE_FLOOR_RATIO,
+  SEASON_AMPLITUDE, SHORTAGE, SPELL_DAYS, STOCK_DAYS, SUPPLY_REVERSION, YEAR_DAYS,
+} from '../location/market';
+import { DANGER_SPREAD } from '../quest/rules';
+import { CAREER_DAYS } from '../adventurer/rules';
+import { AVAILABLE_POOL_TARGET, RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL } from './quest-board';
+import {
+  ESTABLISHMENT_FAMILIES, INCOME_PER_DAY, RECRUITMENT_CHANCE, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT,
+} from '../organization/establishments';
 import { CANCEL_REFUND_SHARE, PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE } from '../organization/projects';
 
 export function rulebook() {
@@ -24,7 +34,7 @@ export function rulebook() {
       'Bankruptcy: an organization that cannot pay a day\'s maintenance pays what it has and becomes bankrupt. Its adventurers become available, its active projects and unresolved quests are cancelled, sponsorships are refunded, and it can act no more. It leaves the active listings; its record stays readable.',
       'Dissolution (POST /api/organizations/{id}/dissolve) has the same consequences as bankruptcy, ends its alliances, and is chosen by the controlling agent.',
       'The estate of an ended organization: its gold and goods pass to the world, and its workers go home, the day it ends; gold or goods that reach it later (a refund of its quest or pledge) pass to the world as they arrive. Move what you want to keep before dissolving.',
-      'Quest outcome by party strength against location danger: full when strength >= danger; partial when strength >= half the danger; failure below that (no reward, reputation loss, possible casualties).',
+      `Quest outcome by party strength against location danger: full when strength >= danger; partial when strength >= half the danger; failure below that (no reward, reputation loss, possible casualties). The danger a party meets is the expected danger (the place's danger, lowered by cautious members) times a factor drawn evenly within ${DANGER_SPREAD * 100}% either side; the resolution shows both (expected_danger, effective_danger).`,
       'Quest requirements (minimum party strength, reputation, trust with the requester) are checked before acceptance and dispatch; minimum_relationship defaults to -100.',
       'Quest outcomes change the monster population and the danger of the quest location; wilderness and dungeon monsters grow every day.',
       'Full success grants 10 experience, partial 5; every 20 experience raises level and strength.',
@@ -75,6 +85,28 @@ export function rulebook() {
         buy_margin: BUY_MARGIN, sell_share: SELL_SHARE, trade_budget_share: TRADE_BUDGET_SHARE, min_lot: MIN_LOT, order_supply_share: ORDER_SUPPLY_SHARE, wander_chance: WANDER_CHANCE,
         prosperous_population: PROSPEROUS_POPULATION, prosperous_stock_share: PROSPEROUS_STOCK_SHARE, people_per_organization: PEOPLE_PER_ORGANIZATION,
         founding_chance: FOUNDING_CHANCE, max_world_founded: MAX_WORLD_FOUNDED,
+      },
+    },
+    living_world: {
+      markets: {
+        price_rule: `price = base_price * (target_supply / max(supply, 1))^${PRICE_ELASTICITY}, kept between ${PRICE_FLOOR_RATIO} and ${PRICE_CEILING_RATIO} times base_price, times the factor of any active market_price_modifier; four decimals. target_supply is the usual supply (${STOCK_DAYS} days of what the people use; favoured resources keep three times as much at half the base price, scarce ones a third at twice the price).`,
+        large_order: 'A trade of q units costs (buy) or fetches (sell) the mean of the price before and after it, times q: buying rounds up (at least 1 gold), selling rounds down. The supply moves by q at once, so the price after a large order is that of the new supply; splitting an order over days lets the market recover in between.',
+        daily_life: `Every day: people use per_person units each (${JSON.stringify(PER_PERSON)}); each active construction project draws ${JSON.stringify(CONSTRUCTION_DRAW)}; local producers make per_person * population * production_factor * harvest; then supply closes ${SUPPLY_REVERSION * 100}% of its gap to target_supply (traders, spoilage), within 0 and ${MAX_SUPPLY_RATIO} times target_supply.`,
+        harvest: `harvest = season * daily * spell, drawn from the world's seed, the place, the resource and the day (the same for every node and replay). season = 1 + amplitude * sin(2*pi*(day/${YEAR_DAYS} + phase)), amplitude ${JSON.stringify(SEASON_AMPLITUDE)}, the phase drawn per settlement and resource, so regions peak at different times. daily: within ${DAILY_VARIATION * 100}% either side. Days fall in spells of ${SPELL_DAYS}: a spell is a shortage (harvest times ${SHORTAGE.factor}) with chance ${SHORTAGE.chance}, a glut (times ${GLUT.factor}) with chance ${GLUT.chance}.`,
+      },
+      quest_risk: {
+        danger_spread: DANGER_SPREAD,
+        rule: `danger met = round(expected danger * (1 - ${DANGER_SPREAD} + ${2 * DANGER_SPREAD} * u)), u drawn evenly in [0, 1) once per quest; core rule 8 applies to the danger met. So a party at half the expected danger fails about half the time, and one at the expected danger earns a partial success about half the time. Casualties: on failure each member dies with chance 0.2 (0.4 if reckless), else is injured with chance 0.6; on partial success injured with chance 0.25.`,
+        seeded_quests: 'Quests the world\'s seeded organizations post ask half the danger of their place in strength: enough to try, not enough to be sure.',
+      },
+      adventurers: {
+        career_days: CAREER_DAYS,
+        rule: `Each adventurer's career lasts ${CAREER_DAYS.min} to ${CAREER_DAYS.max} days from its arrival (fixed by its id). When it is over, an adventurer out of work dies of old age (status dead, category death in the history); one employed works on and dies the day it is next out of work. Newcomers arrive with chance ${RECRUIT_CHANCE} a day while fewer than ${AVAILABLE_POOL_TARGET} adventurers are available, ${RECRUIT_CHANCE_FULL_POOL} otherwise, plus what recruiting establishments add.`,
+      },
+      establishments: {
+        rule: 'An establishment does what its kind says, read by the words of the kind (whole words, any case); a kind of no family is a named service without an effect. Effects last while the establishment stands; income is paid only to an active owner.',
+        families: ESTABLISHMENT_FAMILIES,
+        numbers: { safety_danger_cut: SAFETY_DANGER_CUT, safety_max_cut: SAFETY_MAX_CUT, income_per_day: INCOME_PER_DAY, recruitment_chance: RECRUITMENT_CHANCE, recruitment_max: RECRUITMENT_MAX },
       },
     },
     accounting: {

@@ -4,6 +4,9 @@
 import assert from 'assert/strict';
 import { startTestWorld, type Answer, type TestWorld } from '../support/world';
 import { forfeitedGold } from '../support/http';
+import sinon from 'sinon';
+import * as random from '../../actors/random';
+import { DANGER_SPREAD, dangerMet } from '../../actors/quest/rules';
 
 interface Org {
   id: number; name: string; treasury: number; reputation: number; status: string; location_id: string;
@@ -17,7 +20,7 @@ interface Adventurer {
   party_history: Array<{ party_id: number; organization_id: number; quest_id: number | null; outcome: string | null; day: number }>;
 }
 interface Resolution {
-  outcome: string; reason: string; party_strength: number; effective_danger: number; reward_paid: number; refunded: number;
+  outcome: string; reason: string; party_strength: number; effective_danger: number; expected_danger?: number; reward_paid: number; refunded: number;
   experience: number; casualties: number[]; injured: number[]; monsters_change: number;
 }
 interface Quest {
@@ -452,7 +455,10 @@ describe('quests, parties and adventurers over HTTP', function () {
 
       // Strength and danger follow the members and their traits (core rule 12).
       assert.equal(s, strengthAt(profiles, greenhollow.danger), 'party strength from the members');
-      assert.equal(d, dangerFor(profiles, greenhollow.danger), 'effective danger from the place');
+      assert.equal(res.expected_danger, dangerFor(profiles, greenhollow.danger), 'expected danger from the place');
+      // The danger met is the expected one with the spread drawn from the seed and the quest.
+      assert.equal(d, dangerMet(res.expected_danger!, random.rng('test-seed', 'quest-danger', mainQuest.id)()), 'danger met: the spread drawn for this quest');
+      assert.ok(Math.abs(d - res.expected_danger!) <= Math.ceil(res.expected_danger! * DANGER_SPREAD), 'within the spread');
 
       // Gold: the acceptor is paid all, half or nothing; the funders get back the rest, in proportion.
       const paid = q.outcome === 'full' ? reward : q.outcome === 'partial' ? Math.floor(reward / 2) : 0;
@@ -557,6 +563,13 @@ describe('quests, parties and adventurers over HTTP', function () {
   });
 
   describe('partial success and failure in the wilds (core rules 8, 10, 11, 13)', () => {
+    // These parties are chosen for an outcome: the danger spread is drawn at its middle, so the danger met is the expected danger.
+    let spread: sinon.SinonStub;
+    before(() => {
+      const real = random.rng;
+      spread = sinon.stub(random, 'rng').callsFake((...parts: Array<string | number>) => (parts[1] === 'quest-danger' ? () => 0.5 : real(...parts)));
+    });
+    after(() => spread.restore());
     /** Founds a band standing at whisperwood, hires `members`, forms a party; B posts a quest there and C sponsors it. */
     async function expedition(name: string, members: Adventurer[]) {
       const e = await found(name, 'adventurers company', 'whisperwood');

@@ -1,0 +1,180 @@
+// The rules that keep a world alive without agents (issue 13): harvests that move
+// markets, the spread of the danger a party meets, adventurers' careers and arrivals,
+// and what establishments do.
+import assert from 'assert/strict';
+import {
+  DAILY_VARIATION, GLUT, SEASON_AMPLITUDE, SHORTAGE, YEAR_DAYS, harvestFactors, marketDay, openingMarket, spellOf,
+} from '../../actors/location/market';
+import { decideDay as decideLocationDay, decideSeed, evolve as evolveLocation } from '../../actors/location/rules';
+import { DANGER_SPREAD, dangerMet, outcomeFor, outcomeOdds } from '../../actors/quest/rules';
+import { CAREER_DAYS, careerDays, decideDay as decideAdventurerDay, dueDay, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import type { Adventurer, AdventurerState } from '../../actors/adventurer/messages';
+import { RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL, recruits, seededQuest } from '../../actors/world/quest-board';
+import {
+  INCOME_PER_DAY, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, establishmentIncome, establishmentRole, recruitmentBonus, safetyCut,
+} from '../../actors/organization/establishments';
+import { decideDay as decideOrganizationDay, evolve as evolveOrganization } from '../../actors/organization/rules';
+import type { OrganizationState } from '../../actors/organization/messages';
+import { FLOWS } from '../../actors/ledger';
+import { rulebook } from '../../actors/world/rulebook';
+import type { LocationState } from '../../actors/location/messages';
+
+describe('a living world: rules', () => {
+  describe('harvests move markets', () => {
+    const days = Array.from({ length: YEAR_DAYS }, (_, i) => i + 1);
+
+    it('varies production from day to day within the season, the daily spread and a spell', () => {
+      const low = (1 - SEASON_AMPLITUDE.food) * (1 - DAILY_VARIATION) * SHORTAGE.factor;
+      const high = (1 + SEASON_AMPLITUDE.food) * (1 + DAILY_VARIATION) * GLUT.factor;
+      const seen = days.map((d) => harvestFactors('s', 'emberfall', d, ['food']).food);
+      assert.ok(seen.every((f) => f >= low && f <= high));
+      assert.ok(new Set(seen).size === seen.length, 'no two days alike');
+    });
+
+    it('is a pure function of seed, place and day: equal inputs, equal harvests; other places, other harvests', () => {
+      assert.deepEqual(harvestFactors('s', 'ironcrag', 7, ['food', 'ore']), harvestFactors('s', 'ironcrag', 7, ['food', 'ore']));
+      assert.notDeepEqual(harvestFactors('s', 'ironcrag', 7, ['food']), harvestFactors('s', 'emberfall', 7, ['food']));
+      assert.notDeepEqual(harvestFactors('s', 'ironcrag', 7, ['food']), harvestFactors('t', 'ironcrag', 7, ['food']));
+    });
+
+    it('has shortages and gluts over a year, spell by spell', () => {
+      const spells = ['emberfall', 'greenhollow', 'ironcrag'].flatMap((p) => ['food', 'timber', 'ore'].flatMap((r) => days.map((d) => spellOf('s', p, r, d))));
+      assert.ok(spells.includes('shortage') && spells.includes('glut') && spells.includes('usual'));
+    });
+
+    it('a shortage raises the price and a glut lowers it, against the usual harvest', () => {
+      const m = openingMarket(10000, {});
+      const usual = marketDay(m, { population: 10000, construction: 0 });
+      const poor = marketDay(m, { population: 10000, construction: 0, harvest: { food: SHORTAGE.factor } });
+      const rich = marketDay(m, { population: 10000, construction: 0, harvest: { food: GLUT.factor } });
+      assert.ok(poor.food.price > usual.food.price && rich.food.price < usual.food.price);
+      assert.equal(poor.ore.price, usual.ore.price, 'only the resource named');
+    });
+
+    it('moves a settlement\'s prices every day when the location is given the seed, and not without it', () => {
+      const seeded = evolveLocation(null, (decideSeed(null, { type: 'seed', day: 1, profile: {}, location: { id: 'emberfall', name: 'Emberfall', kind: 'city', description: 'The reference market.', danger: 5, population: 12000, monster_population: 0, routes: [] } }) as { events: never[] }).events[0]) as LocationState;
+      let withSeed = seeded;
+      let without = seeded;
+      const seen: string[] = [];
+      for (let d = 2; d <= 30; d++) {
+        for (const e of (decideLocationDay(withSeed, d, 0, undefined, 'seed') as { events: never[] }).events) withSeed = evolveLocation(withSeed, e);
+        for (const e of (decideLocationDay(without, d, 0) as { events: never[] }).events) without = evolveLocation(without, e);
+        seen.push(JSON.stringify(Object.values(withSeed!.market!).map((x) => x.price)));
+      }
+      assert.equal(new Set(seen).size, seen.length, 'a new price every day');
+      const prices = (m: LocationState) => Object.values(m!.market!).map((x) => [x.price, x.supply]);
+      assert.deepEqual(prices(without), prices(seeded), 'the usual harvest keeps a market at rest');
+    });
+  });
+
+  describe('quest risk: the danger a party meets', () => {
+    it(`spreads evenly within ${DANGER_SPREAD * 100}% either side of the expected danger`, () => {
+      assert.equal(dangerMet(40, 0), Math.round(40 * (1 - DANGER_SPREAD)));
+      assert.equal(dangerMet(40, 0.5), 40);
+      assert.equal(dangerMet(40, 0.999999), Math.round(40 * (1 + DANGER_SPREAD)));
+    });
+
+    it('lets a party that meets a seeded quest\'s minimum strength fail, and a party as strong as the danger fall short', () => {
+      for (const danger of [20, 35, 50, 80]) {
+        const q = seededQuest('s', 3, { id: 1, treasury: 100000 }, 0, [{ id: 'wood', name: 'Wood', kind: 'wilderness', danger }])
+          ?? seededQuest('s', 4, { id: 1, treasury: 100000 }, 0, [{ id: 'wood', name: 'Wood', kind: 'wilderness', danger }])
+          ?? seededQuest('s', 5, { id: 1, treasury: 100000 }, 0, [{ id: 'wood', name: 'Wood', kind: 'wilderness', danger }]);
+        assert.ok(q, 'a seeded quest is posted on one of these days');
+        const odds = outcomeOdds(q!.minimum_strength, danger);
+        assert.ok(odds.failure > 0.3, `danger ${danger}: failure ${odds.failure}`);
+        assert.ok(outcomeOdds(danger, danger).partial > 0.3);
+      }
+    });
+
+    it('gives odds that add up to one and follow core rule 8 on the danger met', () => {
+      const odds = outcomeOdds(30, 40);
+      assert.ok(Math.abs(odds.full + odds.partial + odds.failure - 1) < 1e-9);
+      assert.equal(outcomeOdds(200, 40).full, 1);
+      assert.equal(outcomeOdds(5, 40).failure, 1);
+      assert.equal(outcomeFor(30, dangerMet(40, 0)), 'full');
+      assert.equal(outcomeFor(30, dangerMet(40, 0.99)), 'partial');
+    });
+  });
+
+  describe('adventurers: careers and newcomers', () => {
+    const spec = { id: 7, name: 'Wren Oakheart', strength: 12, level: 1, experience: 0, traits: ['brave' as const] };
+    const appeared = evolveAdventurer(null, { type: 'appeared', day: 1, adventurer: spec }) as Adventurer;
+
+    it(`lasts ${CAREER_DAYS.min} to ${CAREER_DAYS.max} days from arrival, by id`, () => {
+      const lengths = Array.from({ length: 500 }, (_, i) => careerDays(i + 1));
+      assert.ok(lengths.every((n) => n >= CAREER_DAYS.min && n <= CAREER_DAYS.max));
+      assert.ok(new Set(lengths).size > 50);
+      assert.equal(appeared.career_end_day, 1 + careerDays(7));
+      assert.equal(dueDay(appeared), appeared.career_end_day, 'settled the day its career ends');
+    });
+
+    it('out of work when its career ends, it dies of old age; not a day before', () => {
+      assert.deepEqual(decideAdventurerDay(appeared, appeared.career_end_day! - 1), { events: [] });
+      const d = decideAdventurerDay(appeared, appeared.career_end_day!) as { events: never[] };
+      assert.deepEqual(d.events, [{ type: 'aged-out', day: appeared.career_end_day }]);
+      const dead = evolveAdventurer(appeared, d.events[0]) as Adventurer;
+      assert.equal(dead.status, 'dead');
+      assert.equal(dead.moments[dead.moments.length - 1].text, 'died of old age');
+      assert.equal(dueDay(dead), null);
+    });
+
+    it('employed, it works on past its career (no settling until it is out of work), then dies', () => {
+      const hired = evolveAdventurer(appeared, { type: 'hired', day: 2, organization_id: 3, agent_id: 1 }) as Adventurer;
+      assert.equal(dueDay(hired), null);
+      assert.deepEqual(decideAdventurerDay(hired, 500), { events: [] }, 'an employed adventurer is not taken');
+      const released = evolveAdventurer(hired, { type: 'released', day: 400, organization_id: 3, agent_id: 1, reason: 'released by the organization' }) as AdventurerState;
+      assert.equal(dueDay(released!), appeared.career_end_day);
+      assert.equal((decideAdventurerDay(released, 401) as { events: Array<{ type: string }> }).events[0].type, 'aged-out');
+    });
+
+    it('newcomers keep arriving: often while few look for work, sometimes while many do; recruiting establishments add to it', () => {
+      const share = (available: number, bonus = 0) => Array.from({ length: 2000 }, (_, d) => recruits('s', d, available, bonus)).filter(Boolean).length / 2000;
+      assert.ok(Math.abs(share(5) - RECRUIT_CHANCE) < 0.05);
+      assert.ok(Math.abs(share(100) - RECRUIT_CHANCE_FULL_POOL) < 0.05);
+      assert.ok(Math.abs(share(100, 0.2) - (RECRUIT_CHANCE_FULL_POOL + 0.2)) < 0.05);
+    });
+  });
+
+  describe('establishments do what their kind says', () => {
+    it('reads the kind by its words', () => {
+      assert.equal(establishmentRole('watchtower'), 'safety');
+      assert.equal(establishmentRole('Stone Watchtower'), 'safety');
+      assert.equal(establishmentRole('inn'), 'income');
+      assert.equal(establishmentRole('trading post'), 'income');
+      assert.equal(establishmentRole('guild hall'), 'recruitment');
+      assert.equal(establishmentRole('shrine'), null);
+      assert.equal(establishmentRole('printer'), null, 'whole words only: no inn in printer');
+    });
+
+    it('safety lowers the danger of its place only, up to a limit', () => {
+      const es = [{ kind: 'watchtower', location_id: 'wood' }, { kind: 'inn', location_id: 'wood' }, { kind: 'fort', location_id: 'crag' }];
+      assert.equal(safetyCut(es, 'wood'), SAFETY_DANGER_CUT);
+      assert.equal(safetyCut(es, 'emberfall'), 0);
+      assert.equal(safetyCut(Array.from({ length: 9 }, () => ({ kind: 'tower', location_id: 'wood' })), 'wood'), SAFETY_MAX_CUT);
+    });
+
+    it('recruitment adds to the chance of newcomers, up to a limit', () => {
+      assert.equal(recruitmentBonus([]), 0);
+      assert.equal(recruitmentBonus(Array.from({ length: 9 }, () => ({ kind: 'academy', location_id: 'x' }))), RECRUITMENT_MAX);
+    });
+
+    it('income pays its active owner every day, before upkeep, as a named source of gold', () => {
+      const founded = evolveOrganization(null, {
+        type: 'founded', day: 1, id: 9, agent_id: 1, name: 'Hearth Keepers', kind: 'innkeepers guild', location_id: 'emberfall', description: '', goals: '', motto: '', treasury: 100, reputation: 10,
+      }) as OrganizationState;
+      const withInn = { ...founded!, establishments: [{ id: 1, name: 'The Hearth', kind: 'inn', location_id: 'emberfall', organization_id: 9, project_id: 1, founded_day: 1 }] } as OrganizationState;
+      const d = decideOrganizationDay(withInn, { day: 2 }) as { events: Array<{ type: string; gold?: number; paid?: number }> };
+      assert.deepEqual(d.events.map((e) => e.type), ['establishment-income', 'maintenance-paid']);
+      assert.equal(d.events[0].gold, INCOME_PER_DAY);
+      const after = d.events.reduce<OrganizationState>((s, e) => evolveOrganization(s, e as never), withInn);
+      assert.equal(after!.treasury, 100 + INCOME_PER_DAY - d.events[1].paid!);
+      assert.equal(establishmentIncome([{ kind: 'shrine', location_id: 'x' }]), 0);
+      assert.equal(FLOWS.establishment_income.kind, 'source');
+    });
+
+    it('are written in the rulebook, with the market, quest risk and careers', () => {
+      const book = rulebook() as unknown as { living_world: Record<string, unknown> };
+      for (const key of ['markets', 'quest_risk', 'adventurers', 'establishments']) assert.ok(book.living_world[key], key);
+    });
+  });
+});
