@@ -39,7 +39,17 @@ describe('a world left alone for 100 days (issue 13)', function () {
 
   it('keeps prices different between regions: the dearest food costs well above the cheapest', () => {
     const food = Object.values(pulse.markets).map((r) => r.food);
-    assert.ok(Math.max(...food.map((f) => f.min)) > Math.min(...food.map((f) => f.max)), 'some settlement\'s food is always dearer than another\'s');
+    // The world's organizations trade where prices favour them, so the ranges may touch on
+    // some day; the middle of the dearest settlement's range stays well above the cheapest's.
+    const middles = food.map((f) => (f.min + f.max) / 2);
+    assert.ok(Math.max(...middles) >= 1.25 * Math.min(...middles), `food's middle prices per settlement: ${middles.join(', ')}`);
+  });
+
+  it('lives by its own organizations: they trade and take quests, quests fail as well as succeed, some organizations go bankrupt and the world founds others', () => {
+    assert.ok(pulse.seeded_organizations.trades > 0, `trades by the world's organizations: ${JSON.stringify(pulse.seeded_organizations)}`);
+    assert.ok(pulse.seeded_organizations.quests_taken > 0, `quests taken by the world's organizations: ${JSON.stringify(pulse.seeded_organizations)}`);
+    assert.ok(pulse.quest_outcomes.full > 0 && pulse.quest_outcomes.partial + pulse.quest_outcomes.failure > 0, `outcomes: ${JSON.stringify(pulse.quest_outcomes)}`);
+    assert.ok(pulse.bankruptcies > 0 && pulse.foundings > 0, `${pulse.bankruptcies} bankruptcies, ${pulse.foundings} foundings`);
   });
 
   it('brings newcomer adventurers after the first day, and adventurers die', () => {
