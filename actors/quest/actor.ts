@@ -28,6 +28,13 @@ export const questView = (q: Quest) => ({
   resolution: q.resolution, withdrawn_reason: q.withdrawn_reason,
 });
 
+/** An organization by name for the history; its number only in records from before names were kept. */
+const called = (name: string | undefined, id: number | null) => name ?? `organization ${id}`;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** An organization's name as the read model has it (for the history), if it has one. */
+const nameOf = async (io: EntityIO, id: number) => (await io.read.row<{ name: string }>('organization', id))?.name;
+
 function chronicle(e: QuestEvent, after: QuestState, before: QuestState): HistoryEntry[] {
   if (!after) return [];
   const data = { quest_id: after.id };
@@ -35,13 +42,13 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
   const involved = involvedIn(parties);
   switch (e.type) {
     case 'posted':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `Organization ${after.requester_id} posted "${after.title}" at ${after.location_id} for ${after.reward} gold${e.world_funded ? ' paid by the world' : ''}`, data: { ...data, reward: after.reward, world_funded: !!e.world_funded } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `${capital(called(after.requester_name, after.requester_id))} posted "${after.title}" at ${after.location_id} for ${after.reward} gold${e.world_funded ? ' paid by the world' : ''}`, data: { ...data, reward: after.reward, world_funded: !!e.world_funded } }];
     case 'sponsored':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `Organization ${e.organization_id} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `${capital(called(e.organization_name, e.organization_id))} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'accepted':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `Organization ${e.organization_id} accepted "${after.title}"`, data }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `${capital(called(e.organization_name, e.organization_id))} accepted "${after.title}"`, data }];
     case 'dispatched':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `Party ${e.party_id} set out on "${after.title}" at ${after.location_id}`, data: { ...data, party_id: e.party_id, members: e.members } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `${e.party_name !== undefined ? `The party "${e.party_name}"${e.organization_name ? ` of ${e.organization_name}` : ''}` : `Party ${e.party_id}`} set out on "${after.title}" at ${after.location_id}`, data: { ...data, party_id: e.party_id, members: e.members } }];
     case 'resolved': {
       const r = e.resolution;
       const words = { full: 'a full success', partial: 'a partial success', failure: 'a failure' }[r.outcome];
@@ -53,7 +60,7 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
       return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involvedIn(parties, lines), summary: `"${after.title}" was withdrawn (${e.reason}); ${totalReward(after)} gold returned to its funders`, data: { ...data, payments: lines } }];
     }
     case 'sponsorship-refunded':
-      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
+      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold ${called(e.organization_name, e.organization_id)} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'closing-begun':
       return []; // the intent: the end is told when it is recorded
     case 'reopened':
@@ -257,7 +264,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };
 
     case 'post': {
-      const d = decidePost(state, c.quest, c.agent_id, c.day, c.world_funded);
+      const d = decidePost(state, { ...c.quest, requester_name: c.quest.requester_name ?? await nameOf(io, c.quest.requester_id) }, c.agent_id, c.day, c.world_funded);
       if ('refusal' in d || c.world_funded) return d;
       const reserved = await io.ask('organization', c.quest.requester_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.quest.reward, quest_id: c.quest.id, purpose: 'reward' });
       return reserved.ok ? d : { refusal: reserved.refusal };
@@ -268,7 +275,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (closed) return closed;
       const reserved = await io.ask('organization', c.organization_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.amount, quest_id: state!.id, purpose: 'sponsorship' });
       if (!reserved.ok) return { refusal: reserved.refusal };
-      return { events: [{ type: 'sponsored', day: c.day, organization_id: c.organization_id, amount: c.amount, agent_id: c.agent_id }] };
+      return { events: [{ type: 'sponsored', day: c.day, organization_id: c.organization_id, amount: c.amount, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) }] };
     }
 
     case 'accept': {
@@ -280,7 +287,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (!facts.ok) return { refusal: facts.refusal };
       const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
       if (unmet) return conflict(unmet);
-      return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id }] };
+      return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) }] };
     }
 
     case 'dispatch': {
@@ -294,7 +301,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
         if (!facts.ok) return { refusal: facts.refusal };
         const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
         if (unmet) return conflict(unmet);
-        events.push({ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id });
+        events.push({ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) });
       } else if (q.status !== 'accepted') {
         return conflict(`quest ${q.id} is ${q.status}; a party can be dispatched only to an open or accepted quest`);
       } else if (q.accepted_organization_id !== c.organization_id) {
@@ -314,7 +321,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (unmet) return conflict(unmet.replace('strength', 'party strength'));
       const sent = await io.ask('organization', c.organization_id, { type: 'dispatch-party', agent_id: c.agent_id, day: c.day, party_id: c.party_id, quest_id: q.id, location_id: q.location_id });
       if (!sent.ok) return { refusal: sent.refusal };
-      events.push({ type: 'dispatched', day: c.day, party_id: c.party_id, members: members.map((m) => m.id), agent_id: c.agent_id });
+      events.push({ type: 'dispatched', day: c.day, party_id: c.party_id, members: members.map((m) => m.id), agent_id: c.agent_id, party_name: (await io.read.row<{ name: string }>('party', c.party_id))?.name, organization_name: await nameOf(io, c.organization_id) });
       return { events };
     }
 
@@ -358,7 +365,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
         reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
       });
       if (!back.ok) return { refusal: back.refusal };
-      return { events: [{ type: 'sponsorship-refunded', day: c.day, organization_id: c.organization_id, amount }] };
+      return { events: [{ type: 'sponsorship-refunded', day: c.day, organization_id: c.organization_id, amount, organization_name: await nameOf(io, c.organization_id) }] };
     }
 
     case 'day-began': {

@@ -106,11 +106,12 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/alliances', auth: 'agent', body: AllianceCreate, success: 201,
     summary: 'Propose an alliance to another organization.',
     async handle({ body, caller }, s) {
-      await controlledOrganization(s, body.proposer_id, caller);
-      await organizationRow(s, body.counterparty_id);
+      const proposer = await controlledOrganization(s, body.proposer_id, caller);
+      const counterparty = await organizationRow(s, body.counterparty_id);
       const id = await s.store.nextId('alliance');
+      const alliance = { id, ...body, proposer_name: proposer.name, counterparty_name: counterparty.name };
       // The pair's relationship keeps one proposed or active alliance per pair, also under concurrent proposals.
-      return unwrap(await s.entities.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance, agent_id: caller!.id, day: await s.day() }));
     },
   }),
   ...(['accept', 'end'] as const).map((verb) => route({
@@ -146,7 +147,7 @@ export const diplomacyRoutes = [
       const id = await s.store.nextId('message');
       const command: OrganizationCommand = {
         type: 'send-message', agent_id: caller!.id, day,
-        message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null },
+        message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null, recipient_name: recipient?.name ?? null },
       };
       unwrap(await s.entities.ask('organization', body.sender_id, command));
       return s.read.row('message', id);
