@@ -174,8 +174,9 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'GET /api/market/{resource}': MarketEntry,
   'GET /api/market/{resource}/quote': record('TradeQuote', {
     location_id: str(), resource: str(), side: words('buy', 'sell'), quantity: int(),
-    total: int('Gold the trade would cost (buy) or fetch (sell).'), average_price: num(),
-    price_before: num(), supply_before: int(), price_after: num(), supply_after: int(), day: int(), note: str(),
+    possible: bool('False when the market would refuse this trade (more than its supply); refusal then says why.'), refusal: nullable(str()),
+    total: nullable(int('Gold the trade would cost (buy) or fetch (sell).')), average_price: nullable(num()),
+    price_before: num(), supply_before: int(), price_after: nullable(num()), supply_after: nullable(int()), day: int(), note: str(),
   }),
   'GET /api/travel/plan': record('TravelPlan', {
     from_id: str(), destination_id: str(), path: listOf(str()), passes_through: listOf(str('A place passed on the way, without stopping.')),

@@ -53,6 +53,10 @@ export function quickestPath(places: PlanPlace[], from: string, to: string): str
 
 /** The plan of a journey from `from` to `to`, or null when no road leads there. */
 export function travelPlan(places: PlanPlace[], from: string, to: string): TravelPlan | null {
+  // The journey to where one stands is none: no road, no days (and the action refuses it).
+  if (from === to && places.some((p) => p.id === to)) {
+    return { from_id: from, destination_id: to, path: [from], passes_through: [], legs: [], road_days: 0, danger_days: 0, days: 0, max_danger: 0 };
+  }
   const road = roadDays(places, from, to);
   const path = quickestPath(places, from, to);
   const destination = places.find((p) => p.id === to);

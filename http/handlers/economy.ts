@@ -39,12 +39,14 @@ async function tradeQuote(s: Services, locationId: string, resource: string, sid
   }
   const place = { id: l.id, name: l.name, market } as unknown as LocationState;
   const d = quoteTrade(place, { type: 'trade', day: await s.day(), agent_id: 0, organization_id: 0, resource, side, quantity });
-  if ('refusal' in d) throw fromRefusal(d.refusal);
-  const t = d.events[0] as { total: number; supply_after: number; price_after: number };
+  // What does not exist is not found; a trade the market would refuse is quoted with the refusal it would meet.
+  if ('refusal' in d && d.refusal.status !== 409) throw fromRefusal(d.refusal);
+  const t = 'refusal' in d ? null : d.events[0] as { total: number; supply_after: number; price_after: number };
   const entry = market![resource];
   return {
-    location_id: l.id, resource, side, quantity, total: t.total, average_price: Math.round((t.total / quantity) * 10000) / 10000,
-    price_before: entry.price, supply_before: entry.supply, price_after: t.price_after, supply_after: t.supply_after, day: await s.day(),
+    location_id: l.id, resource, side, quantity, possible: t !== null, refusal: 'refusal' in d ? d.refusal.detail : null,
+    total: t?.total ?? null, average_price: t ? Math.round((t.total / quantity) * 10000) / 10000 : null,
+    price_before: entry.price, supply_before: entry.supply, price_after: t?.price_after ?? null, supply_after: t?.supply_after ?? null, day: await s.day(),
     note: 'a quote: what this trade costs or fetches on the board as it stands now',
   };
 }
@@ -141,20 +143,21 @@ export const economyRoutes = [
     async handle({ query }, s) {
       const org = query.organization_id === undefined ? null : (await s.read.row<OrgRow & { name: string }>('organization', query.organization_id)) ?? null;
       if (query.organization_id !== undefined && !org) throw notFoundError(`organization ${query.organization_id} not found`);
-      // Without either, from where a new organization starts.
+      // Without either, from where a new organization starts. A plan to where one stands is the empty journey.
       const from = query.from_id ?? org?.location_id ?? REFERENCE_MARKET;
       await location(s, from);
       const destination = await location(s, query.destination_id);
-      if (from === destination.id) throw conflictError(`the journey would start at its destination, ${destination.id}`);
       const plan = travelPlan(await s.read.list<PlanPlace>('locations'), from, destination.id);
-      if (!plan) throw conflictError(`no road leads from ${from} to ${destination.id}`);
+      if (!plan) throw notFoundError(`no road leads from ${from} to ${destination.id}`);
       const day = await s.day();
       const travel = org?.travel as { destination_id: string; arrives_day: number } | null | undefined;
       return {
         ...plan, day, arrives_day: day + plan.days,
         // Whether the organization could set out today (a journey, once begun, runs to its end).
-        can_set_out: org === null ? null : org.status === 'active' && !travel,
-        blocked_reason: org === null ? null : org.status !== 'active' ? `the organization is ${org.status}` : travel ? `already on the road to ${travel.destination_id} until day ${travel.arrives_day}` : null,
+        can_set_out: org === null ? null : org.status === 'active' && !travel && from !== destination.id,
+        blocked_reason: org === null ? null : org.status !== 'active' ? `the organization is ${org.status}`
+          : travel ? `already on the road to ${travel.destination_id} until day ${travel.arrives_day}`
+            : from === destination.id ? `already at ${destination.id}` : null,
       };
     },
   }),
