@@ -55,7 +55,7 @@ export function decideBeginFulfilment(state: ContractState, c: ContractAction, l
 export const fulfilmentOp = (contractId: number, attempt: number, step: 'delivered' | 'paid' | 'received' | 'returned') => `contract:${contractId}:${attempt}:${step}`;
 
 export function evolve(state: ContractState, e: ContractEvent): ContractState {
-  if (e.type === 'proposed') return { ...e.contract, status: 'proposed', proposed_day: e.day, accepted_day: null, ended_day: null, fulfilled_by: null, withdrawn: false };
+  if (e.type === 'proposed') return { ...e.contract, status: 'proposed', proposed_day: e.day, accepted_day: null, ended_day: null, fulfilled_by: null };
   if (!state) return state;
   switch (e.type) {
     case 'accepted': return { ...state, status: 'accepted', accepted_day: e.day };
