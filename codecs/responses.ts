@@ -249,6 +249,7 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'GET /api/world': WorldSummary,
   'GET /api/rules': record('Rules', {
     version: str(), core_rules: listOf(str()), numbers: anyObject(), accounting: anyObject(), errors: anyObject(),
+    event_categories: mapOf(str(), 'The categories of history events (GET /api/events?category=...), each with what it records.'),
     api: listOf(record('RulesEndpoint', {
       method: str(), path: str(), summary: str(), auth: nullable(str()), path_parameters: anyObject(), query: anyObject(),
       body: nullable(anyObject()), success: int(),

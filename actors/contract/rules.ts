@@ -35,10 +35,10 @@ export function decideAction(state: ContractState, c: ContractAction): Decision<
       return accept({ type: 'withdrawn', day: c.day, agent_id: c.agent_id });
     case 'fulfill':
       if (!involved) return forbidden(`organization ${c.organization_id} is not a party to contract ${state.id}`);
+      if (state.status !== 'accepted') return conflict(`contract ${state.id} is ${state.status}; only an accepted contract can be fulfilled`);
       if (state.resource === null && c.organization_id !== state.counterparty_id) {
         return forbidden(`contract ${state.id} is a service contract: only the counterparty, organization ${state.counterparty_id}, fulfils it, by paying once the service is delivered`);
       }
-      if (state.status !== 'accepted') return conflict(`contract ${state.id} is ${state.status}; only an accepted contract can be fulfilled`);
       return accept({ type: 'fulfilled', day: c.day, agent_id: c.agent_id, organization_id: c.organization_id });
   }
 }

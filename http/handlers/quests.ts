@@ -54,9 +54,9 @@ export const questRoutes = [
     method: 'POST', path: `/api/adventurers/${verb}`, auth: 'agent', body: HireCreate,
     summary: verb === 'hire' ? 'Hire an available adventurer; upkeep is 2 gold a day while employed.' : 'Release one of your adventurers (not while in a party).',
     async handle({ body, caller }, s) {
-      await controlledOrganization(s, body.organization_id, caller);
+      const org = await controlledOrganization(s, body.organization_id, caller);
       await mustExist(s, 'adventurer', body.adventurer_id);
-      return unwrap(await s.entities.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, organization_name: org.name, agent_id: caller!.id, day: await s.day() }));
     },
   })),
   route({

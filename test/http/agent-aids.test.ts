@@ -272,8 +272,24 @@ describe('what an agent needs to decide (issue 13)', function () {
     });
   });
 
+  describe('the rulebook', () => {
+    it('states the travel rule, the price rule, who fulfils a service contract, and withdrawal', async () => {
+      const rules = (await w.get('/api/rules')).body;
+      const text = rules.core_rules.join('\n');
+      assert.match(text, /passes through the places between without stopping/);
+      assert.match(text, /cannot be cancelled/);
+      assert.match(text, /price = base price x \(usual supply \/ supply\)\^0\.8/);
+      assert.match(text, /a service contract \(no resource\), only the counterparty/);
+      assert.match(text, /withdraw its contract while it is still proposed/);
+      assert.deepEqual(rules.numbers.price, { elasticity: 0.8, floor_ratio: 0.2, ceiling_ratio: 5 });
+      for (const path of ['/api/market/{resource}/quote', '/api/travel/plan', '/api/quests/{quest_id}/odds', '/api/contracts/{contract_id}/withdraw']) {
+        assert.ok(rules.api.some((r: { path: string }) => r.path === path), `the API surface lists ${path}`);
+      }
+    });
+  });
+
   describe('the history names organizations by name', () => {
-    it('in quest, contract, alliance and message summaries', async () => {
+    it('in quest, contract, alliance and message summaries, under categories the rulebook lists', async () => {
       expectStatus(await w.post('/api/messages', { sender_id: a.org.id, recipient_id: b.org.id, body: 'Your caravan is safe.' }, a.key), 201);
       const events: Array<{ id: number; category: string; summary: string }> = [];
       let page = (await w.get('/api/events?limit=100')).body as typeof events;
@@ -281,6 +297,8 @@ describe('what an agent needs to decide (issue 13)', function () {
         events.push(...page);
         page = (await w.get(`/api/events?limit=100&before_id=${page[page.length - 1].id}`)).body;
       }
+      const categories = (await w.get('/api/rules')).body.event_categories as Record<string, string>;
+      for (const e of events) assert.ok(e.category in categories, `the rulebook lists the category ${e.category}`);
       const told = events.filter((e) => ['quest', 'contract', 'alliance', 'message'].includes(e.category));
       assert.ok(told.length > 10, `enough history to judge: ${told.length}`);
       const numbered = told.filter((e) => /\b(organizations?|party) \d+/i.test(e.summary));
