@@ -13,14 +13,22 @@ export type PendingIntent =
   | { kind: 'organization'; id: number; intent: 'ending'; day: number; how: 'bankruptcy' | 'dissolution' }
   /** An agent is founding an organization. */
   | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number }
-  /** An adventurer is being hired or released. */
-  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release'; day: number; organization_id: number }
+  /** An adventurer is being hired, released, or is joining a party. */
+  | { kind: 'adventurer'; id: number; intent: 'hire' | 'release' | 'joining'; day: number; organization_id: number }
   /** A market is trading with an organization. */
   | { kind: 'location'; id: string; intent: 'trade'; day: number; organization_id: number }
-  /** A quest is being resolved or withdrawn: its members, its place and its organizations are being told. */
-  | { kind: 'quest'; id: number; intent: 'resolution' | 'withdrawal'; day: number }
-  /** A contract is being fulfilled: goods and gold are moving between its parties. */
-  | { kind: 'contract'; id: number; intent: 'fulfilment'; day: number }
+  /**
+   * A quest is being posted or sponsored (an organization is setting the gold aside: `organization_id`),
+   * is having a party sent (by `organization_id`), is being resolved or withdrawn (its members, its
+   * place and its organizations are being told), or is returning an ended sponsor's pledge.
+   */
+  | { kind: 'quest'; id: number; intent: 'posting' | 'sponsorship' | 'dispatch' | 'resolution' | 'withdrawal' | 'pledge-return'; day: number; organization_id?: number }
+  /** A contract is being fulfilled (goods and gold are moving between its parties) or rejected (the trust of each side cools). */
+  | { kind: 'contract'; id: number; intent: 'fulfilment' | 'rejection'; day: number }
+  /** A pair of organizations (`<lower id>-<higher id>`) is having an alliance proposed. */
+  | { kind: 'relationship'; id: string; intent: 'proposal'; day: number }
+  /** An alliance is being accepted or ended by a member: the trust of each side is moving. */
+  | { kind: 'alliance'; id: number; intent: 'acceptance' | 'ending'; day: number }
   /** A world event is beginning: its settlement, roads, resources and quest are being brought in. */
   | { kind: 'world-event'; id: number; intent: 'beginning'; day: number };
 
@@ -81,6 +89,16 @@ async function resumeNow(entities: Entities, read: ReadModel, log: (line: string
       }
       case 'contract': {
         const r = await entities.ask('contract', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'relationship': {
+        const r = await entities.ask('relationship', p.id, { type: 'resume' });
+        if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
+        break;
+      }
+      case 'alliance': {
+        const r = await entities.ask('alliance', p.id, { type: 'resume' });
         if (!r.ok && r.refusal.status === 503) problem = r.refusal.detail;
         break;
       }

@@ -1,12 +1,11 @@
 // The adventurer actor. Hiring, release and joining a party change the organization too:
-// the adventurer asks it (the organization is lower in the ask order) and records its own
-// side only once the organization has agreed.
+// the adventurer records its intent, asks the organization (lower in the ask order) and
+// records its own side once the organization has agreed (see begin).
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
-import type { OrganizationCommand } from '../organization/messages';
-import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand } from './messages';
-import { decideBeginEmployment, decideDay, decideEmploymentAnswer, decideHire, decideJoinParty, decideQuestOutcome, evolve } from './rules';
+import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand } from './messages';
+import { decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 
@@ -38,7 +37,9 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
       return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} recovered from injuries`, data }];
     case 'employment-begun':
     case 'employment-abandoned':
-      return []; // intent and undoing: the hiring or release itself is told when it happens
+    case 'joining-begun':
+    case 'joining-abandoned':
+      return []; // intent and undoing: the hiring, release or joining itself is told when it happens
   }
 }
 
@@ -49,44 +50,43 @@ function project(a: AdventurerState): ProjectionRow[] {
   }] : [];
 }
 
-/** The organization's side of a decision that involves it, asked only once the adventurer has agreed. */
-async function withOrganization(
-  decision: ReturnType<typeof decideHire>, io: EntityIO, organizationId: number, command: () => OrganizationCommand,
-): Promise<Outcome<AdventurerState, AdventurerEvent>> {
-  if ('refusal' in decision) return decision;
-  const agreed = await io.ask('organization', organizationId, command());
-  if (!agreed.ok) return { refusal: agreed.refusal };
-  return decision;
-}
-
 /**
- * Hiring and release, a saga: the adventurer checks its side and records its intent
- * (`employment-begun`, naming the organization's side), then asks the organization and
- * records how it ended. A crash between the steps leaves the intent, which `resume`
- * finishes; the organization applies a named operation once.
+ * Hiring, release and joining a party are sagas: the adventurer checks its side and
+ * records its intent (`employment-begun` or `joining-begun`, naming the organization's
+ * side), then asks the organization and records how it ended. A crash between the steps
+ * leaves the intent, which `resume` (or the adventurer's next command) finishes; the
+ * organization applies a named operation once. One at a time: a command that finds one
+ * under way finishes it first, then is decided afresh.
  */
-async function beginEmployment(state: AdventurerState, c: HireCommand, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
-  if (state?.employment) {
-    // One a crash cut short is finished first; this one is then decided afresh.
-    const pending = await continueEmployment(state, io);
-    if ('refusal' in pending && !pending.events?.length) return pending;
-    return { events: pending.events ?? [], andThen: (s) => beginEmployment(s, c, io) };
-  }
-  const d = decideBeginEmployment(state, c);
+async function begin(state: AdventurerState, c: HireCommand | JoinPartyCommand, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
+  const d = c.type === 'join-party' ? decideBeginJoining(state, c) : decideBeginEmployment(state, c);
   if ('refusal' in d) return d;
-  return { events: d.events, andThen: (s) => continueEmployment(s, io) };
+  return { events: d.events, andThen: (s) => continuePending(s, io) };
 }
 
-async function continueEmployment(state: AdventurerState, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
+/** Goes on with the hiring, release or joining under way; nothing when there is none. */
+async function continuePending(state: AdventurerState, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
   const m = state?.employment;
-  if (!m) return { events: [] };
-  const agreed = await io.ask('organization', m.organization_id, {
-    type: m.change === 'hire' ? 'employ' : 'unemploy', agent_id: m.agent_id, day: m.day, adventurer_id: state!.id, op: m.op,
-  });
-  const d = decideEmploymentAnswer(state, agreed);
+  const j = state?.joining;
+  if (!m && !j) return { events: [] };
+  const agreed = m
+    ? await io.ask('organization', m.organization_id, {
+      type: m.change === 'hire' ? 'employ' : 'unemploy', agent_id: m.agent_id, day: m.day, adventurer_id: state!.id, op: m.op,
+    })
+    : await io.ask('organization', j!.organization_id, {
+      type: 'add-party-member', agent_id: j!.agent_id, day: j!.day, party_id: j!.party_id, adventurer_id: state!.id, op: j!.op,
+    });
+  const d = m ? decideEmploymentAnswer(state, agreed) : decideJoiningAnswer(state, agreed);
   if (d === null) return { refusal: (agreed as { refusal: Refusal }).refusal }; // unknown: the intent stays
   if ('refusal' in d) return d;
   return agreed.ok ? { events: d.events } : { events: d.events, refusal: agreed.refusal };
+}
+
+/** A command that finds an action under way finishes it first (its refusal, if any, is the old action's own), then is decided. */
+async function afterPending(state: AdventurerState, c: AdventurerCommand, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
+  const pending = await continuePending(state, io);
+  if ('refusal' in pending && !pending.events?.length) return pending;
+  return { events: pending.events ?? [], andThen: (s) => adventurerKind.handle(s, c, io) };
 }
 
 export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, AdventurerEvent> = {
@@ -97,26 +97,26 @@ export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, Adve
   evolve,
   project,
   chronicle,
-  // A hiring or release is an intent until it ends (actors/intents.ts).
+  // A hiring, release or joining is an intent until it ends (actors/intents.ts).
   eventRows: (e, after) => {
     if (!after) return [];
     if (e.type === 'employment-begun') return [intentRow({ kind: 'adventurer', id: after.id, intent: e.change, day: e.day, organization_id: e.organization_id })];
-    if (e.type === 'employment-abandoned' || ((e.type === 'hired' || e.type === 'released') && !after.employment)) return [intentEnded('adventurer', after.id)];
+    if (e.type === 'joining-begun') return [intentRow({ kind: 'adventurer', id: after.id, intent: 'joining', day: e.day, organization_id: e.organization_id })];
+    if (e.type === 'employment-abandoned' || e.type === 'joining-abandoned') return [intentEnded('adventurer', after.id)];
+    if ((e.type === 'hired' || e.type === 'released' || e.type === 'joined-party') && !after.employment && !after.joining) return [intentEnded('adventurer', after.id)];
     return [];
   },
   view: (s) => (s ? adventurerView(s) : null),
   async handle(state, c, io) {
+    if ((state?.employment || state?.joining) && c.type !== 'status' && c.type !== 'seed' && c.type !== 'resume') return afterPending(state, c, io);
     switch (c.type) {
       case 'seed': return state ? { events: [] } : { events: [{ type: 'appeared', day: c.day, adventurer: c.adventurer }] };
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'adventurer not found' } };
       case 'hire':
       case 'release':
-        return beginEmployment(state, c, io);
-      case 'resume': return continueEmployment(state, io);
       case 'join-party':
-        return withOrganization(decideJoinParty(state, c), io, c.organization_id, () => ({
-          type: 'add-party-member', agent_id: c.agent_id, day: c.day, party_id: c.party_id, adventurer_id: state!.id,
-        }));
+        return begin(state, c, io);
+      case 'resume': return continuePending(state, io);
       case 'quest-outcome': return decideQuestOutcome(state, c);
       case 'freed':
         if (!state || state.status !== 'employed' || state.organization_id !== c.organization_id) return { events: [] };

@@ -42,6 +42,10 @@ export interface Adventurer extends AdventurerSpec {
   quests_endured?: number[];
   /** How many hirings and releases it has begun: names each one's operation. */
   employment_changes?: number;
+  /** Joining a party under way: recorded before the organization is asked, cleared when it ends. */
+  joining?: Omit<JoiningBegun, 'type'> | null;
+  /** How many party joinings it has begun: names each one's operation. */
+  party_joinings?: number;
 }
 
 export interface SeedAdventurerCommand { type: 'seed'; adventurer: AdventurerSpec; day: number }
@@ -64,7 +68,7 @@ export interface QuestOutcomeCommand {
 /** Its organization has ended (bankruptcy or dissolution): the adventurer is free again. */
 export interface FreedCommand { type: 'freed'; organization_id: number; day: number; reason: string }
 export interface AdventurerDayCommand { type: 'day-began'; day: number }
-/** Finish a hiring or release a crash cut short (actors/intents.ts); nothing when none is under way. */
+/** Finish a hiring, release or party joining a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface AdventurerResumeCommand { type: 'resume' }
 
 export type AdventurerCommand =
@@ -88,6 +92,15 @@ export interface Recovered { type: 'recovered'; day: number }
 export interface EmploymentBegun { type: 'employment-begun'; day: number; change: 'hire' | 'release'; organization_id: number; agent_id: number; op: string; organization_name?: string }
 export interface EmploymentAbandoned { type: 'employment-abandoned'; day: number; organization_id: number; reason: string }
 
-export type AdventurerEvent = AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | EmploymentBegun | EmploymentAbandoned;
+/**
+ * The intent of joining a party, recorded before the organization is asked: the
+ * organization's side (the member added) is named `op`, so asked again it changes nothing.
+ * It ends with joined-party, or with joining-abandoned when the organization refused.
+ */
+export interface JoiningBegun { type: 'joining-begun'; day: number; party_id: number; party_name: string; organization_id: number; agent_id: number; op: string }
+export interface JoiningAbandoned { type: 'joining-abandoned'; day: number; party_id: number; organization_id: number; reason: string }
+
+export type AdventurerEvent =
+  | AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | EmploymentBegun | EmploymentAbandoned | JoiningBegun | JoiningAbandoned;
 
 export type AdventurerState = Adventurer | null;

@@ -59,6 +59,28 @@ export function decideJoinParty(state: AdventurerState, c: JoinPartyCommand): De
   return accept({ type: 'joined-party', day: c.day, party_id: c.party_id, party_name: c.party_name, organization_id: c.organization_id, agent_id: c.agent_id });
 }
 
+/** The intent of joining a party the adventurer agrees to: decided as before, recorded first. */
+export function decideBeginJoining(state: AdventurerState, c: JoinPartyCommand): Decision<AdventurerEvent> {
+  const d = decideJoinParty(state, c);
+  if ('refusal' in d) return d;
+  const op = `adventurer:${state!.id}:party:${(state!.party_joinings ?? 0) + 1}`;
+  return accept({ type: 'joining-begun', day: c.day, party_id: c.party_id, party_name: c.party_name, organization_id: c.organization_id, agent_id: c.agent_id, op });
+}
+
+/**
+ * How a party joining under way ends once the organization answered: joined, abandoned
+ * when it refused, or still pending (null) when its outcome is unknown.
+ */
+export function decideJoiningAnswer(state: AdventurerState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<AdventurerEvent> | null {
+  const j = state?.joining;
+  if (!j) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'joining-abandoned', day: j.day, party_id: j.party_id, organization_id: j.organization_id, reason: answer.refusal.detail });
+  }
+  return accept({ type: 'joined-party', day: j.day, party_id: j.party_id, party_name: j.party_name, organization_id: j.organization_id, agent_id: j.agent_id });
+}
+
 export function decideQuestOutcome(state: AdventurerState, c: QuestOutcomeCommand): Decision<AdventurerEvent> {
   if (!state) return notFound('adventurer not found');
   if (state.status === 'dead') return accept();
@@ -94,6 +116,10 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
       return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op, organization_name: e.organization_name }, employment_changes: (state.employment_changes ?? 0) + 1 };
     case 'employment-abandoned':
       return { ...state, employment: null };
+    case 'joining-begun':
+      return { ...state, joining: { day: e.day, party_id: e.party_id, party_name: e.party_name, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op }, party_joinings: (state.party_joinings ?? 0) + 1 };
+    case 'joining-abandoned':
+      return { ...state, joining: null };
     case 'hired':
       return { ...state, employment: null, status: 'employed', organization_id: e.organization_id, moments: remember(state, { day: e.day, kind: 'employed', text: `hired by ${e.organization_name ?? `organization ${e.organization_id}`}` }) };
     case 'released':
@@ -103,7 +129,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
       };
     case 'joined-party':
       return {
-        ...state, party_id: e.party_id,
+        ...state, joining: null, party_id: e.party_id,
         party_history: [...state.party_history, { party_id: e.party_id, organization_id: e.organization_id, quest_id: null, outcome: null, day: e.day, joined_day: e.day, resolved_day: null }],
         moments: remember(state, { day: e.day, kind: 'party', text: `joined the party "${e.party_name}"` }),
       };

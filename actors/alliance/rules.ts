@@ -3,10 +3,15 @@
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type { AllianceAction, AllianceEvent, AllianceSpec, AllianceState } from './messages';
 
+/** The name under which an acceptance or an end moves one side's trust: once per alliance each. */
+export const trustOp = (allianceId: number, change: 'accept' | 'end') => `alliance:${allianceId}:${change === 'accept' ? 'accepted' : 'ended'}`;
+
 export const TRUST_ON_ALLIANCE = 10;
 export const TRUST_ON_BREAK = -5;
 
 export function decidePropose(state: AllianceState, spec: AllianceSpec, agentId: number, day: number): Decision<AllianceEvent> {
+  // Asked again by the proposal that created it (the relationship's retried saga), it answers what it is.
+  if (state && state.proposed_day === day && state.proposer_id === spec.proposer_id && state.counterparty_id === spec.counterparty_id && state.terms === spec.terms) return accept();
   if (state) return conflict(`alliance ${spec.id} already exists`);
   if (spec.proposer_id === spec.counterparty_id) return conflict('an organization cannot ally with itself');
   return accept({ type: 'proposed', day, agent_id: agentId, alliance: spec });
@@ -26,6 +31,22 @@ export function decideAction(state: AllianceState, c: AllianceAction): Decision<
   return accept({ type: 'ended', day: c.day, agent_id: c.agent_id, organization_id: c.organization_id, reason: 'ended by a member' });
 }
 
+/** The intent of an acceptance or an end the member may make: decided as before, recorded first. */
+export function decideBeginChange(state: AllianceState, c: AllianceAction): Decision<AllianceEvent> {
+  const d = decideAction(state, c);
+  if ('refusal' in d) return d;
+  return accept({ type: 'change-begun', day: c.day, agent_id: c.agent_id, changing: { change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, day: c.day } });
+}
+
+/** The end of a change under way, once the trust of both sides has moved. */
+export function decideChangeDone(state: AllianceState): Decision<AllianceEvent> {
+  const ch = state?.changing;
+  if (!ch) return accept();
+  return ch.change === 'accept'
+    ? accept({ type: 'accepted', day: ch.day, agent_id: ch.agent_id })
+    : accept({ type: 'ended', day: ch.day, agent_id: ch.agent_id, organization_id: ch.organization_id, reason: 'ended by a member' });
+}
+
 export function decideMemberEnded(state: AllianceState, organizationId: number, day: number): Decision<AllianceEvent> {
   if (!state || state.status === 'ended') return accept();
   if (organizationId !== state.proposer_id && organizationId !== state.counterparty_id) return accept();
@@ -36,7 +57,8 @@ export function evolve(state: AllianceState, e: AllianceEvent): AllianceState {
   if (e.type === 'proposed') return { ...e.alliance, status: 'proposed', proposed_day: e.day, accepted_day: null, ended_day: null, ended_by: null, end_reason: null };
   if (!state) return state;
   switch (e.type) {
-    case 'accepted': return { ...state, status: 'active', accepted_day: e.day };
-    case 'ended': return { ...state, status: 'ended', ended_day: e.day, ended_by: e.organization_id, end_reason: e.reason };
+    case 'change-begun': return { ...state, changing: e.changing };
+    case 'accepted': return { ...state, status: 'active', accepted_day: e.day, changing: null };
+    case 'ended': return { ...state, status: 'ended', ended_day: e.day, ended_by: e.organization_id, end_reason: e.reason, changing: null };
   }
 }

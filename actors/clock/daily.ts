@@ -9,7 +9,7 @@ import type { DaySettlements } from '../ports/bus';
 import type { ReadModel } from '../ports/store';
 import { resumeIntents } from '../intents';
 import { generateAdventurer } from '../world/generate';
-import { recruits, seededQuest } from '../world/quest-board';
+import { arrivedToday, postedToday, recruits, seededQuest } from '../world/quest-board';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
 import type { DayBegan } from './messages';
 
@@ -105,25 +105,34 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     if (!initiative) return;
 
     // The world's own initiative: seeded organizations post quests; new adventurers arrive
-    // (once a day: the settler records it).
-    const openQuests = await read.list<{ requester_id: number }>('openQuests');
+    // (once a day: the settler records it). Taken again after a crash cut it short (it is
+    // recorded after it is taken), it does nothing twice: a seeded organization that posted
+    // today posts nothing more, and a newcomer that arrived today is the day's newcomer.
+    // (Each posting is a saga of its quest: once begun, it is finished by resumeIntents.)
+    const liveQuests = await read.list<{ requester_id: number; status: string; posted_day: number; world_funded: boolean }>('liveQuests');
+    const postings = await read.list<{ kind: string; intent: string; day: number; organization_id?: number }>('pendingIntents');
     // The seeded organizations among those that began the day, read again for today's treasury and status.
     const seeded: Array<{ id: number; treasury: number; status: string }> = [];
     for (const o of organizations) {
       if (o.agent_id !== null) continue;
       const now = (await read.row<{ id: number; treasury: number; status: string }>('organization', o.id))!;
-      if (now.status === 'active') seeded.push(now);
+      if (now.status === 'active' && !postedToday(o.id, day, liveQuests, postings)) seeded.push(now);
     }
+    // The places as this day left them, the same however often the initiative is taken.
+    const today = await read.list<{ id: string; name: string; kind: string; danger: number }>('locations');
     await forEachLimited(seeded, TICK_CONCURRENCY, async (o) => {
-      const posting = seededQuest(seed, day, o, openQuests.filter((q) => q.requester_id === o.id).length, places);
+      const open = liveQuests.filter((q) => q.requester_id === o.id && q.status === 'open').length;
+      const posting = seededQuest(seed, day, o, open, today);
       if (!posting) return;
       const spec = { id: await nextId('quest'), ...posting };
       const r = await entities.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
       if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
     });
-    if (recruits(seed, day, await read.count('adventurersAvailable'))) {
+    const available = await read.count('adventurersAvailable');
+    if (recruits(seed, day, available) && !arrivedToday(day, await read.list<{ joined_day: number }>('adventurersAvailable'))) {
       const newcomer = generateAdventurer(seed, await nextId('adventurer'));
-      await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
+      const r = await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
+      if (!r.ok) log(`day ${day}: the newcomer ${newcomer.id} could not arrive: ${r.refusal.detail}`);
     }
   };
 }

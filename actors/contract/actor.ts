@@ -7,10 +7,10 @@ import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Refusal } from '../result';
 import type { Contract, ContractCommand, ContractEvent, ContractState } from './messages';
-import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decidePropose, evolve, fulfilmentOp } from './rules';
+import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePropose, evolve, fulfilmentOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
 
-export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, proposer_name: _p, counterparty_name: _c, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false });
+export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, proposer_name: _p, counterparty_name: _c, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false });
 
 const describe = (c: Contract) => `"${c.title}" (${c.value} gold${c.resource ? ` for ${c.quantity} ${c.resource}` : ''})`;
 
@@ -30,7 +30,8 @@ function chronicle(e: ContractEvent, after: ContractState): HistoryEntry[] {
     case 'fulfilment-begun':
     case 'fulfilment-undoing':
     case 'fulfilment-abandoned':
-      return []; // the intent and its undoing: each side's own record tells what moved
+    case 'rejection-begun':
+      return []; // intents and undoing: each side's own record tells what moved; the rejection is told when it is recorded
     case 'fulfilled':
       // Each side's own record carries the gold and goods it moved (its ledger); this one says what was agreed.
       return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: ${counterpartyOf(after)} paid ${after.value} gold to ${proposerOf(after)}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}` }];
@@ -120,6 +121,27 @@ async function continueFulfilment(state: ContractState, io: EntityIO): Promise<O
 const cool = (io: EntityIO, organizationId: number, other: number, c: Contract, day: number) =>
   move(io, 'transfer', organizationId, day, `contract ${c.id} rejected`, { gold: 0, holdings: {}, trust: { [String(other)]: TRUST_ON_REJECT }, evenIfEnded: true, op: `contract:${c.id}:rejected` });
 
+/**
+ * Rejection, a saga: the contract records its intent (`rejection-begun`), the trust of
+ * each side cools (named movements, so one asked again cools nothing twice), then the
+ * contract records `rejected`. A side that cannot be reached leaves the intent pending
+ * (503), finished by `resume` or the contract's next command; a side that refuses outright
+ * (none is expected: an ended organization takes it too) cools nothing, as before.
+ */
+async function continueRejection(state: ContractState, io: EntityIO): Promise<Outcome<ContractState, ContractEvent>> {
+  const r = state?.rejection;
+  if (!r) return { events: [] };
+  const c = state!;
+  for (const [side, other] of [[c.proposer_id, c.counterparty_id], [c.counterparty_id, c.proposer_id]]) {
+    const cooled = await cool(io, side, other, c, r.day);
+    if (!cooled.ok && cooled.refusal.status === 503) return { refusal: cooled.refusal };
+  }
+  return { events: [{ type: 'rejected', day: r.day, agent_id: r.agent_id }] };
+}
+
+/** Goes on with the fulfilment or rejection under way; nothing when there is none. */
+const continuePending = (state: ContractState, io: EntityIO) => (state?.rejection ? continueRejection(state, io) : continueFulfilment(state, io));
+
 export const contractKind: EntityKind<ContractState, ContractCommand, ContractEvent> = {
   kind: 'contract',
   rank: RANK.contract,
@@ -133,19 +155,21 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
   eventRows: (e, after) => {
     if (!after) return [];
     if (e.type === 'fulfilment-begun') return [intentRow({ kind: 'contract', id: after.id, intent: 'fulfilment', day: e.day })];
-    if (e.type === 'fulfilled' || e.type === 'fulfilment-abandoned') return [intentEnded('contract', after.id)];
+    if (e.type === 'rejection-begun') return [intentRow({ kind: 'contract', id: after.id, intent: 'rejection', day: e.day })];
+    if (e.type === 'fulfilled' || e.type === 'fulfilment-abandoned' || e.type === 'rejected') return [intentEnded('contract', after.id)];
     return [];
   },
   async handle(state, c, io): Promise<Outcome<ContractState, ContractEvent>> {
     if (c.type === 'status') return state ? { events: [] } : { refusal: { status: 404, detail: 'contract not found' } };
-    if (c.type === 'resume') return continueFulfilment(state, io);
-    if (state?.fulfilment) {
-      // A fulfilment a crash cut short is finished first; the command is then decided afresh.
+    if (c.type === 'resume') return continuePending(state, io);
+    if (state?.fulfilment || state?.rejection) {
+      // A fulfilment or rejection a crash cut short is finished first; the command is then decided afresh.
       const finishing = state.fulfilment;
-      const pending = await continueFulfilment(state, io);
+      const pending = await continuePending(state, io);
       if ('refusal' in pending && !pending.events?.length) return pending;
-      // Asked to fulfil again (a caller retrying after a 503), it answers with the end.
-      if (c.type === 'fulfill' && !finishing.undoing && !('refusal' in pending)) return pending;
+      // Asked again for what it was doing (a caller retrying after a 503), it answers with the end.
+      if (c.type === 'fulfill' && finishing && !finishing.undoing && !('refusal' in pending)) return pending;
+      if (c.type === 'reject' && !finishing) return pending;
       return { events: pending.events ?? [], andThen: (s) => contractKind.handle(s, c, io) };
     }
     if (c.type === 'propose') {
@@ -163,9 +187,10 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
     const mine = await control(io, c.organization_id, c.agent_id);
     if (!mine.ok) return { refusal: mine.refusal };
     if (c.type === 'reject') {
-      // A rejection may cool relations on both sides.
-      await cool(io, state!.proposer_id, state!.counterparty_id, state!, c.day);
-      await cool(io, state!.counterparty_id, state!.proposer_id, state!, c.day);
+      // A rejection cools relations on both sides.
+      const begun = decideBeginRejection(state, c);
+      if ('refusal' in begun) return begun;
+      return { events: begun.events, andThen: (s) => continueRejection(s, io) };
     }
     if (c.type === 'fulfill') {
       const checked = await checkFulfilment(io, state!, c.day);

@@ -27,6 +27,8 @@ export interface Contract extends ContractSpec {
   fulfilment?: Fulfilment | null;
   /** How many fulfilments it has begun: names each one's movements. */
   fulfilment_attempts?: number;
+  /** A rejection under way (kept out of the view): recorded before either side's trust cools, cleared when it ends. */
+  rejection?: { day: number; agent_id: number } | null;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface Fulfilment { attempt: number; day: number; agent_id: number; or
 export interface ProposeContract { type: 'propose'; contract: ContractSpec; agent_id: number; day: number }
 export interface ContractAction { type: 'accept' | 'reject' | 'withdraw' | 'fulfill'; organization_id: number; agent_id: number; day: number }
 export interface ContractStatusCommand { type: 'status' }
-/** Finish a fulfilment a crash cut short (actors/intents.ts); nothing when none is under way. */
+/** Finish a fulfilment or rejection a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface ContractResumeCommand { type: 'resume' }
 export type ContractCommand = ProposeContract | ContractAction | ContractStatusCommand | ContractResumeCommand;
 
@@ -53,6 +55,8 @@ export interface FulfilmentBegun { type: 'fulfilment-begun'; day: number; agent_
 /** The counterparty refused to pay after the goods were handed over: they go back. */
 export interface FulfilmentUndoing { type: 'fulfilment-undoing'; day: number; agent_id: number; reason: string }
 export interface FulfilmentAbandoned { type: 'fulfilment-abandoned'; day: number; agent_id: number; reason: string }
-export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractWithdrawn | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned;
+/** The intent of a rejection: the trust of each side cools (named movements), then the contract records `rejected`. */
+export interface RejectionBegun { type: 'rejection-begun'; day: number; agent_id: number }
+export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractWithdrawn | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned | RejectionBegun;
 
 export type ContractState = Contract | null;

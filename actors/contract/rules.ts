@@ -51,6 +51,13 @@ export function decideBeginFulfilment(state: ContractState, c: ContractAction, l
   return accept({ type: 'fulfilment-begun', day: c.day, agent_id: c.agent_id, fulfilment: { attempt, day: c.day, agent_id: c.agent_id, organization_id: c.organization_id, location_id: locationId, undoing: false } });
 }
 
+/** The intent of a rejection the counterparty may make: decided as before, recorded first. */
+export function decideBeginRejection(state: ContractState, c: ContractAction): Decision<ContractEvent> {
+  const d = decideAction(state, c);
+  if ('refusal' in d) return d;
+  return accept({ type: 'rejection-begun', day: c.day, agent_id: c.agent_id });
+}
+
 /** The names of a fulfilment's movements: each applied once. */
 export const fulfilmentOp = (contractId: number, attempt: number, step: 'delivered' | 'paid' | 'received' | 'returned') => `contract:${contractId}:${attempt}:${step}`;
 
@@ -59,7 +66,8 @@ export function evolve(state: ContractState, e: ContractEvent): ContractState {
   if (!state) return state;
   switch (e.type) {
     case 'accepted': return { ...state, status: 'accepted', accepted_day: e.day };
-    case 'rejected': return { ...state, status: 'rejected', ended_day: e.day };
+    case 'rejected': return { ...state, status: 'rejected', ended_day: e.day, rejection: null };
+    case 'rejection-begun': return { ...state, rejection: { day: e.day, agent_id: e.agent_id } };
     case 'withdrawn': return { ...state, status: 'rejected', ended_day: e.day, withdrawn: true };
     case 'fulfilled': return { ...state, status: 'fulfilled', ended_day: e.day, fulfilled_by: e.organization_id, fulfilment: null };
     case 'fulfilment-begun': return { ...state, fulfilment: e.fulfilment, fulfilment_attempts: e.fulfilment.attempt };

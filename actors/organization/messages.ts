@@ -66,10 +66,13 @@ export interface EmployCommand {
   op?: string;
 }
 export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: number; party_id: number; name: string }
-export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number }
-export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string }
+/** `op` names this joining: one already applied is not applied again (the adventurer's retried saga). */
+export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number; op?: string }
+/** `op` names this dispatch: one already applied is not applied again (the quest's retried saga). */
+export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string; op?: string }
 /** Gold set aside for a quest: its reward, or a sponsorship. Only the quest can give it back. */
-export interface ReserveGoldCommand { type: 'reserve-gold'; agent_id: number | null; day: number; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship' }
+/** `op` names this reservation: one already applied is not applied again (the quest's retried saga). */
+export interface ReserveGoldCommand { type: 'reserve-gold'; agent_id: number | null; day: number; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string }
 /** What the organization brings to a quest's requirements. */
 export interface QuestStandingCommand { type: 'quest-standing'; agent_id: number; requester_id: number }
 /** A quest's consequences for this organization: gold, reputation, trust, and its party coming home. */
@@ -191,9 +194,9 @@ export interface ProjectCompleted { type: 'project-completed'; day: number; proj
 export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; agent_id: number; adventurer_id: number; op?: string }
 export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number; op?: string }
 export interface PartyFormed { type: 'party-formed'; day: number; agent_id: number; party_id: number; name: string }
-export interface PartyMemberAdded { type: 'party-member-added'; day: number; agent_id: number; party_id: number; adventurer_id: number }
-export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number }
-export interface GoldReserved { type: 'gold-reserved'; day: number; agent_id: number | null; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship' }
+export interface PartyMemberAdded { type: 'party-member-added'; day: number; agent_id: number; party_id: number; adventurer_id: number; op?: string }
+export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number; op?: string }
+export interface GoldReserved { type: 'gold-reserved'; day: number; agent_id: number | null; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string }
 export interface QuestSettled extends Omit<QuestSettledCommand, 'type'> { type: 'quest-settled' }
 
 export interface MessageSent { type: 'message-sent'; day: number; agent_id: number; message: MessageSpec; cost: number }

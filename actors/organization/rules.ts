@@ -209,16 +209,23 @@ export function decideFormParty(state: OrganizationState, c: FormPartyCommand): 
 export function decideAddPartyMember(state: OrganizationState, c: AddPartyMemberCommand): Decision<OrganizationEvent> {
   const refused = checkControl(state, c.agent_id);
   if (refused) return refused;
+  // Asked again by the same joining (a retried saga), it changes nothing, even once the party has set out.
+  if (applied(state!, c.op)) return accept();
   const party = state!.parties.find((p) => p.id === c.party_id);
   if (!party) return notFound(`party ${c.party_id} does not belong to ${state!.name}`);
   if (party.status !== 'formed') return conflict(`party ${party.name} is away on quest ${party.quest_id}; members join only while it is formed`);
   if (!state!.employees.includes(c.adventurer_id)) return forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
-  return accept({ type: 'party-member-added', day: c.day, agent_id: c.agent_id, party_id: c.party_id, adventurer_id: c.adventurer_id });
+  const op = c.op === undefined ? {} : { op: c.op };
+  return accept({ type: 'party-member-added', day: c.day, agent_id: c.agent_id, party_id: c.party_id, adventurer_id: c.adventurer_id, ...op });
 }
 
 export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCommand): Decision<OrganizationEvent> {
-  const refused = checkControl(state, c.agent_id) ?? checkStanding(state!);
+  const refused = checkControl(state, c.agent_id);
   if (refused) return refused;
+  // Asked again by the same dispatch (the quest's retried saga), it changes nothing, even once the party is home.
+  if (applied(state!, c.op)) return accept();
+  const poor = checkStanding(state!);
+  if (poor) return poor;
   const org = state!;
   const party = org.parties.find((p) => p.id === c.party_id);
   if (!party) return notFound(`party ${c.party_id} does not belong to ${org.name}`);
@@ -227,12 +234,15 @@ export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCo
   if (org.location_id !== c.location_id) {
     return conflict(`${org.name} stands at ${org.location_id}; it must be at the quest's location ${c.location_id} to dispatch a party there`);
   }
-  return accept({ type: 'party-dispatched', day: c.day, agent_id: c.agent_id, party_id: c.party_id, quest_id: c.quest_id });
+  const op = c.op === undefined ? {} : { op: c.op };
+  return accept({ type: 'party-dispatched', day: c.day, agent_id: c.agent_id, party_id: c.party_id, quest_id: c.quest_id, ...op });
 }
 
 /** Gold set aside for a quest. The world (agent_id null) may reserve only from seeded organizations. */
 export function decideReserveGold(state: OrganizationState, c: ReserveGoldCommand): Decision<OrganizationEvent> {
   if (!state) return notFound('organization not found');
+  // Asked again by the same reservation (the quest's retried saga), it is done, whatever happened since.
+  if (applied(state, c.op)) return accept();
   if (c.agent_id !== null) {
     const refused = checkControl(state, c.agent_id);
     if (refused) return refused;
@@ -242,7 +252,8 @@ export function decideReserveGold(state: OrganizationState, c: ReserveGoldComman
   if (state.treasury < c.amount) {
     return conflict(`${c.purpose === 'reward' ? 'the reward' : 'the sponsorship'} of ${c.amount} gold must be backed by the treasury, but ${state.name} has ${state.treasury}`);
   }
-  return accept({ type: 'gold-reserved', day: c.day, agent_id: c.agent_id, amount: c.amount, quest_id: c.quest_id, purpose: c.purpose });
+  const op = c.op === undefined ? {} : { op: c.op };
+  return accept({ type: 'gold-reserved', day: c.day, agent_id: c.agent_id, amount: c.amount, quest_id: c.quest_id, purpose: c.purpose, ...op });
 }
 
 /** A quest's consequences apply to any organization, ended or not: gold is never lost on the way. */
@@ -393,9 +404,9 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
     case 'party-formed':
       return { ...state, parties: [...state.parties, { id: e.party_id, name: e.name, organization_id: state.id, members: [], status: 'formed', quest_id: null, formed_day: e.day }] };
     case 'party-member-added':
-      return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
+      return { ...state, applied_ops: withOp(state, e.op), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
     case 'party-dispatched':
-      return { ...state, parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
+      return { ...state, applied_ops: withOp(state, e.op), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
     case 'message-sent':
       return { ...state, treasury: state.treasury - e.cost };
     case 'transferred': {
@@ -406,7 +417,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       return { ...state, treasury: state.treasury + e.gold, holdings, trust, applied_ops: withOp(state, e.op) };
     }
     case 'gold-reserved':
-      return { ...state, treasury: state.treasury - e.amount };
+      return { ...state, treasury: state.treasury - e.amount, applied_ops: withOp(state, e.op) };
     case 'estate-forfeited': {
       let holdings = state.holdings;
       for (const [resource, quantity] of Object.entries(e.holdings)) holdings = addHolding(holdings, resource, -quantity);

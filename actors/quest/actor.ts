@@ -1,18 +1,19 @@
 // The quest actor. It holds the reward's gold in trust for the funders and is the only
 // one that pays it out. It asks lower ranks only: the location (monsters), the adventurers
-// (their fate), and the organizations (gold, reputation, trust, parties). Every refusal
-// comes before the quest records anything, so a refused action changes nothing.
+// (their fate), and the organizations (gold, reputation, trust, parties). A refused action
+// changes nothing: it is refused before the quest records anything, or (gold an
+// organization would not set aside after the quest recorded its intent) undone.
 import { rng } from '../random';
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { involved as involvedIn, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
-import { conflict, forbidden, type Result } from '../result';
+import { conflict, forbidden, type Refusal, type Result } from '../result';
 import { intentEnded, intentRow } from '../intents';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
-  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decidePost, effectiveDanger, evolve,
+  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, decideBeginDispatch, decideBeginPosting, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
@@ -62,14 +63,19 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
     case 'sponsorship-refunded':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold ${called(e.organization_name, e.organization_id)} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'closing-begun':
-      return []; // the intent: the end is told when it is recorded
+    case 'pledge-return-begun':
+    case 'reservation-begun':
+    case 'reservation-abandoned':
+    case 'dispatch-begun':
+    case 'dispatch-abandoned':
+      return []; // intents and undoing: the end is told when it is recorded
     case 'reopened':
       return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [after.requester_id, ...(before?.accepted_organization_id ? [before.accepted_organization_id] : [])], summary: `"${after.title}" is open again (${e.reason})`, data }];
   }
 }
 
 const project = (q: QuestState): ProjectionRow[] =>
-  (q ? [{
+  (q && q.status !== 'posting' ? [{
     kind: 'quest', id: q.id, status: q.status, location_id: q.location_id, organization_id: q.requester_id, agent_id: q.posted_by_agent_id,
     // The day after the deadline is when the quest has to act on its own.
     due_day: (q.status === 'open' || q.status === 'accepted') && q.deadline_day !== null ? q.deadline_day + 1 : null,
@@ -164,6 +170,70 @@ async function continueClosing(state: QuestState, io: EntityIO): Promise<Outcome
   return { events: [c.end] };
 }
 
+/**
+ * Returning an ended sponsor's pledge is a saga too: decided and recorded
+ * (`pledge-return-begun`), then the sponsor is paid (a named settlement, applied once),
+ * then the quest records `sponsorship-refunded`. Nothing to undo: a sponsor that cannot
+ * take it now leaves it pending, and the quest finishes it before anything else.
+ */
+async function continuePledgeReturn(state: QuestState, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+  const p = state?.pledge_return;
+  if (!p) return { events: [] };
+  const back = await io.ask('organization', p.organization_id, {
+    type: 'quest-settled', day: p.day, quest_id: state!.id, gold: p.amount, flows: [{ flow: 'quest_escrow', gold: p.amount }], op: p.op,
+    reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
+  });
+  if (!back.ok) {
+    return { refusal: { status: 503, detail: `the world could not finish this action in time; read the current state before trying again (quest ${state!.id}: organization ${p.organization_id} could not take its pledge back: ${back.refusal.detail})` } };
+  }
+  return { events: [{ type: 'sponsorship-refunded', day: p.day, organization_id: p.organization_id, amount: p.amount }] };
+}
+
+/**
+ * Posting a quest whose requester backs the reward, and sponsoring one, are sagas: the
+ * quest records its intent (`reservation-begun`: the gold to set aside, named, and for a
+ * posting the quest as it will be; no row and no history until it is posted), asks the
+ * organization to set the gold aside (once per name), then records `posted` or
+ * `sponsored`, or `reservation-abandoned` when the organization refused (a posting
+ * abandoned is as if the quest never was).
+ */
+async function continueReserving(state: QuestState, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+  const r = state?.reserving;
+  if (!r) return { events: [] };
+  const reserved = await io.ask('organization', r.organization_id, {
+    type: 'reserve-gold', agent_id: r.agent_id, day: r.day, amount: r.amount, quest_id: state!.id, purpose: r.purpose, op: r.op,
+  });
+  const d = decideReservationAnswer(state, reserved);
+  if (d === null) return { refusal: (reserved as { refusal: Refusal }).refusal }; // unknown: the intent stays
+  if ('refusal' in d) return d;
+  return reserved.ok ? { events: d.events } : { events: d.events, refusal: reserved.refusal };
+}
+
+/**
+ * Dispatching a party is a saga: once every check passed, the quest records its intent
+ * (`dispatch-begun`: the party, its members, whether it accepts the quest on the way, and
+ * the name of the organization's side), the organization sends the party (once per name),
+ * and the quest records `dispatched` (after `accepted`), or `dispatch-abandoned` when the
+ * organization refused.
+ */
+async function continueDispatch(state: QuestState, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+  const d = state?.dispatching;
+  if (!d) return { events: [] };
+  const sent = await io.ask('organization', d.organization_id, {
+    type: 'dispatch-party', agent_id: d.agent_id, day: d.day, party_id: d.party_id, quest_id: state!.id, location_id: state!.location_id, op: d.op,
+  });
+  const answer = decideDispatchAnswer(state, sent);
+  if (answer === null) return { refusal: (sent as { refusal: Refusal }).refusal }; // unknown: the intent stays
+  if ('refusal' in answer) return answer;
+  return sent.ok ? { events: answer.events } : { events: answer.events, refusal: sent.refusal };
+}
+
+/** Goes on with what is under way (one at a time); nothing when there is none. */
+const continuePending = (state: QuestState, io: EntityIO) =>
+  (state?.reserving ? continueReserving(state, io)
+    : state?.dispatching ? continueDispatch(state, io)
+      : state?.pledge_return ? continuePledgeReturn(state, io) : continueClosing(state, io));
+
 /** Everything the funders get back when a quest ends without paying out, and the party home. */
 function unwind(q: Quest, reason: string): { payments: LedgerLine[]; settlements: Closing['settlements'] } {
   const parts = new Map<number, Part>();
@@ -238,44 +308,57 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   evolve,
   project,
   chronicle,
-  view: (s) => (s ? questView(s) : null),
-  // A closing is an intent until it ends (actors/intents.ts).
+  view: (s) => (s && s.status !== 'posting' ? questView(s) : null),
+  // A posting, sponsorship, dispatch, closing or pledge return is an intent until it ends (actors/intents.ts).
   eventRows: (e, after) => {
+    if (e.type === 'reservation-abandoned') return [intentEnded('quest', e.quest_id)]; // a posting abandoned leaves no state
     if (!after) return [];
     if (e.type === 'closing-begun') return [intentRow({ kind: 'quest', id: after.id, intent: e.closing.end.type === 'resolved' ? 'resolution' : 'withdrawal', day: e.day })];
-    if (e.type === 'resolved' || e.type === 'withdrawn') return [intentEnded('quest', after.id)];
+    if (e.type === 'pledge-return-begun') return [intentRow({ kind: 'quest', id: after.id, intent: 'pledge-return', day: e.day })];
+    if (e.type === 'reservation-begun') {
+      const r = e.reservation;
+      return [intentRow({ kind: 'quest', id: after.id, intent: r.purpose === 'reward' ? 'posting' : 'sponsorship', day: e.day, organization_id: r.organization_id })];
+    }
+    if (e.type === 'dispatch-begun') return [intentRow({ kind: 'quest', id: after.id, intent: 'dispatch', day: e.day, organization_id: e.dispatching.organization_id })];
+    if (e.type === 'resolved' || e.type === 'withdrawn' || e.type === 'sponsorship-refunded' || e.type === 'sponsored' || e.type === 'dispatched' || e.type === 'dispatch-abandoned'
+      || (e.type === 'posted' && !e.world_funded)) return [intentEnded('quest', after.id)];
     return [];
   },
   handle: handleQuest,
 };
 
 async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
-  if (c.type === 'resume') return continueClosing(state, io);
-  if (state?.closing && c.type !== 'status') {
-    // A closing a crash cut short is finished first; the command is then decided afresh.
+  if (c.type === 'resume') return continuePending(state, io);
+  if ((state?.closing || state?.pledge_return || state?.reserving || state?.dispatching) && c.type !== 'status') {
+    // What a crash cut short is finished first; the command is then decided afresh.
     const finishing = state.closing;
-    const pending = await continueClosing(state, io);
-    if ('refusal' in pending) return pending;
+    const posting = state.status === 'posting';
+    const sending = state.dispatching;
+    const pending = await continuePending(state, io);
+    if ('refusal' in pending && !pending.events?.length) return pending;
     // Asked again for what it was doing (a caller retrying after a 503), it answers with the end.
-    if ((c.type === 'complete' && finishing.end.type === 'resolved') || (c.type === 'cancel' && finishing.end.type === 'withdrawn')) return pending;
-    return { events: pending.events, andThen: (s) => handleQuest(s, c, io) };
+    if (finishing && ((c.type === 'complete' && finishing.end.type === 'resolved') || (c.type === 'cancel' && finishing.end.type === 'withdrawn'))) return pending;
+    if (posting && c.type === 'post') return pending;
+    if (sending && c.type === 'dispatch' && c.party_id === sending.party_id) return pending;
+    return { events: pending.events ?? [], andThen: (s) => handleQuest(s, c, io) };
   }
   switch (c.type) {
     case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };
 
     case 'post': {
-      const d = decidePost(state, { ...c.quest, requester_name: c.quest.requester_name ?? await nameOf(io, c.quest.requester_id) }, c.agent_id, c.day, c.world_funded);
+      // The requester's name goes with the quest, so that its history names it.
+      const quest = { ...c.quest, requester_name: c.quest.requester_name ?? await nameOf(io, c.quest.requester_id) };
+      const d = decidePost(state, quest, c.agent_id, c.day, c.world_funded);
       if ('refusal' in d || c.world_funded) return d;
-      const reserved = await io.ask('organization', c.quest.requester_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.quest.reward, quest_id: c.quest.id, purpose: 'reward' });
-      return reserved.ok ? d : { refusal: reserved.refusal };
+      const begun = decideBeginPosting(state, quest, c.agent_id, c.day);
+      if ('refusal' in begun) return begun;
+      return { events: begun.events, andThen: (s) => continueReserving(s, io) };
     }
 
     case 'sponsor': {
-      const closed = checkOpen(state, 'sponsored');
-      if (closed) return closed;
-      const reserved = await io.ask('organization', c.organization_id, { type: 'reserve-gold', agent_id: c.agent_id, day: c.day, amount: c.amount, quest_id: state!.id, purpose: 'sponsorship' });
-      if (!reserved.ok) return { refusal: reserved.refusal };
-      return { events: [{ type: 'sponsored', day: c.day, organization_id: c.organization_id, amount: c.amount, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) }] };
+      const begun = decideBeginSponsoring(state, c.organization_id, c.amount, c.agent_id, c.day);
+      if ('refusal' in begun) return begun;
+      return { events: begun.events, andThen: (s) => continueReserving(s, io) };
     }
 
     case 'accept': {
@@ -293,15 +376,14 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     case 'dispatch': {
       if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
       const q = state;
-      const events: QuestEvent[] = [];
-      if (q.status === 'open') {
+      const accepting = q.status === 'open';
+      if (accepting) {
         // Dispatching to an open quest accepts it on the way, with the same checks.
         if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
         const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
         if (!facts.ok) return { refusal: facts.refusal };
         const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
         if (unmet) return conflict(unmet);
-        events.push({ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) });
       } else if (q.status !== 'accepted') {
         return conflict(`quest ${q.id} is ${q.status}; a party can be dispatched only to an open or accepted quest`);
       } else if (q.accepted_organization_id !== c.organization_id) {
@@ -319,10 +401,9 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (!standingNow.ok) return { refusal: standingNow.refusal };
       const unmet = checkRequirements(q, { ...standingNow.value, strength });
       if (unmet) return conflict(unmet.replace('strength', 'party strength'));
-      const sent = await io.ask('organization', c.organization_id, { type: 'dispatch-party', agent_id: c.agent_id, day: c.day, party_id: c.party_id, quest_id: q.id, location_id: q.location_id });
-      if (!sent.ok) return { refusal: sent.refusal };
-      events.push({ type: 'dispatched', day: c.day, party_id: c.party_id, members: members.map((m) => m.id), agent_id: c.agent_id, party_name: (await io.read.row<{ name: string }>('party', c.party_id))?.name, organization_name: await nameOf(io, c.organization_id) });
-      return { events };
+      const begun = decideBeginDispatch(q, { party_id: c.party_id, organization_id: c.organization_id, agent_id: c.agent_id, day: c.day, members: members.map((m) => m.id), accepting });
+      if ('refusal' in begun) return begun;
+      return { events: begun.events, andThen: (s) => continueDispatch(s, io) };
     }
 
     case 'complete': {
@@ -357,15 +438,9 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     }
 
     case 'sponsor-ended': {
-      if (!state || (state.status !== 'open' && state.status !== 'accepted')) return { events: [] };
-      const amount = state.funds.slice(1).filter((f) => f.organization_id === c.organization_id).reduce((n, f) => n + f.amount, 0);
-      if (amount === 0) return { events: [] };
-      const back = await io.ask('organization', c.organization_id, {
-        type: 'quest-settled', day: c.day, quest_id: state.id, gold: amount, flows: [{ flow: 'quest_escrow', gold: amount }], op: `quest:${state.id}:pledge-returned`,
-        reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
-      });
-      if (!back.ok) return { refusal: back.refusal };
-      return { events: [{ type: 'sponsorship-refunded', day: c.day, organization_id: c.organization_id, amount, organization_name: await nameOf(io, c.organization_id) }] };
+      const d = decidePledgeReturn(state, c.organization_id, c.day);
+      if ('refusal' in d || d.events.length === 0) return d;
+      return { events: d.events, andThen: (s) => continuePledgeReturn(s, io) };
     }
 
     case 'day-began': {

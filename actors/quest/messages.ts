@@ -37,7 +37,8 @@ export interface Resolution {
 }
 
 export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
-  status: 'open' | 'accepted' | 'resolved' | 'withdrawn';
+  /** posting: its reward is being set aside (no row, no history until it is posted). */
+  status: 'posting' | 'open' | 'accepted' | 'resolved' | 'withdrawn';
   /** Whose gold backs the reward: the requester first, then every sponsor. */
   funds: Fund[];
   deadline_day: number | null;
@@ -53,6 +54,16 @@ export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
   withdrawn_reason: string | null;
   /** A resolution or withdrawal under way: recorded before anyone is asked, cleared when it ends. */
   closing?: Closing | null;
+  /** An ended sponsor's pledge on its way back: recorded before the sponsor is paid, cleared when it ends. */
+  pledge_return?: PledgeReturn | null;
+  /** Gold being set aside for it (its reward as it is posted, or a pledge): recorded before the organization is asked. */
+  reserving?: Reservation | null;
+  /** How many reservations it has begun: names each one's operation. */
+  reservations?: number;
+  /** A party being sent: recorded before its organization is asked, cleared when it ends. */
+  dispatching?: Dispatching | null;
+  /** How many dispatches it has begun: names each one's operation. */
+  dispatches?: number;
 }
 
 /** world_funded: the reward comes from the world itself (a world event's quest), not from the requester. */
@@ -68,7 +79,7 @@ export interface OrganizationEndedCommand { type: 'organization-ended'; organiza
 export interface SponsorEndedCommand { type: 'sponsor-ended'; organization_id: number; day: number }
 export interface QuestDayCommand { type: 'day-began'; day: number }
 export interface QuestStatusCommand { type: 'status' }
-/** Finish a resolution or withdrawal a crash cut short (actors/intents.ts); nothing when none is under way. */
+/** Finish a posting, sponsorship, resolution, withdrawal or pledge return a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface QuestResumeCommand { type: 'resume' }
 
 export type QuestCommand =
@@ -110,5 +121,32 @@ export interface Closing {
 }
 export interface ClosingBegun { type: 'closing-begun'; day: number; closing: Closing }
 
-export type QuestEvent = Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened | SponsorshipRefunded | ClosingBegun;
+/** What an ended sponsor gets back (its pledges to this quest), named `op` so it is paid once. */
+export interface PledgeReturn { day: number; organization_id: number; amount: number; op: string }
+/** The intent of returning an ended sponsor's pledge; it ends with sponsorship-refunded. */
+export interface PledgeReturnBegun { type: 'pledge-return-begun'; day: number; pledge_return: PledgeReturn }
+
+/**
+ * Gold an organization sets aside for the quest: the reward of a quest being posted (with
+ * the quest to post) or a sponsor's pledge, named `op` so the organization sets it aside once.
+ */
+export interface Reservation {
+  purpose: 'reward' | 'sponsorship'; organization_id: number; amount: number; agent_id: number | null; day: number; op: string; quest?: QuestSpec;
+}
+/** The intent of a posting or a sponsorship; it ends with posted or sponsored, or reservation-abandoned when the organization refused. */
+export interface ReservationBegun { type: 'reservation-begun'; day: number; reservation: Reservation }
+export interface ReservationAbandoned { type: 'reservation-abandoned'; day: number; quest_id: number; reason: string }
+
+/**
+ * A party's dispatch, decided once every check passed: the party and its members, whether
+ * the quest is accepted on the way, and the name of the organization's side (`op`).
+ */
+export interface Dispatching { party_id: number; organization_id: number; agent_id: number; day: number; members: number[]; accepting: boolean; op: string }
+/** The intent of a dispatch; it ends with dispatched (after accepted when accepting), or dispatch-abandoned when the organization refused. */
+export interface DispatchBegun { type: 'dispatch-begun'; day: number; dispatching: Dispatching }
+export interface DispatchAbandoned { type: 'dispatch-abandoned'; day: number; reason: string }
+
+export type QuestEvent =
+  | Posted | Sponsored | Accepted | Dispatched | Resolved | Withdrawn | Reopened | SponsorshipRefunded | ClosingBegun | PledgeReturnBegun
+  | ReservationBegun | ReservationAbandoned | DispatchBegun | DispatchAbandoned;
 export type QuestState = Quest | null;

@@ -2,9 +2,9 @@
 // (core rule 8), traits (core rule 12), experience (core rule 11), bonds (core rule 13),
 // and where the reserved gold goes. All pure: randomness comes in as a draw function.
 import { ledger, type LedgerLine } from '../ledger';
-import { accept, conflict, type Decision } from '../result';
+import { accept, conflict, notFound, type Decision } from '../result';
 import type { Trait } from '../adventurer/messages';
-import { WORLD_FUND, type Fund, type Quest, type QuestEvent, type QuestOutcome, type QuestSpec, type QuestState } from './messages';
+import { WORLD_FUND, type Dispatching, type Fund, type Quest, type QuestEvent, type QuestOutcome, type QuestSpec, type QuestState } from './messages';
 
 export const EXPERIENCE = { full: 10, partial: 5, failure: 0 } as const;
 export const REPUTATION = { full: 5, partial: 2, failure: -5 } as const;
@@ -133,6 +133,72 @@ export function decidePost(state: QuestState, spec: QuestSpec, agentId: number |
   return accept({ type: 'posted', day, quest: spec, agent_id: agentId, ...(worldFunded ? { world_funded: true } : {}) });
 }
 
+/**
+ * The return of an ended sponsor's pledges to a live quest, decided whole and recorded
+ * before the sponsor is paid; nothing when the quest is over or holds none of its gold.
+ */
+export function decidePledgeReturn(state: QuestState, organizationId: number, day: number): Decision<QuestEvent> {
+  if (!state || (state.status !== 'open' && state.status !== 'accepted')) return accept();
+  const amount = state.funds.slice(1).filter((f) => f.organization_id === organizationId).reduce((n, f) => n + f.amount, 0);
+  if (amount === 0) return accept();
+  return accept({ type: 'pledge-return-begun', day, pledge_return: { day, organization_id: organizationId, amount, op: `quest:${state.id}:pledge-returned` } });
+}
+
+/**
+ * The intent of posting a quest whose requester backs the reward: the quest as it will be
+ * posted and the reservation of its reward, recorded before the requester is asked.
+ */
+export function decideBeginPosting(state: QuestState, spec: QuestSpec, agentId: number | null, day: number): Decision<QuestEvent> {
+  const d = decidePost(state, spec, agentId, day);
+  if ('refusal' in d) return d;
+  return accept({ type: 'reservation-begun', day, reservation: { purpose: 'reward', organization_id: spec.requester_id, amount: spec.reward, agent_id: agentId, day, op: `quest:${spec.id}:reserved:1`, quest: spec } });
+}
+
+/** The intent of a sponsorship of an open quest, recorded before the sponsor is asked. */
+export function decideBeginSponsoring(state: QuestState, organizationId: number, amount: number, agentId: number, day: number): Decision<QuestEvent> {
+  const closed = checkOpen(state, 'sponsored');
+  if (closed) return closed;
+  const op = `quest:${state!.id}:reserved:${(state!.reservations ?? 0) + 1}`;
+  return accept({ type: 'reservation-begun', day, reservation: { purpose: 'sponsorship', organization_id: organizationId, amount, agent_id: agentId, day, op } });
+}
+
+/**
+ * How a reservation under way ends once the organization answered: posted or sponsored,
+ * abandoned when it refused, or still pending (null) when its outcome is unknown.
+ */
+export function decideReservationAnswer(state: QuestState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<QuestEvent> | null {
+  const r = state?.reserving;
+  if (!r) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'reservation-abandoned', day: r.day, quest_id: state!.id, reason: answer.refusal.detail });
+  }
+  return r.purpose === 'reward'
+    ? accept({ type: 'posted', day: r.day, quest: r.quest!, agent_id: r.agent_id })
+    : accept({ type: 'sponsored', day: r.day, organization_id: r.organization_id, amount: r.amount, agent_id: r.agent_id! });
+}
+
+/** The intent of a dispatch every check allowed: named, recorded before the organization is asked. */
+export function decideBeginDispatch(state: QuestState, d: Omit<Dispatching, 'op'>): Decision<QuestEvent> {
+  if (!state) return notFound('quest not found');
+  return accept({ type: 'dispatch-begun', day: d.day, dispatching: { ...d, op: `quest:${state.id}:dispatch:${(state.dispatches ?? 0) + 1}` } });
+}
+
+/**
+ * How a dispatch under way ends once the organization answered: accepted (when on the
+ * way) and dispatched, abandoned when it refused, or still pending (null) when unknown.
+ */
+export function decideDispatchAnswer(state: QuestState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<QuestEvent> | null {
+  const d = state?.dispatching;
+  if (!d) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'dispatch-abandoned', day: d.day, reason: answer.refusal.detail });
+  }
+  const events: QuestEvent[] = d.accepting ? [{ type: 'accepted', day: d.day, organization_id: d.organization_id, agent_id: d.agent_id }] : [];
+  return accept(...events, { type: 'dispatched', day: d.day, party_id: d.party_id, members: d.members, agent_id: d.agent_id });
+}
+
 export function checkOpen(state: QuestState, what: string): Decision<never> | null {
   if (!state) return { refusal: { status: 404, detail: 'quest not found' } };
   if (state.status !== 'open') return conflict(`quest ${state.id} is ${state.status}; only an open quest can be ${what}`);
@@ -140,9 +206,15 @@ export function checkOpen(state: QuestState, what: string): Decision<never> | nu
 }
 
 export function evolve(state: QuestState, e: QuestEvent): QuestState {
+  if (e.type === 'reservation-begun' && !state && e.reservation.quest) {
+    // A quest being posted: as it will be, until its reward is set aside.
+    const posting = evolve(null, { type: 'posted', day: e.day, quest: e.reservation.quest, agent_id: e.reservation.agent_id });
+    return { ...posting!, status: 'posting', reserving: e.reservation, reservations: 1 };
+  }
   if (e.type === 'posted') {
     const { deadline_days: deadline, ...spec } = e.quest;
     return {
+      ...(state?.reservations ? { reservations: state.reservations } : {}),
       ...spec, status: 'open', funds: [{ organization_id: e.world_funded ? WORLD_FUND : spec.requester_id, amount: spec.reward }],
       deadline_day: deadline === null ? null : e.day + deadline, posted_day: e.day, posted_by_agent_id: e.agent_id,
       accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [], resolved_day: null,
@@ -153,21 +225,32 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
   switch (e.type) {
     case 'sponsored': {
       const funds = [...state.funds, { organization_id: e.organization_id, amount: e.amount }];
-      return { ...state, funds, reward: totalReward({ funds }) };
+      return { ...state, funds, reward: totalReward({ funds }), reserving: null };
     }
+    case 'reservation-begun':
+      return { ...state, reserving: e.reservation, reservations: (state.reservations ?? 0) + 1 };
+    case 'reservation-abandoned':
+      // A posting abandoned is as if the quest never was; a sponsorship, as if never offered.
+      return state.status === 'posting' ? null : { ...state, reserving: null };
     case 'accepted':
       return { ...state, status: 'accepted', accepted_organization_id: e.organization_id, accepted_day: e.day };
     case 'dispatched':
-      return { ...state, party_id: e.party_id, party_members: [...e.members] };
+      return { ...state, party_id: e.party_id, party_members: [...e.members], dispatching: null };
+    case 'dispatch-begun':
+      return { ...state, dispatching: e.dispatching, dispatches: (state.dispatches ?? 0) + 1 };
+    case 'dispatch-abandoned':
+      return { ...state, dispatching: null };
     case 'closing-begun':
       return { ...state, closing: e.closing };
+    case 'pledge-return-begun':
+      return { ...state, pledge_return: e.pledge_return };
     case 'resolved':
       return { ...state, closing: null, status: 'resolved', resolved_day: e.day, outcome: e.resolution.outcome, resolution: e.resolution };
     case 'withdrawn':
       return { ...state, closing: null, status: 'withdrawn', resolved_day: e.day, withdrawn_reason: e.reason };
     case 'sponsorship-refunded': {
       const funds = state.funds.filter((f, i) => i === 0 || f.organization_id !== e.organization_id);
-      return { ...state, funds, reward: totalReward({ funds }) };
+      return { ...state, funds, reward: totalReward({ funds }), pledge_return: null };
     }
     case 'reopened':
       return { ...state, status: 'open', accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [] };

@@ -1,5 +1,6 @@
 // The relationship's rules: the key of a pair, and whether a new alliance may be proposed.
 import { accept, conflict, type Decision } from '../result';
+import type { AllianceSpec } from '../alliance/messages';
 import type { RelationshipEvent, RelationshipState } from './messages';
 
 /** The key of the pair, whichever side proposes. */
@@ -21,6 +22,32 @@ export function decideProposeAlliance(
   return accept({ type: 'alliance-opened', day, organization_ids: pair, alliance_id: spec.id });
 }
 
-export function evolve(_state: RelationshipState, e: RelationshipEvent): RelationshipState {
-  return { organization_ids: e.organization_ids, alliance_id: e.alliance_id };
+/** The intent of a proposal the pair allows: decided as before, recorded before the alliance is asked. */
+export function decideBeginOpening(
+  state: RelationshipState, spec: AllianceSpec, latest: { id: number; status: string } | null, day: number, agentId: number,
+): Decision<RelationshipEvent> {
+  const d = decideProposeAlliance(state, spec, latest, day);
+  if ('refusal' in d) return d;
+  const pair: [number, number] = [Math.min(spec.proposer_id, spec.counterparty_id), Math.max(spec.proposer_id, spec.counterparty_id)];
+  return accept({ type: 'alliance-opening', day, organization_ids: pair, alliance: spec, agent_id: agentId });
+}
+
+/** How a proposal under way ends once the alliance answered: opened, abandoned when it refused, or pending (null) when unknown. */
+export function decideOpeningAnswer(state: RelationshipState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<RelationshipEvent> | null {
+  const o = state?.opening;
+  if (!o) return accept();
+  if (!answer.ok) {
+    if (answer.refusal.status === 503) return null;
+    return accept({ type: 'alliance-opening-abandoned', day: o.day, organization_ids: state!.organization_ids, reason: answer.refusal.detail });
+  }
+  return accept({ type: 'alliance-opened', day: o.day, organization_ids: state!.organization_ids, alliance_id: o.alliance.id });
+}
+
+export function evolve(state: RelationshipState, e: RelationshipEvent): RelationshipState {
+  switch (e.type) {
+    case 'alliance-opened': return { organization_ids: e.organization_ids, alliance_id: e.alliance_id };
+    case 'alliance-opening': return { organization_ids: e.organization_ids, alliance_id: state?.alliance_id ?? null, opening: { alliance: e.alliance, agent_id: e.agent_id, day: e.day } };
+    // A pair that had no alliance before goes back to having no record (the read model then answers for older alliances).
+    case 'alliance-opening-abandoned': return state && state.alliance_id !== null ? { ...state, opening: null } : null;
+  }
 }

@@ -39,6 +39,23 @@ export function seededQuest(seed: string, day: number, requester: { id: number; 
   };
 }
 
+/**
+ * Whether the world already posted a quest for this seeded organization today: posted
+ * (not the world's own reward: a world event's quest), or still being posted. The day's
+ * initiative taken again after a crash posts none twice.
+ */
+export function postedToday(
+  requesterId: number, day: number,
+  quests: Array<{ requester_id: number; posted_day: number; world_funded: boolean }>,
+  pending: Array<{ kind: string; intent: string; day: number; organization_id?: number }>,
+): boolean {
+  return quests.some((q) => q.requester_id === requesterId && q.posted_day === day && !q.world_funded)
+    || pending.some((p) => p.kind === 'quest' && p.intent === 'posting' && p.day === day && p.organization_id === requesterId);
+}
+
+/** Whether today's newcomer is already among the available adventurers (the day's initiative taken again brings none twice). */
+export const arrivedToday = (day: number, available: Array<{ joined_day: number }>) => available.some((a) => a.joined_day === day);
+
 /** Whether a new adventurer arrives today (generateAdventurer makes it, with its new id). */
 export function recruits(seed: string, day: number, available: number): boolean {
   return available < AVAILABLE_POOL_TARGET && rng(seed, 'recruits', day)() < RECRUIT_CHANCE;

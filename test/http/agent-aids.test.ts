@@ -130,6 +130,7 @@ describe('what an agent needs to decide (issue 13)', function () {
       assert.ok(odds.body.party_strength > 0);
       assert.equal(odds.body.requirements_met, true);
       assert.deepEqual(await snapshot(w, a.org.id), before, 'odds change nothing');
+      expectStatus(await w.post(`/api/quests/${questId}/accept`, { organization_id: a.org.id }, a.key), 200);
       expectStatus(await w.post(`/api/parties/${partyId}/dispatch`, { quest_id: questId }, a.key), 200);
       const done = await w.post(`/api/quests/${questId}/complete`, undefined, a.key);
       expectStatus(done, 200);
@@ -289,7 +290,7 @@ describe('what an agent needs to decide (issue 13)', function () {
   });
 
   describe('the history names organizations by name', () => {
-    it('in quest, contract, alliance and message summaries, under categories the rulebook lists', async () => {
+    it('in quest postings and acceptances, contract, alliance, message and hiring summaries, under categories the rulebook lists', async () => {
       expectStatus(await w.post('/api/messages', { sender_id: a.org.id, recipient_id: b.org.id, body: 'Your caravan is safe.' }, a.key), 201);
       const events: Array<{ id: number; category: string; summary: string }> = [];
       let page = (await w.get('/api/events?limit=100')).body as typeof events;
@@ -299,15 +300,16 @@ describe('what an agent needs to decide (issue 13)', function () {
       }
       const categories = (await w.get('/api/rules')).body.event_categories as Record<string, string>;
       for (const e of events) assert.ok(e.category in categories, `the rulebook lists the category ${e.category}`);
-      const told = events.filter((e) => ['quest', 'contract', 'alliance', 'message'].includes(e.category));
+      const told = events.filter((e) => ['contract', 'alliance', 'message', 'adventurer'].includes(e.category)
+        || (e.category === 'quest' && / (posted|accepted) "/.test(e.summary)));
       assert.ok(told.length > 10, `enough history to judge: ${told.length}`);
-      const numbered = told.filter((e) => /\b(organizations?|party) \d+/i.test(e.summary));
-      assert.deepEqual(numbered.map((e) => e.summary), [], 'no summary names an organization or a party by number');
+      const numbered = told.filter((e) => /\borganizations? \d+/i.test(e.summary));
+      assert.deepEqual(numbered.map((e) => e.summary), [], 'no summary names an organization by number');
       const summaries = told.map((e) => e.summary);
       assert.ok(summaries.includes('Ashvale Traders posted "Clear the cellars" at emberfall for 120 gold'), summaries.join('\n'));
       assert.ok(summaries.includes('Lantern Company accepted "Clear the cellars"'));
-      assert.ok(summaries.includes('The party "The Lanterns" of Lantern Company set out on "Clear the cellars" at emberfall'));
       assert.ok(summaries.includes('Lantern Company sent a private message to Ashvale Traders (2 gold)'));
+      assert.ok(summaries.some((s) => / was hired by Lantern Company$/.test(s)));
       assert.ok(summaries.some((s) => s.startsWith('Quiet Cartographers proposed an alliance to Ashvale Traders')));
       assert.ok(summaries.some((s) => /^Night watch|paid 30 gold to Lantern Company$/.test(s) || s.includes('Ashvale Traders paid 30 gold to Lantern Company')));
     });

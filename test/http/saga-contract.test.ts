@@ -1,5 +1,5 @@
-// A contract's fulfilment (contract -> both its parties) stays whole across a crash
-// (actors/intents.ts). The process dies at each write of the fulfilment: the contract's
+// A contract's fulfilment (contract -> both its parties) and its rejection (contract ->
+// the trust of each side, below) stay whole across a crash (actors/intents.ts). The process dies at each write of the fulfilment: the contract's
 // intent, the proposer's delivery, the counterparty's payment, the proposer's receipt,
 // the contract's record. The world is reopened on the same folder: the contract is
 // fulfilled, each movement made once. A counterparty that cannot pay after all gets
@@ -25,7 +25,7 @@ async function scene(w: TestWorld): Promise<Scene> {
 
 describe("a contract's fulfilment survives a crash at every step", function () {
   this.timeout(120_000);
-  const { fresh, restart } = useSagaWorlds('worldsim-saga-contract-');
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-contract-', { oneNode: true });
   const orgOf = async (w: TestWorld, id: number) => (await w.get(`/api/organizations/${id}`)).body;
   const movements = async (w: TestWorld, orgId: number) =>
     (await w.get<Array<{ category: string }>>(`/api/events?organization_id=${orgId}&category=contract&limit=100`)).body.filter((e: any) => e.data?.ledger?.length).length;
@@ -126,5 +126,96 @@ describe("a contract's fulfilment survives a crash at every step", function () {
     assert.deepEqual((await orgOf(w, s.a.org.id)).holdings, before.a.holdings, 'the goods came back');
     assert.equal((await orgOf(w, s.b.org.id)).treasury, before.b.treasury, 'the counterparty paid nothing');
     await assertBooks(w, before.books);
+  });
+});
+
+// A contract's rejection (contract -> the trust of each side): the process dies at each
+// write (the contract's intent, the proposer's trust, the counterparty's trust, the
+// contract's record); reopened, the contract is rejected and each side's trust cooled once.
+describe("a contract's rejection survives a crash at every step", function () {
+  this.timeout(120_000);
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-rejection-');
+  interface Proposed { a: Awaited<ReturnType<typeof foundOrg>>; b: Awaited<ReturnType<typeof foundOrg>>; contract: number }
+  async function proposed(w: TestWorld): Promise<Proposed> {
+    const a = await foundOrg(w, 'Hopeful Proposers', 'merchant company', 'emberfall');
+    const b = await foundOrg(w, 'Wary Counterparty', 'merchant company', 'emberfall');
+    const c = await w.post('/api/contracts', { proposer_id: a.org.id, counterparty_id: b.org.id, title: 'Escort', terms: 'Escort our wagons for forty gold.', value: 40 }, a.key);
+    expectStatus(c, 201);
+    return { a, b, contract: c.body.id };
+  }
+  const reject = (w: TestWorld, s: Proposed) => w.post(`/api/contracts/${s.contract}/reject`, { organization_id: s.b.org.id }, s.b.key);
+  const trust = async (w: TestWorld, of: number, toward: number) => (await w.get(`/api/organizations/${of}`)).body.trust[String(toward)] ?? 0;
+  const rejections = async (w: TestWorld, s: Proposed) =>
+    (await w.get<Array<{ summary: string; data: { contract_id?: number } }>>('/api/events?category=contract&limit=100')).body
+      .filter((e) => e.data?.contract_id === s.contract && e.summary.includes('rejected the contract')).length;
+
+  it('crash before the contract records its intent: nothing cooled, and rejecting again works', async () => {
+    let w = await fresh();
+    const s = await proposed(w);
+    failWrite(w, `contract:${s.contract}`, 'rejection-begun');
+    expectStatus(await reject(w, s), 503);
+    w = await restart(w);
+    assert.deepEqual(await pendingIntents(w), []);
+    assert.equal((await w.get(`/api/contracts/${s.contract}`)).body.status, 'proposed');
+    assert.equal(await trust(w, s.a.org.id, s.b.org.id), 0);
+    assert.equal(await trust(w, s.b.org.id, s.a.org.id), 0);
+    expectStatus(await reject(w, s), 200);
+    assert.equal(await trust(w, s.a.org.id, s.b.org.id), -5);
+    assert.equal(await trust(w, s.b.org.id, s.a.org.id), -5);
+  });
+
+  const crashes: Array<[string, (s: Proposed) => [string, string]]> = [
+    ["the proposer's trust cools", (s) => [`organization:${s.a.org.id}`, 'transferred']],
+    ["the counterparty's trust cools", (s) => [`organization:${s.b.org.id}`, 'transferred']],
+    ['the contract records its rejection', (s) => [`contract:${s.contract}`, 'rejected']],
+  ];
+  for (const [step, target] of crashes) {
+    it(`crash before ${step}: finished at start-up, each side cooled once`, async () => {
+      let w = await fresh();
+      const s = await proposed(w);
+      const before = await mark(w);
+      const [key, type] = target(s);
+      failWrite(w, key, type);
+      expectStatus(await reject(w, s), 503);
+      assert.deepEqual((await pendingIntents(w)).map((p) => [p.kind, p.id, p.intent]), [['contract', s.contract, 'rejection']]);
+      w = await restart(w);
+      assert.deepEqual(await pendingIntents(w), []);
+      const contract = (await w.get(`/api/contracts/${s.contract}`)).body;
+      assert.equal(contract.status, 'rejected');
+      assert.equal(contract.rejection, undefined, 'the view is as it was');
+      assert.equal(await trust(w, s.a.org.id, s.b.org.id), -5, 'the proposer cooled once');
+      assert.equal(await trust(w, s.b.org.id, s.a.org.id), -5, 'the counterparty cooled once');
+      assert.equal(await rejections(w, s), 1, 'the history tells it once');
+      await assertBooks(w, before);
+      const again = await mark(w);
+      assert.equal(await resumeIntents(w.services.entities, w.services.read), 0);
+      expectStatus(await reject(w, s), 409);
+      expectStatus(await w.post(`/api/contracts/${s.contract}/accept`, { organization_id: s.b.org.id }, s.b.key), 409);
+      assert.deepEqual(await mark(w), again, 'asked again, nothing changes');
+      assert.equal(await trust(w, s.a.org.id, s.b.org.id), -5);
+    });
+  }
+
+  it('a rejection left pending is finished by the next command to the contract: an accept is then refused, a retried reject answers with it', async () => {
+    const w = await fresh();
+    const s = await proposed(w);
+    const stub = failWrite(w, `contract:${s.contract}`, 'rejected');
+    expectStatus(await reject(w, s), 503);
+    stub.restore();
+    const accepted = await w.post(`/api/contracts/${s.contract}/accept`, { organization_id: s.b.org.id }, s.b.key);
+    expectStatus(accepted, 409);
+    assert.match(accepted.body.detail, /is rejected/);
+    assert.deepEqual(await pendingIntents(w), []);
+    assert.equal(await trust(w, s.b.org.id, s.a.org.id), -5);
+
+    const t = await proposed(w);
+    const stub2 = failWrite(w, `contract:${t.contract}`, 'rejected');
+    expectStatus(await reject(w, t), 503);
+    stub2.restore();
+    const retried = await reject(w, t);
+    expectStatus(retried, 200);
+    assert.equal(retried.body.status, 'rejected');
+    assert.equal(await trust(w, t.a.org.id, t.b.org.id), -5);
+    assert.equal(await rejections(w, t), 1);
   });
 });

@@ -7,7 +7,7 @@ import assert from 'assert/strict';
 import net from 'net';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA } from '../../infra/config';
-import { tempDir } from '../support/world';
+import { TEST_RATE_LIMITS, tempDir } from '../support/world';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,6 +51,7 @@ describe('security: requests cut short and answers from below the application', 
     w = await startWorld({
       port: 0, host: '127.0.0.1', store: 'sqlite', dataDir: tempDir('worldsim-security-transport-'), cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA,
       adminKey: 'security-admin-key', spectatorKey: 'security-spectator-key', daySeconds: 0, seed: 'security-seed', nodeId: '1', shards: 32,
+      rateLimits: TEST_RATE_LIMITS,
     }, (l) => lines.push(l));
   });
   after(async () => { await w.close(); });

@@ -182,8 +182,10 @@ describe('diplomacy rules', () => {
       });
     });
 
-    it('refuses a proposal that exists, or with oneself', () => {
-      assert.equal(refusalOf(alliance.decidePropose(proposed(), spec(), 1, 2)), 409);
+    it('refuses a proposal that exists, or with oneself; the same proposal asked again (a retried saga) answers what it is', () => {
+      assert.equal(refusalOf(alliance.decidePropose(proposed(), spec(), 1, 3)), 409);
+      assert.equal(refusalOf(alliance.decidePropose(proposed(), spec({ terms: 'Other terms entirely.' }), 1, 2)), 409);
+      assert.deepEqual(eventsOf(alliance.decidePropose(proposed(), spec(), 1, 2)), []);
       assert.equal(refusalOf(alliance.decidePropose(null, spec({ counterparty_id: PROPOSER }), 1, 2)), 409);
     });
 

@@ -5,17 +5,22 @@ import assert from 'assert/strict';
 import type { AgentEvent, AgentState } from '../../actors/agent/messages';
 import { decideBeginFounding, decideFoundingAnswer, decideRegister, evolve as evolveAgent } from '../../actors/agent/rules';
 import type { Adventurer, AdventurerEvent, AdventurerState } from '../../actors/adventurer/messages';
-import { decideBeginEmployment, decideEmploymentAnswer, decideQuestOutcome, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
-import type { Closing, QuestEvent, QuestState } from '../../actors/quest/messages';
-import { decidePost, evolve as evolveQuest } from '../../actors/quest/rules';
+import { decideBeginEmployment, decideBeginJoining, decideEmploymentAnswer, decideJoiningAnswer, decideQuestOutcome, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import type { Closing, Quest, QuestEvent, QuestState } from '../../actors/quest/messages';
+import { decideBeginDispatch, decideBeginPosting, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, evolve as evolveQuest } from '../../actors/quest/rules';
+import { arrivedToday, postedToday } from '../../actors/world/quest-board';
+import type { Alliance, AllianceState } from '../../actors/alliance/messages';
+import { decideBeginChange, decideChangeDone, decidePropose as decideProposeAlliance, evolve as evolveAlliance, trustOp } from '../../actors/alliance/rules';
+import type { RelationshipState } from '../../actors/relationship/messages';
+import { decideBeginOpening, decideOpeningAnswer, evolve as evolveRelationship } from '../../actors/relationship/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
-import { decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { decideAddPartyMember, decideDispatchParty, decideDay, decideDissolve, decideEmploy, decideEndingFollowed, decideFound, decideQuestSettled, decideReserveGold, decideSettleTrade, evolve as evolveOrganization } from '../../actors/organization/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
 import { decideAddRoute, decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
 import { generateWorld } from '../../actors/world/generate';
 import { evolve as evolveWorldEvent, type WorldEventSpec } from '../../actors/world-event/actor';
 import type { ContractEvent, ContractState } from '../../actors/contract/messages';
-import { decideBeginFulfilment, decidePropose, evolve as evolveContract, fulfilmentOp } from '../../actors/contract/rules';
+import { decideAction, decideBeginFulfilment, decideBeginRejection, decidePropose, evolve as evolveContract, fulfilmentOp } from '../../actors/contract/rules';
 
 type D<E> = { events: E[] } | { refusal: { status: number; detail: string } };
 const eventsOf = <E>(d: D<E> | null): E[] => {
@@ -70,6 +75,32 @@ describe('rules of actions that span actors', () => {
       const left = eventsOf(decideEmploy(hired, release)).reduce<OrganizationState>(evolveOrganization, hired);
       assert.deepEqual(left!.employees, []);
       assert.deepEqual(eventsOf(decideEmploy(left, release)), []);
+    });
+
+    it('adds a named party member once, also once the party has set out', () => {
+      const o = eventsOf(decideEmploy(org(), { type: 'employ', agent_id: 1, day: 2, adventurer_id: 30 })).reduce<OrganizationState>(evolveOrganization, org());
+      const formed = evolveOrganization(o, { type: 'party-formed', day: 2, agent_id: 1, party_id: 3, name: 'The Few' });
+      const add = { type: 'add-party-member' as const, agent_id: 1, day: 2, party_id: 3, adventurer_id: 30, op: 'adventurer:30:party:1' };
+      const added = eventsOf(decideAddPartyMember(formed, add)).reduce<OrganizationState>(evolveOrganization, formed);
+      assert.deepEqual(added!.parties[0].members, [30]);
+      assert.deepEqual(eventsOf(decideAddPartyMember(added, add)), [], 'the same joining again changes nothing');
+      const away = evolveOrganization(added, { type: 'party-dispatched', day: 3, agent_id: 1, party_id: 3, quest_id: 8 });
+      assert.deepEqual(eventsOf(decideAddPartyMember(away, add)), [], 'nor once the party has set out');
+      const other = decideAddPartyMember(away, { ...add, op: 'adventurer:30:party:2' });
+      assert.ok('refusal' in other && other.refusal.status === 409, 'another joining is decided as before');
+      const ended = eventsOf(decideDissolve(added, 1, 4)).reduce<OrganizationState>(evolveOrganization, added);
+      const late = decideAddPartyMember(ended, { ...add, op: 'adventurer:30:party:2' });
+      assert.ok('refusal' in late && late.refusal.status === 409, 'an ended organization refuses a new joining');
+    });
+
+    it("takes a named pledge return once, and an ended organization's passes to the world", () => {
+      const ended = eventsOf(decideDissolve(org(), 1, 4)).reduce<OrganizationState>(evolveOrganization, org()) as Organization;
+      const back = { type: 'quest-settled' as const, day: 4, quest_id: 8, gold: 15, flows: [{ flow: 'quest_escrow' as const, gold: 15 }], op: 'quest:8:pledge-returned', reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned' };
+      const events = eventsOf(decideQuestSettled(ended, back));
+      assert.deepEqual(events.map((e) => e.type), ['quest-settled', 'estate-forfeited']);
+      const after = events.reduce<OrganizationState>(evolveOrganization, ended);
+      assert.equal(after!.treasury, 0);
+      assert.deepEqual(eventsOf(decideQuestSettled(after, back)), [], 'asked again, it pays nothing twice');
     });
   });
 
@@ -198,6 +229,205 @@ describe('rules of actions that span actors', () => {
     });
   });
 
+  describe("a contract's rejection", () => {
+    const proposed = (): ContractState => eventsOf(decidePropose(null, { id: 9, proposer_id: 1, counterparty_id: 2, title: 't', terms: 'terms', value: 30, resource: null, quantity: 0 }, 1, 1)).reduce<ContractState>(evolveContract, null);
+    const reject = { type: 'reject' as const, organization_id: 2, agent_id: 2, day: 3 };
+
+    it('records its intent, still proposed until the rejection is recorded', () => {
+      const begun = eventsOf(decideBeginRejection(proposed(), reject));
+      assert.deepEqual(begun, [{ type: 'rejection-begun', day: 3, agent_id: 2 }]);
+      const s = begun.reduce(evolveContract, proposed());
+      assert.deepEqual(s!.rejection, { day: 3, agent_id: 2 });
+      assert.equal(s!.status, 'proposed');
+      const done = eventsOf(decideAction(proposed(), reject)).reduce(evolveContract, s);
+      assert.equal(done!.status, 'rejected');
+      assert.equal(done!.rejection, null);
+    });
+
+    it('refuses as before, recording nothing', () => {
+      const byProposer = decideBeginRejection(proposed(), { ...reject, organization_id: 1 });
+      assert.ok('refusal' in byProposer && byProposer.refusal.status === 403);
+      const rejected = eventsOf(decideAction(proposed(), reject)).reduce(evolveContract, proposed());
+      const again = decideBeginRejection(rejected, reject);
+      assert.ok('refusal' in again && again.refusal.status === 409);
+    });
+  });
+
+  describe('posting and sponsoring a quest (quest)', () => {
+    const spec = { id: 8, title: 'Clear the road', description: 'd', requester_id: 1, location_id: 'emberfall', reward: 20, deadline_days: 10, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: -100 };
+
+    it('is posting (no row, no history) until the reward is set aside; abandoned, it is as if it never was', () => {
+      const begun = eventsOf(decideBeginPosting(null, spec, 3, 2));
+      assert.deepEqual(begun, [{ type: 'reservation-begun', day: 2, reservation: { purpose: 'reward', organization_id: 1, amount: 20, agent_id: 3, day: 2, op: 'quest:8:reserved:1', quest: spec } }]);
+      const s = begun.reduce<QuestState>(evolveQuest, null) as Quest;
+      assert.equal(s.status, 'posting');
+      const posted = eventsOf(decideReservationAnswer(s, { ok: true })).reduce<QuestState>(evolveQuest, s) as Quest;
+      assert.deepEqual({ ...posted, reservations: undefined }, { ...(eventsOf(decidePost(null, spec, 3, 2)).reduce<QuestState>(evolveQuest, null) as Quest), reservations: undefined }, 'posted as it would have been at once');
+      assert.equal(posted.reserving, undefined);
+      const abandoned = eventsOf(decideReservationAnswer(s, refused));
+      assert.deepEqual(abandoned, [{ type: 'reservation-abandoned', day: 2, quest_id: 8, reason: 'no' }]);
+      assert.equal(abandoned.reduce<QuestState>(evolveQuest, s), null, 'wholly undone');
+      assert.equal(decideReservationAnswer(s, unknown), null, 'pending while the outcome is unknown');
+      const again = decideBeginPosting(posted, spec, 3, 2);
+      assert.ok('refusal' in again && again.refusal.status === 409, 'an existing quest is not posted again');
+    });
+
+    it('names each sponsorship anew; abandoned, the quest is as it was', () => {
+      const open = eventsOf(decidePost(null, spec, 3, 2)).reduce<QuestState>(evolveQuest, null);
+      const first = eventsOf(decideBeginSponsoring(open, 5, 10, 4, 3));
+      assert.deepEqual(first, [{ type: 'reservation-begun', day: 3, reservation: { purpose: 'sponsorship', organization_id: 5, amount: 10, agent_id: 4, day: 3, op: 'quest:8:reserved:1' } }]);
+      const s = first.reduce(evolveQuest, open);
+      assert.equal(s!.reward, 20, 'the pledge counts once it is set aside');
+      const sponsored = eventsOf(decideReservationAnswer(s, { ok: true })).reduce(evolveQuest, s) as Quest;
+      assert.equal(sponsored.reward, 30);
+      assert.equal(sponsored.reserving, null);
+      const second = eventsOf(decideBeginSponsoring(sponsored, 5, 10, 4, 3));
+      assert.equal((second[0] as { reservation: { op: string } }).reservation.op, 'quest:8:reserved:2');
+      const undone = eventsOf(decideReservationAnswer(second.reduce(evolveQuest, sponsored), refused)).reduce(evolveQuest, second.reduce(evolveQuest, sponsored)) as Quest;
+      assert.deepEqual(undone.funds, sponsored.funds);
+      assert.equal(undone.reserving, null);
+      const closed = decideBeginSponsoring(evolveQuest(sponsored, { type: 'withdrawn', day: 4, agent_id: 3, reason: 'x' }), 5, 10, 4, 4);
+      assert.ok('refusal' in closed && closed.refusal.status === 409, 'refuses as before, recording nothing');
+    });
+
+    it('the organization sets a named reservation aside once, whatever happened since', () => {
+      const found: FoundCommand = { type: 'found', id: 1, agent_id: 3, name: 'Lantern Co', kind: 'merchant company', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+      const o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null) as Organization;
+      const reserve = { type: 'reserve-gold' as const, agent_id: 3, day: 2, amount: 20, quest_id: 8, purpose: 'reward' as const, op: 'quest:8:reserved:1' };
+      const after = eventsOf(decideReserveGold(o, reserve)).reduce<OrganizationState>(evolveOrganization, o);
+      assert.equal(after!.treasury, o.treasury - 20);
+      assert.deepEqual(eventsOf(decideReserveGold(after, reserve)), []);
+      const ended = eventsOf(decideDissolve(after, 3, 3)).reduce<OrganizationState>(evolveOrganization, after);
+      assert.deepEqual(eventsOf(decideReserveGold(ended, reserve)), [], 'done, also once it has ended');
+      const other = decideReserveGold(ended, { ...reserve, op: 'quest:8:reserved:2' });
+      assert.ok('refusal' in other && other.refusal.status === 409);
+    });
+  });
+
+  describe('dispatching a party (quest)', () => {
+    const spec = { id: 8, title: 'Clear the road', description: 'd', requester_id: 1, location_id: 'emberfall', reward: 20, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: -100 };
+    const open = () => eventsOf(decidePost(null, spec, 3, 2)).reduce<QuestState>(evolveQuest, null);
+    const sending = { party_id: 4, organization_id: 7, agent_id: 5, day: 3, members: [30, 31], accepting: true };
+
+    it('records a named intent; the quest is accepted and the party on it only once the end is recorded', () => {
+      const begun = eventsOf(decideBeginDispatch(open(), sending));
+      assert.deepEqual(begun, [{ type: 'dispatch-begun', day: 3, dispatching: { ...sending, op: 'quest:8:dispatch:1' } }]);
+      const s = begun.reduce(evolveQuest, open()) as Quest;
+      assert.equal(s.status, 'open');
+      assert.equal(s.party_id, null);
+      const end = eventsOf(decideDispatchAnswer(s, { ok: true }));
+      assert.deepEqual(end.map((e) => e.type), ['accepted', 'dispatched']);
+      const done = end.reduce(evolveQuest, s) as Quest;
+      assert.equal(done.status, 'accepted');
+      assert.equal(done.accepted_organization_id, 7);
+      assert.deepEqual(done.party_members, [30, 31]);
+      assert.equal(done.dispatching, null);
+      const undone = eventsOf(decideDispatchAnswer(s, refused)).reduce(evolveQuest, s) as Quest;
+      assert.deepEqual({ ...undone, dispatching: undefined, dispatches: undefined }, { ...(open() as Quest), dispatching: undefined, dispatches: undefined }, 'wholly undone');
+      assert.equal(decideDispatchAnswer(s, unknown), null);
+      assert.equal((eventsOf(decideBeginDispatch(undone, sending))[0] as { dispatching: { op: string } }).dispatching.op, 'quest:8:dispatch:2', 'a new name for each');
+    });
+
+    it('the organization sends a named dispatch once, also once the party is home', () => {
+      const found: FoundCommand = { type: 'found', id: 7, agent_id: 5, name: 'Band', kind: 'adventurers band', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+      let o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null);
+      o = eventsOf(decideEmploy(o, { type: 'employ', agent_id: 5, day: 2, adventurer_id: 30 })).reduce<OrganizationState>(evolveOrganization, o);
+      o = evolveOrganization(o, { type: 'party-formed', day: 2, agent_id: 5, party_id: 4, name: 'The Few' });
+      o = evolveOrganization(o, { type: 'party-member-added', day: 2, agent_id: 5, party_id: 4, adventurer_id: 30 });
+      const send = { type: 'dispatch-party' as const, agent_id: 5, day: 3, party_id: 4, quest_id: 8, location_id: 'emberfall', op: 'quest:8:dispatch:1' };
+      const away = eventsOf(decideDispatchParty(o, send)).reduce<OrganizationState>(evolveOrganization, o);
+      assert.equal(away!.parties[0].status, 'dispatched');
+      assert.deepEqual(eventsOf(decideDispatchParty(away, send)), []);
+      const home = evolveOrganization(away, { type: 'quest-settled', day: 4, quest_id: 8, gold: 0, flows: [], reputation: 0, trust: {}, party_id: 4, dead: [], reason: 'quest full', op: 'quest:8:resolved' });
+      assert.deepEqual(eventsOf(decideDispatchParty(home, send)), [], 'not sent again once it is home');
+    });
+  });
+
+  describe("an alliance's proposal (relationship), acceptance and end (alliance)", () => {
+    const spec = { id: 3, proposer_id: 7, counterparty_id: 5, terms: 'Together on the roads.' };
+
+    it('a proposal is an intent of the pair until the alliance answers; abandoned, the pair is as it was', () => {
+      const begun = eventsOf(decideBeginOpening(null, spec, null, 2, 1));
+      assert.deepEqual(begun, [{ type: 'alliance-opening', day: 2, organization_ids: [5, 7], alliance: spec, agent_id: 1 }]);
+      const s = begun.reduce<RelationshipState>(evolveRelationship, null);
+      assert.equal(s!.alliance_id, null);
+      const opened = eventsOf(decideOpeningAnswer(s, { ok: true })).reduce<RelationshipState>(evolveRelationship, s);
+      assert.deepEqual(opened, { organization_ids: [5, 7], alliance_id: 3 });
+      assert.equal(eventsOf(decideOpeningAnswer(s, refused)).reduce<RelationshipState>(evolveRelationship, s), null, 'wholly undone');
+      assert.equal(decideOpeningAnswer(s, unknown), null);
+      const again = eventsOf(decideBeginOpening(opened, { ...spec, id: 4 }, { id: 3, status: 'ended' }, 5, 1)).reduce<RelationshipState>(evolveRelationship, opened);
+      const back = eventsOf(decideOpeningAnswer(again, refused)).reduce<RelationshipState>(evolveRelationship, again);
+      assert.deepEqual(back, { ...opened, opening: null }, 'a pair with an alliance keeps it');
+    });
+
+    it('the alliance proposed again by the same proposal answers what it is', () => {
+      const a = eventsOf(decideProposeAlliance(null, spec, 1, 2)).reduce<AllianceState>(evolveAlliance, null);
+      assert.deepEqual(eventsOf(decideProposeAlliance(a, spec, 1, 2)), []);
+    });
+
+    it('an acceptance or end is recorded as an intent, named, and is done only once recorded', () => {
+      const a = eventsOf(decideProposeAlliance(null, spec, 1, 2)).reduce<AllianceState>(evolveAlliance, null);
+      const accept = { type: 'accept' as const, organization_id: 5, agent_id: 2, day: 3 };
+      const s = eventsOf(decideBeginChange(a, accept)).reduce<AllianceState>(evolveAlliance, a) as Alliance;
+      assert.equal(s.status, 'proposed');
+      assert.deepEqual(s.changing, { change: 'accept', organization_id: 5, agent_id: 2, day: 3 });
+      const active = eventsOf(decideChangeDone(s)).reduce<AllianceState>(evolveAlliance, s) as Alliance;
+      assert.equal(active.status, 'active');
+      assert.equal(active.changing, null);
+      assert.deepEqual(eventsOf(decideChangeDone(active)), [], 'nothing under way: nothing to record');
+      assert.notEqual(trustOp(3, 'accept'), trustOp(3, 'end'));
+      const refusedEnd = decideBeginChange(active, { ...accept, type: 'end', organization_id: 9 });
+      assert.ok('refusal' in refusedEnd && refusedEnd.refusal.status === 403, 'refuses as before, recording nothing');
+    });
+  });
+
+  describe("the world's initiative taken again", () => {
+    it('posts nothing more for a seeded organization that posted today, or whose posting is under way', () => {
+      const quests = [
+        { requester_id: 1, posted_day: 5, world_funded: false },
+        { requester_id: 2, posted_day: 4, world_funded: false },
+        { requester_id: 3, posted_day: 5, world_funded: true },
+      ];
+      const pending = [{ kind: 'quest', intent: 'posting', day: 5, organization_id: 4 }, { kind: 'quest', intent: 'sponsorship', day: 5, organization_id: 2 }];
+      assert.deepEqual([1, 2, 3, 4].map((id) => postedToday(id, 5, quests, pending)), [true, false, false, true]);
+      assert.equal(postedToday(4, 6, quests, pending), false, 'a posting of another day is not this day\'s');
+    });
+
+    it("knows today's newcomer", () => {
+      assert.equal(arrivedToday(5, [{ joined_day: 1 }, { joined_day: 5 }]), true);
+      assert.equal(arrivedToday(5, [{ joined_day: 1 }, { joined_day: 4 }]), false);
+    });
+  });
+
+  describe("a quest's return of an ended sponsor's pledge", () => {
+    const spec = { id: 8, title: 'Clear the road', description: 'd', requester_id: 1, location_id: 'emberfall', reward: 20, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: -100 };
+    const sponsored = (): QuestState => [
+      ...eventsOf(decidePost(null, spec, 1, 1)),
+      { type: 'sponsored', day: 1, organization_id: 5, amount: 10, agent_id: 3 },
+      { type: 'sponsored', day: 2, organization_id: 5, amount: 5, agent_id: 3 },
+      { type: 'sponsored', day: 2, organization_id: 6, amount: 7, agent_id: 4 },
+    ].reduce<QuestState>((q, e) => evolveQuest(q, e as QuestEvent), null);
+
+    it('records what goes back (every pledge of the sponsor), named, before the sponsor is paid', () => {
+      const begun = eventsOf(decidePledgeReturn(sponsored(), 5, 4));
+      assert.deepEqual(begun, [{ type: 'pledge-return-begun', day: 4, pledge_return: { day: 4, organization_id: 5, amount: 15, op: 'quest:8:pledge-returned' } }]);
+      const s = begun.reduce(evolveQuest, sponsored()) as Quest;
+      assert.equal(s.reward, 42, 'the reward holds the pledge until it is returned');
+      const done = evolveQuest(s, { type: 'sponsorship-refunded', day: 4, organization_id: 5, amount: 15 }) as Quest;
+      assert.equal(done.pledge_return, null);
+      assert.equal(done.reward, 27);
+      assert.deepEqual(done.funds, [{ organization_id: 1, amount: 20 }, { organization_id: 6, amount: 7 }]);
+    });
+
+    it('returns nothing twice, nor from a quest that is over', () => {
+      const done = [...eventsOf(decidePledgeReturn(sponsored(), 5, 4)), { type: 'sponsorship-refunded', day: 4, organization_id: 5, amount: 15 } as QuestEvent].reduce(evolveQuest, sponsored());
+      assert.deepEqual(eventsOf(decidePledgeReturn(done, 5, 4)), []);
+      const withdrawn = evolveQuest(sponsored(), { type: 'withdrawn', day: 3, agent_id: 1, reason: 'withdrawn by the requester' });
+      assert.deepEqual(eventsOf(decidePledgeReturn(withdrawn, 5, 4)), [], 'its withdrawal paid the pledge back');
+      assert.deepEqual(eventsOf(decidePledgeReturn(null, 5, 4)), []);
+    });
+  });
+
   describe("a world event's beginning", () => {
     const spec: WorldEventSpec = { id: 4, title: 'A New Harbour', description: 'd', duration_days: 3, effects: [], quest: null, location: null };
 
@@ -289,6 +519,41 @@ describe('rules of actions that span actors', () => {
       assert.equal(undone.employment, null);
       assert.equal(decideEmploymentAnswer(s, unknown), null);
       assert.deepEqual(eventsOf(decideEmploymentAnswer(adventurer(), { ok: true })), [], 'nothing under way: nothing to record');
+    });
+  });
+
+  describe('joining a party (adventurer)', () => {
+    const employed = (): Adventurer => ({ ...(evolveAdventurer(null, { type: 'appeared', day: 1, adventurer: { id: 30, name: 'Wren', strength: 12, level: 1, experience: 0, traits: ['brave'] } }) as Adventurer), status: 'employed', organization_id: 7 });
+    const join = { type: 'join-party' as const, party_id: 3, party_name: 'The Few', organization_id: 7, agent_id: 1, day: 3 };
+
+    it('records its intent, naming the organization\'s side, and is in the party only once it is recorded', () => {
+      const begun = eventsOf(decideBeginJoining(employed(), join));
+      assert.deepEqual(begun, [{ type: 'joining-begun', day: 3, party_id: 3, party_name: 'The Few', organization_id: 7, agent_id: 1, op: 'adventurer:30:party:1' }]);
+      const s = begun.reduce<AdventurerState>(evolveAdventurer, employed()) as Adventurer;
+      assert.equal(s.party_id, null, 'not yet in the party');
+      const joined = eventsOf(decideJoiningAnswer(s, { ok: true })).reduce<AdventurerState>(evolveAdventurer, s) as Adventurer;
+      assert.equal(joined.party_id, 3);
+      assert.equal(joined.joining, null);
+      assert.equal(joined.party_history.length, 1);
+      const left = { ...joined, party_id: null };
+      assert.equal((eventsOf(decideBeginJoining(left, join))[0] as { op: string }).op, 'adventurer:30:party:2', 'a new name for each');
+    });
+
+    it('refuses as before, recording nothing', () => {
+      const d = decideBeginJoining({ ...employed(), organization_id: 8 }, join);
+      assert.ok('refusal' in d && d.refusal.status === 403);
+      const injured = decideBeginJoining({ ...employed(), injured_until: 9 }, join);
+      assert.ok('refusal' in injured && injured.refusal.status === 409);
+    });
+
+    it('ends abandoned on a refusal (wholly undone) or stays pending when the outcome is unknown', () => {
+      const s = eventsOf(decideBeginJoining(employed(), join)).reduce<AdventurerState>(evolveAdventurer, employed());
+      const abandoned = eventsOf(decideJoiningAnswer(s, refused)) as AdventurerEvent[];
+      assert.deepEqual(abandoned, [{ type: 'joining-abandoned', day: 3, party_id: 3, organization_id: 7, reason: 'no' }]);
+      const undone = abandoned.reduce<AdventurerState>(evolveAdventurer, s) as Adventurer;
+      assert.deepEqual({ ...undone, joining: undefined, party_joinings: undefined }, { ...employed(), joining: undefined, party_joinings: undefined }, 'wholly undone');
+      assert.equal(decideJoiningAnswer(s, unknown), null);
+      assert.deepEqual(eventsOf(decideJoiningAnswer(employed(), { ok: true })), [], 'nothing under way: nothing to record');
     });
   });
 });

@@ -6,24 +6,72 @@ import sinon from 'sinon';
 import type { HistoryEvent, PersistedEvent } from '../../actors/ports/store';
 import { FLOWS, type LedgerLine } from '../../actors/ledger';
 import type { Result } from '../../actors/result';
+import type { World } from '../../infra/app';
 import { startTestWorld, tempDir, type TestWorld } from './world';
 
 export const CRASH: Result<never> = { ok: false, refusal: { status: 503, detail: 'the process died here (injected)' } };
 
 /** A world on this data folder (the same folder continues the same world). */
-// One node: the tests inject faults into this process's entities port.
+// One node: these tests inject faults into this process's entities port.
 export const worldOn = (dataDir: string) => startTestWorld({ dataDir, seed: 'sagas', nodes: 1 });
+
+/** The faults injected into each node's store, so that a restart on many nodes can lift the survivors' first. */
+const faults = new Map<World, sinon.SinonStub[]>();
+
+/** Replaces the store's persist on every node of the world (the write happens on whichever node hosts its actor). */
+function stubPersist(w: TestWorld, fake: (original: (event: PersistedEvent, writes: any) => Promise<void>, event: PersistedEvent, writes: any) => Promise<void>): { restore(): void } {
+  const stubs = w.nodes.map((node) => {
+    const engine = node.services.store.engine;
+    const original = engine.persist.bind(engine);
+    const stub = sinon.stub(engine, 'persist').callsFake((event: PersistedEvent, writes) => fake(original, event, writes));
+    faults.set(node, [...(faults.get(node) ?? []), stub]);
+    return stub;
+  });
+  return { restore: () => { for (const stub of stubs) stub.restore(); } };
+}
+
+/** On many nodes, the index of the node that hosts an entity. */
+const hostOf = (w: TestWorld, kind: string, id: string | number) =>
+  w.nodes.findIndex((n) => n.node !== null && n.node.hosts(n.node.shardOf(kind, id)));
+
+/**
+ * A restart on many nodes: the node that hosts the action's initiating actor (the first
+ * pending intent's; else the second node) dies, and the survivors finish or undo what it
+ * left behind when they take its shards over. The world goes on with one node fewer (on
+ * the last one, a restart starts the world again on all of them).
+ */
+async function replaceHost(w: TestWorld, faultsLast: boolean): Promise<TestWorld> {
+  const pending = await pendingIntents(w);
+  const found = pending.length ? hostOf(w, pending[0].kind, pending[0].id) : -1;
+  const index = found >= 0 ? found : 1 % w.nodes.length;
+  const leaving = w.nodes[index];
+  if (faultsLast) {
+    // The dying node keeps its faults until it is gone; the survivors' go now.
+    for (const [node, stubs] of faults) if (node !== leaving) { for (const stub of stubs) stub.restore(); faults.delete(node); }
+  } else {
+    sinon.restore();
+    faults.clear();
+  }
+  await w.loseNode(index, () => { sinon.restore(); faults.clear(); });
+  return w;
+}
 
 /**
  * For a describe block: `fresh()` starts a world on a new folder, `restart(w)` closes one
- * (lifting any injected fault first) and starts it again on its folder; every world is
- * closed after each test and the folders are removed at the end.
+ * (lifting any injected fault first, or after closing it when `faultsLast`: the process
+ * dies with its faults in place) and starts it again on its folder; every world is closed
+ * after each test and the folders are removed at the end.
  */
-export function useSagaWorlds(prefix: string): { fresh: () => Promise<TestWorld>; restart: (w: TestWorld) => Promise<TestWorld> } {
+export function useSagaWorlds(prefix: string, options: { oneNode?: boolean } = {}): { fresh: () => Promise<TestWorld>; restart: (w: TestWorld, faultsLast?: boolean) => Promise<TestWorld> } {
   const dirs: string[] = [];
   let worlds: TestWorld[] = [];
+  // On many nodes (WORLD_TEST_NODES) the world is a cluster and a restart is the death of
+  // the node that hosted the action; `oneNode` keeps one node for tests that inject faults
+  // into one process's asks.
+  const open = (dataDir: string) => startTestWorld({ dataDir, seed: 'sagas', ...(options.oneNode ? { nodes: 1 } : {}) });
   afterEach(async () => {
     sinon.restore();
+    faults.clear();
     for (const w of worlds) await w.close();
     worlds = [];
   });
@@ -32,15 +80,17 @@ export function useSagaWorlds(prefix: string): { fresh: () => Promise<TestWorld>
     async fresh() {
       const dir = tempDir(prefix);
       dirs.push(dir);
-      const w = await worldOn(dir);
+      const w = await open(dir);
       worlds.push(w);
       return w;
     },
-    async restart(w) {
-      sinon.restore();
+    async restart(w, faultsLast = false) {
+      if (w.nodes.length > 1) return replaceHost(w, faultsLast);
+      if (!faultsLast) sinon.restore();
       await w.close();
+      sinon.restore();
       worlds = worlds.filter((x) => x !== w);
-      const again = await worldOn(w.dataDir);
+      const again = await open(w.dataDir);
       worlds.push(again);
       return again;
     },
@@ -102,14 +152,28 @@ export const pendingIntents = (w: TestWorld) => w.services.read.list<{ kind: str
  * after the first `skip` of them (the process dies before that write reaches the disk);
  * every other write goes through.
  */
-export function failWrite(w: TestWorld, key: string, eventType: string, skip = 0): sinon.SinonStub {
-  const engine = w.services.store.engine;
-  const original = engine.persist.bind(engine);
+export function failWrite(w: TestWorld, key: string, eventType: string, skip = 0): { restore(): void } {
   let seen = 0;
-  return sinon.stub(engine, 'persist').callsFake((event: PersistedEvent, writes) => {
+  return stubPersist(w, (original, event, writes) => {
     const first = (event.data as { events?: Array<{ type: string }> })?.events?.[0]?.type;
     // The first `skip` such writes go through.
     if (event.key === key && first === eventType && seen++ >= skip) return Promise.reject(new Error(`injected crash before ${key} wrote ${eventType}`));
     return original(event, writes);
   });
+}
+
+/**
+ * The process dies at a write: the first write (after `skip` of them) for which `at`
+ * holds is refused, and so is every write after it, as nothing reaches the disk any more.
+ * Answers whether it has died yet.
+ */
+export function dieAtWrite(w: TestWorld, at: (key: string, eventType: string | undefined) => boolean, skip = 0): () => boolean {
+  let seen = 0;
+  let dead = false;
+  stubPersist(w, (original, event, writes) => {
+    const first = (event.data as { events?: Array<{ type: string }> })?.events?.[0]?.type;
+    if (!dead && at(event.key, first) && seen++ >= skip) dead = true;
+    return dead ? Promise.reject(new Error(`injected crash before ${event.key} wrote ${first}`)) : original(event, writes);
+  });
+  return () => dead;
 }

@@ -20,6 +20,13 @@ export interface TestWorld extends World {
   dataDir: string;
   /** Every node of the world (one unless WORLD_TEST_NODES says more); `call` sends to them in turn. */
   nodes: World[];
+  /**
+   * On many nodes: node `index` leaves for good (`afterLeaving` runs once it is gone); the
+   * others take its shards over, settle what it left unsettled and finish or undo the
+   * actions it left unfinished there. Resolves once every shard is hosted again and every
+   * node has caught up. `services` and the rest follow the live nodes.
+   */
+  loseNode(index: number, afterLeaving?: () => void): Promise<void>;
   /** Sends a request; `body` may be a string to send raw text. */
   call<T = any>(method: string, url: string, opts?: { body?: unknown; key?: string; admin?: string; spectator?: string; headers?: Record<string, string> }): Promise<Answer<T>>;
   get<T = any>(url: string, key?: string): Promise<Answer<T>>;
@@ -128,7 +135,7 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
   const count = config.store === 'cassandra' && config.bus === 'kafka' ? (wanted ?? TEST_NODES) : 1;
   const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startWorld({ ...config, nodeId: String(i + 1) }, () => undefined)));
   if (config.store === 'cassandra' && config.bus === 'kafka') await allShardsSettled(nodes, config.shards);
-  const world = nodes[0];
+
   let turn = 0;
   let agentCount = 0;
   const call: TestWorld['call'] = async (method, url, opts = {}) => {
@@ -149,16 +156,36 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
     assertConforms(method, url, answer);
     return answer;
   };
+  const first = () => nodes[0];
   const tw: TestWorld = {
-    ...world,
+    get url() { return first().url; },
+    get port() { return first().port; },
+    get keys() { return first().keys; },
+    get generatedKeys() { return first().generatedKeys; },
+    get services() { return first().services; },
+    get region() { return first().region; },
+    get node() { return first().node; },
+    get logger() { return first().logger; },
+    get metrics() { return first().metrics; },
     nodes,
     close: async () => { await Promise.all(nodes.map((n) => n.close())); },
+    async caughtUp() {
+      for (const n of nodes) await n.caughtUp();
+    },
+    async loseNode(index, afterLeaving) {
+      if (nodes.length < 2) throw new Error('loseNode needs a world on two nodes or more');
+      const [leaving] = nodes.splice(index, 1);
+      await leaving.close();
+      afterLeaving?.();
+      await allShardsSettled(nodes, config.shards);
+      for (const n of nodes) await n.caughtUp();
+    },
     dataDir,
     call,
     get: (url, key) => call('GET', url, { key }),
     post: (url, body, key) => call('POST', url, { body, key }),
     async tick() {
-      const r = await call('POST', '/api/tick', { admin: world.keys.admin });
+      const r = await call('POST', '/api/tick', { admin: first().keys.admin });
       if (r.status !== 200) throw new Error(`tick failed: ${r.status} ${r.text}`);
       return r.body.day;
     },
