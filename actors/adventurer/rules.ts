@@ -10,6 +10,9 @@ export const MAX_MOMENTS = 100;
 /** Level for an amount of experience: one at the start, one more every 20. */
 export const levelFor = (experience: number) => 1 + Math.floor(experience / EXPERIENCE_PER_LEVEL);
 
+/** The organization's name, where it is known (it names the organization in the history). */
+const named = (name: string | undefined) => (name === undefined ? {} : { organization_name: name });
+
 const isInjured = (a: Adventurer, day: number) => a.injured_until !== null && a.injured_until > day;
 
 export function decideHire(state: AdventurerState, c: HireCommand): Decision<AdventurerEvent> {
@@ -17,11 +20,11 @@ export function decideHire(state: AdventurerState, c: HireCommand): Decision<Adv
   if (state.status === 'dead') return conflict(`${state.name} is dead`);
   if (c.type === 'hire') {
     if (state.status === 'employed') return conflict(`${state.name} already works for organization ${state.organization_id}`);
-    return accept({ type: 'hired', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, organization_name: c.organization_name });
+    return accept({ type: 'hired', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, ...named(c.organization_name) });
   }
   if (state.organization_id !== c.organization_id) return forbidden(`${state.name} is not a member of organization ${c.organization_id}`);
   if (state.party_id !== null) return conflict(`${state.name} is in party ${state.party_id}; a party member cannot be released`);
-  return accept({ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, reason: 'released by the organization', organization_name: c.organization_name });
+  return accept({ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, reason: 'released by the organization', ...named(c.organization_name) });
 }
 
 /** The intent of a hiring or release the adventurer agrees to: decided as before, recorded first. */
@@ -29,7 +32,7 @@ export function decideBeginEmployment(state: AdventurerState, c: HireCommand): D
   const d = decideHire(state, c);
   if ('refusal' in d) return d;
   const op = `adventurer:${state!.id}:employment:${(state!.employment_changes ?? 0) + 1}`;
-  return accept({ type: 'employment-begun', day: c.day, change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, op, organization_name: c.organization_name });
+  return accept({ type: 'employment-begun', day: c.day, change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, op, ...named(c.organization_name) });
 }
 
 /**
@@ -44,8 +47,8 @@ export function decideEmploymentAnswer(state: AdventurerState, answer: { ok: tru
     return accept({ type: 'employment-abandoned', day: m.day, organization_id: m.organization_id, reason: answer.refusal.detail });
   }
   return m.change === 'hire'
-    ? accept({ type: 'hired', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, organization_name: m.organization_name })
-    : accept({ type: 'released', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, reason: 'released by the organization', organization_name: m.organization_name });
+    ? accept({ type: 'hired', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, ...named(m.organization_name) })
+    : accept({ type: 'released', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, reason: 'released by the organization', ...named(m.organization_name) });
 }
 
 export function decideJoinParty(state: AdventurerState, c: JoinPartyCommand): Decision<AdventurerEvent> {
@@ -113,7 +116,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
   if (!state) return state;
   switch (e.type) {
     case 'employment-begun':
-      return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op, organization_name: e.organization_name }, employment_changes: (state.employment_changes ?? 0) + 1 };
+      return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op, ...named(e.organization_name) }, employment_changes: (state.employment_changes ?? 0) + 1 };
     case 'employment-abandoned':
       return { ...state, employment: null };
     case 'joining-begun':
