@@ -10,6 +10,7 @@ import type { ReadModel, StoreEngine, Writes } from './ports/store';
 import { NO_METRICS, secondsSince, type Metrics } from './ports/metrics';
 import { COMMAND_IDS_KEPT, type EntityIO, type EntityKind, type Envelope, type Outcome, type PersistedRecord, type ShellState } from './entity';
 import type { Result } from './result';
+import { WORLD_ACTOR } from './organization/policy';
 
 export interface RegionOptions {
   askTimeoutMs?: number;
@@ -183,7 +184,8 @@ export class Region<P = Protocols> implements Entities<P> {
         for (const event of events) {
           const before = after;
           after = entity.evolve(after, event);
-          writes.history.push(...entity.chronicle(event, after, before));
+          // What the world does for an organization without an agent (WORLD_ACTOR) is caused by no agent.
+          writes.history.push(...entity.chronicle(event, after, before).map((h) => (h.agent_id === WORLD_ACTOR ? { ...h, agent_id: null } : h)));
           writes.credentials.push(...(entity.credentials?.(event) ?? []));
           eventRows.push(...(entity.eventRows?.(event, after) ?? []));
         }

@@ -77,7 +77,7 @@ async function main() {
   try {
     await covered(nodes);
     const world = await request(nodes[0].port, 'GET', '/api/world');
-    const markets: string[] = (world.body?.locations ?? []).filter((l: any) => l.population > 0).map((l: any) => l.id);
+    const markets: string[] = (world.body?.places ?? []).filter((l: any) => l.population > 0).map((l: any) => l.id);
     if (markets.length === 0) throw new Error('the world has no settlement with a market');
     let turn = 0;
     const next = () => nodes[turn++ % nodes.length].port;

@@ -11,6 +11,7 @@ import { resumeIntents } from '../intents';
 import { generateAdventurer } from '../world/generate';
 import { arrivedToday, postedToday, recruits, seededQuest } from '../world/quest-board';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
+import { worldFounds, worldOrganizationsTurn } from '../organization/turn';
 import type { DayBegan } from './messages';
 
 export const TICK_CONCURRENCY = 256;
@@ -128,6 +129,9 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       const r = await entities.ask('quest', spec.id, { type: 'post', quest: spec, agent_id: null, day });
       if (!r.ok) log(`day ${day}: ${o.id} could not post a quest: ${r.refusal.detail}`);
     });
+    // Organizations without an agent act by their policies; a prospering place may see a new one.
+    await worldOrganizationsTurn(entities, read, seed, day, seeded.map((o) => o.id), nextId, log);
+    await worldFounds(entities, read, seed, day, nextId, log);
     const available = await read.count('adventurersAvailable');
     if (recruits(seed, day, available) && !arrivedToday(day, await read.list<{ joined_day: number }>('adventurersAvailable'))) {
       const newcomer = generateAdventurer(seed, await nextId('adventurer'));

@@ -8,6 +8,7 @@ import type {
   TravelCommand, UpdateCommand, WorkersCommand,
 } from './messages';
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
+import { WORLD_ACTOR } from './policy';
 import { cancelRefund, checkOutputPaidFor, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
 
 export const MAINTENANCE_BASE = 5;
@@ -90,10 +91,13 @@ export function maintenanceCost(org: Pick<Organization, 'employees' | 'workers'>
 
 const isEnded = (org: Organization) => org.status !== 'active';
 
-/** The refusals every mutation shares: it exists, the caller controls it, it has not ended. */
+/**
+ * The refusals every mutation shares: it exists, the caller controls it, it has not ended.
+ * An organization no agent controls is moved only by the world's policy (WORLD_ACTOR).
+ */
 export function checkControl(state: OrganizationState, agentId: number): Decision<never> | null {
   if (!state) return notFound('organization not found');
-  if (state.agent_id === null || state.agent_id !== agentId) {
+  if (state.agent_id === null ? agentId !== WORLD_ACTOR : state.agent_id !== agentId) {
     return forbidden(`organization ${state.id} is not controlled by this agent`);
   }
   if (isEnded(state)) return conflict(`organization ${state.id} is ${state.status} and can take no further actions`);

@@ -67,6 +67,9 @@ const ORGANIZATIONS: Omit<SeededOrganization, 'id'>[] = [
     description: 'Priests and wardens sworn to put the restless dead to rest.', goals: 'Cleanse the crypts of the realm.', motto: 'Light in the deep.' },
 ];
 
+/** The organizations every world begins with have the ids 1..SEEDED_ORGANIZATIONS; later ones without an agent were founded by the world. */
+export const SEEDED_ORGANIZATIONS = ORGANIZATIONS.length;
+
 const FIRST_NAMES = ['Aldric', 'Brina', 'Cedric', 'Dara', 'Edda', 'Fenn', 'Garrick', 'Hilde', 'Ivo', 'Jora', 'Kael', 'Lira',
   'Marek', 'Nessa', 'Orin', 'Pella', 'Quill', 'Rowan', 'Sable', 'Tamsin', 'Ulric', 'Vera', 'Wren', 'Yorick', 'Zara'];
 const EPITHETS = ['Ashborn', 'Blackbrook', 'Cinderhand', 'Dunmore', 'Emberly', 'Frostvale', 'Greycloak', 'Hollowell',

@@ -7,6 +7,9 @@ import {
 import { FIRST_DAY } from '../clock/rules';
 import { GRANT_REFILL_DAYS } from '../agent/rules';
 import { FLOWS } from '../ledger';
+import { BOLDNESS, BUY_MARGIN, LEAN_DAYS, MAX_MEMBERS, MIN_LOT, ORDER_SUPPLY_SHARE, RESERVE_DAYS, SELL_SHARE, TRADE_BUDGET_SHARE, WANDER_CHANCE } from '../organization/policy';
+import { HIRE_SAMPLE } from '../organization/turn';
+import { FOUNDING_CHANCE, MAX_WORLD_FOUNDED, PEOPLE_PER_ORGANIZATION, PROSPEROUS_POPULATION, PROSPEROUS_STOCK_SHARE } from './founding';
 import { CANCEL_REFUND_SHARE, PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE } from '../organization/projects';
 import { DANGER_PER_DAY } from '../organization/travel';
 import { PRICE_CEILING_RATIO, PRICE_ELASTICITY, PRICE_FLOOR_RATIO } from '../location/market';
@@ -41,7 +44,7 @@ export function rulebook() {
     version: '0.1.0',
     core_rules: [
       `Time advances in whole days, from day ${FIRST_DAY}. A background clock advances one day per WORLD_DAY_SECONDS; only an administrator may advance one day by hand (POST /api/tick).`,
-      'An agent may change only organizations it controls. Seeded organizations belong to no agent.',
+      'An agent may change only organizations it controls. Seeded organizations belong to no agent: they, and the organizations the world founds, act by the world\'s policies (see world_organizations).',
       'An agent controls at most one active organization; a new one may be founded once the previous one is bankrupt or dissolved.',
       `A new organization's treasury is assigned by the world from its kind (between ${TREASURY_BOUNDS.min} and ${TREASURY_BOUNDS.max} gold); the caller never supplies it. The founding allowance: an agent's first organization gets the whole amount; after that the grant refills evenly over ${GRANT_REFILL_DAYS} days from the agent's previous founding (founded d days later, a new organization gets min(1, d/${GRANT_REFILL_DAYS}) of its kind's amount, rounded down).`,
       `Maintenance: every active organization pays ${MAINTENANCE_BASE} gold a day, plus ${MAINTENANCE_PER_ADVENTURER} per living employed adventurer and ${WORKER_UPKEEP} per worker. The treasury never falls below zero; each unpaid gold costs one reputation.`,
@@ -86,6 +89,24 @@ export function rulebook() {
       price: { elasticity: PRICE_ELASTICITY, floor_ratio: PRICE_FLOOR_RATIO, ceiling_ratio: PRICE_CEILING_RATIO },
     },
     event_categories: EVENT_CATEGORIES,
+    world_organizations: {
+      summary: 'Organizations no agent controls (the seeded ones and those the world founds) act every day by a seeded policy, through the same actions, refusals, costs and history as an agent\'s requests; the history names no agent as their cause (agent_id null). They take their turns one after another in id order.',
+      policy: [
+        'A party sent on a quest comes back with its outcome the day after: the organization completes the quest. On the road it does nothing else.',
+        `It takes a quest it can win or dares to: its own accepted one, else the open quest of another requester with the best reward per day of travel whose requirements it meets and whose place\'s danger is at most its fit strength × (1 + ${BOLDNESS} × a draw). Where the quest is, it sends a party of its fit members; elsewhere it accepts the quest and sets out.`,
+        `With no quest to take it hires the strongest of the first ${HIRE_SAMPLE} available adventurers while its treasury covers ${RESERVE_DAYS} days of upkeep with the new one, up to ${MAX_MEMBERS} members; below ${LEAN_DAYS} days of upkeep it releases its weakest idle adventurer, one a day.`,
+        `It sells held goods where the price is at least ${SELL_SHARE * 100}% of the best price elsewhere, and buys the good whose best price elsewhere is at least ${BUY_MARGIN} times the local one (at least ${MIN_LOT}, with ${TRADE_BUDGET_SHARE * 100}% of the gold above its reserve, at most ${ORDER_SUPPLY_SHARE * 100}% of the supply).`,
+        `Idle, it carries its goods to the market that pays most for them, or with chance ${WANDER_CHANCE} (always where nobody trades) sets out for another market.`,
+        'It pays upkeep like any organization and goes bankrupt when it cannot.',
+      ],
+      founding: `A place prospers when it has a market, at least ${PROSPEROUS_POPULATION} people, a market holding at least ${PROSPEROUS_STOCK_SHARE * 100}% of its usual stock (supply at base prices), and fewer active organizations standing there than one per ${PEOPLE_PER_ORGANIZATION} people. Each day, with chance ${FOUNDING_CHANCE} and while fewer than ${MAX_WORLD_FOUNDED} world-founded organizations are active, the world founds one at such a place, with no agent and the treasury its kind gives (flow founding_grant).`,
+      numbers: {
+        reserve_days: RESERVE_DAYS, lean_days: LEAN_DAYS, max_members: MAX_MEMBERS, boldness: BOLDNESS, hire_sample: HIRE_SAMPLE,
+        buy_margin: BUY_MARGIN, sell_share: SELL_SHARE, trade_budget_share: TRADE_BUDGET_SHARE, min_lot: MIN_LOT, order_supply_share: ORDER_SUPPLY_SHARE, wander_chance: WANDER_CHANCE,
+        prosperous_population: PROSPEROUS_POPULATION, prosperous_stock_share: PROSPEROUS_STOCK_SHARE, people_per_organization: PEOPLE_PER_ORGANIZATION,
+        founding_chance: FOUNDING_CHANCE, max_world_founded: MAX_WORLD_FOUNDED,
+      },
+    },
     accounting: {
       summary: "Gold and goods come from and go to the world only through the named sources and sinks; internal flows only move them between organizations and the gold quests hold in trust. The world's gold is every organization's treasury plus the gold of organizations that quests hold in trust; the world's goods are every organization's holdings.",
       ledger: 'Every history event (GET /api/events) in which gold or goods of an organization move carries data.ledger: a list of {organization_id, flow, gold?, goods?} with signed changes, and names every such organization in organization_ids. Summing the ledger lines of GET /api/events?organization_id=N gives the treasury and holdings of organization N.',

@@ -5,42 +5,17 @@
 // the action is whole, or wholly undone when it never began; the founding grant is
 // granted once and nobody is hired twice.
 import assert from 'assert/strict';
-import fs from 'fs';
 import sinon from 'sinon';
 import { resumeIntents } from '../../actors/intents';
 import { expectStatus, foundOrg } from '../support/http';
-import { assertBooks, failWrite, mark, pendingIntents, worldOn } from '../support/sagas';
-import { tempDir, type TestWorld } from '../support/world';
+import { assertBooks, failWrite, mark, pendingIntents, useSagaWorlds } from '../support/sagas';
+import type { TestWorld } from '../support/world';
 
 const INTERNAL = /read the current state before trying again/;
 
 describe('founding and hiring survive a crash at every step', function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  let worlds: TestWorld[] = [];
-  afterEach(async () => {
-    sinon.restore();
-    for (const w of worlds) await w.close();
-    worlds = [];
-  });
-  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-
-  const fresh = async () => {
-    const dir = tempDir('worldsim-saga-');
-    dirs.push(dir);
-    const w = await worldOn(dir);
-    worlds.push(w);
-    return w;
-  };
-  /** The process dies and starts again on the same data. */
-  const restart = async (w: TestWorld) => {
-    sinon.restore();
-    await w.close();
-    worlds = worlds.filter((x) => x !== w);
-    const again = await worldOn(w.dataDir);
-    worlds.push(again);
-    return again;
-  };
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-');
   const foundingsOf = async (w: TestWorld, orgId: number) =>
     (await w.get<Array<{ summary: string }>>(`/api/events?organization_id=${orgId}&category=organization&limit=100`)).body.filter((e) => / was founded at /.test(e.summary));
 

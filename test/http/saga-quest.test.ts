@@ -5,13 +5,12 @@
 // The world is reopened on the same folder: the quest is resolved with the outcome first
 // drawn, each member took it once, the monsters changed once, the reward was paid once.
 import assert from 'assert/strict';
-import fs from 'fs';
 import sinon from 'sinon';
 import { resumeIntents } from '../../actors/intents';
 import type { HistoryEvent } from '../../actors/ports/store';
 import { expectStatus, foundOrg } from '../support/http';
-import { allEvents, assertBooks, failWrite, mark, pendingIntents, worldOn } from '../support/sagas';
-import { tempDir, type TestWorld } from '../support/world';
+import { allEvents, assertBooks, failWrite, mark, pendingIntents, useSagaWorlds } from '../support/sagas';
+import type { TestWorld } from '../support/world';
 
 const PLACE = 'greenhollow';
 
@@ -41,30 +40,7 @@ const about = (events: HistoryEvent[], quest: number) => ({
 
 describe("a quest's resolution survives a crash at every step", function () {
   this.timeout(120_000);
-  const dirs: string[] = [];
-  let worlds: TestWorld[] = [];
-  afterEach(async () => {
-    sinon.restore();
-    for (const w of worlds) await w.close();
-    worlds = [];
-  });
-  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-
-  const fresh = async () => {
-    const dir = tempDir('worldsim-saga-quest-');
-    dirs.push(dir);
-    const w = await worldOn(dir);
-    worlds.push(w);
-    return w;
-  };
-  const restart = async (w: TestWorld) => {
-    sinon.restore();
-    await w.close();
-    worlds = worlds.filter((x) => x !== w);
-    const again = await worldOn(w.dataDir);
-    worlds.push(again);
-    return again;
-  };
+  const { fresh, restart } = useSagaWorlds('worldsim-saga-quest-');
 
   // The resolution of the same scene without any crash: what every crashed run must end with.
   let expected: { resolution: any; members: any[]; monsters: number; taker: number; giver: number };
@@ -82,8 +58,6 @@ describe("a quest's resolution survives a crash at every step", function () {
     };
     assert.notEqual(expected.resolution.monsters_change, 0, 'the fight changes the monsters (so that step is crashed too)');
     sinon.restore();
-    await w.close();
-    worlds = [];
   });
 
   const crashes: Array<[string, (s: Scene) => [string, string]]> = [

@@ -271,10 +271,12 @@ describe('world events and suggestions over HTTP', function () {
       assert.equal(await upkeepOn(w, 2, 2), 5, 'Greenhollow is not aimed at');
       assert.equal(await w.tick(), 3);
       assert.equal((await orgOf(w, a.org.id)).treasury, 800 - 50);
+      // The Council hires by its policy (docs/decisions.md, "The world's organizations"): 2 a day for each.
+      const councilMembers = (await orgOf(w, 1)).employee_count as number;
       assert.equal((await eventById(w, ev.id)).status, 'expired');
       assert.equal(await w.tick(), 4);
       assert.equal((await orgOf(w, a.org.id)).treasury, 800 - 55, 'back to 5 a day');
-      assert.equal(await upkeepOn(w, 1, 4), 5);
+      assert.equal(await upkeepOn(w, 1, 4), 5 + 2 * councilMembers);
     });
 
     it('production_modifier makes a staffed production plan produce more, then less, only while active', async () => {

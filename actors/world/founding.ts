@@ -1,0 +1,57 @@
+// New organizations appear where a place prospers: a pure decision on a seeded draw, which
+// the daily turn carries out with the same `found` command an agent's founding sends (no
+// agent, and the treasury the world derives from the kind, paid by the founding_grant flow).
+import { pick, rng } from '../random';
+import type { FoundCommand } from '../organization/messages';
+
+/** A place prospers when this many people live there... */
+export const PROSPEROUS_POPULATION = 2000;
+/** ...and its market holds at least this share of its usual stock (supply valued at base prices). */
+export const PROSPEROUS_STOCK_SHARE = 0.8;
+/** A place has room for one active organization per this many people. */
+export const PEOPLE_PER_ORGANIZATION = 1500;
+/** The chance, each day, that the world founds one organization at a prospering place. */
+export const FOUNDING_CHANCE = 0.06;
+/** At most this many world-founded organizations are active at once. */
+export const MAX_WORLD_FOUNDED = 6;
+
+const KINDS = ['adventuring company', 'trading company', 'mercenary band'];
+const NAMES = ['Lantern Company', 'Free Blades', 'Copper Road Traders', 'Wayfarers', 'Oathbound', 'Salt and Iron Company',
+  'Grey Banners', 'Hearthguard', 'Silver Scale Traders', 'Long Road Company', 'Ravenwatch', 'Emberline Company'];
+
+export interface ProsperityPlace { id: string; name: string; population: number; has_market: boolean }
+export interface ProsperityMarket { location_id: string; supply: number; base_price: number; usual_supply: number }
+
+/** Whether a place prospers: people enough, a well-stocked market, and room for another organization. */
+export function prospers(place: ProsperityPlace, markets: ProsperityMarket[], activeThere: number): boolean {
+  if (!place.has_market || place.population < PROSPEROUS_POPULATION) return false;
+  const local = markets.filter((m) => m.location_id === place.id);
+  const stock = local.reduce((s, m) => s + m.supply * m.base_price, 0);
+  const usual = local.reduce((s, m) => s + m.usual_supply * m.base_price, 0);
+  return usual > 0 && stock >= usual * PROSPEROUS_STOCK_SHARE && activeThere < Math.floor(place.population / PEOPLE_PER_ORGANIZATION);
+}
+
+/** Whether the world founds an organization today, if a place prospers (the first draw of the day's founding). */
+export const foundsToday = (seed: string, day: number): boolean => rng(seed, 'founding', day)() < FOUNDING_CHANCE;
+
+/** The organization the world founds today (the caller gives it its id), or null. */
+export function founding(
+  seed: string, day: number, places: ProsperityPlace[], markets: ProsperityMarket[],
+  activeAt: (placeId: string) => number, worldFounded: number, takenNames: Set<string>,
+): Omit<FoundCommand, 'id' | 'type'> | null {
+  if (worldFounded >= MAX_WORLD_FOUNDED) return null;
+  const r = rng(seed, 'founding', day);
+  if (r() >= FOUNDING_CHANCE) return null;
+  const prospering = places.filter((p) => prospers(p, markets, activeAt(p.id)));
+  if (prospering.length === 0) return null;
+  const place = pick(r, prospering);
+  const kind = pick(r, KINDS);
+  const free = NAMES.map((n) => `${place.name} ${n}`).filter((n) => !takenNames.has(n));
+  const name = free.length ? pick(r, free) : `${place.name} Company of Day ${day}`;
+  return {
+    agent_id: null, name, kind, location_id: place.id, day,
+    description: `A ${kind} that rose in ${place.name} while it prospered.`,
+    goals: 'Take the quests it can win, trade where prices favour it, and stay solvent.',
+    motto: 'Fortune favours the ready.',
+  };
+}

@@ -1,0 +1,217 @@
+// The benchmark that compares in one run (`npm run bench`): a bare restify server and the
+// service, each in its own process on loopback, driven by autocannon over keep-alive
+// connections. Every case runs back to back with a fresh measurement of bare restify, the
+// whole list is repeated ROUNDS times, and the table gives the median of the rounds with
+// their spread, the share of bare restify (from the same round), p50 and p99.
+//   node dist/bench/run.js [seconds per case=3] [connections=32] [rounds=2]
+// Environment: BENCH_ONLY=regex runs only the cases whose name matches; BENCH_TICK=0 skips
+// the tick benchmark (BENCH_TICK_ARGS="orgs adventurers days" sizes it); WORLD_STORE=cassandra
+// with the CASSANDRA_* settings measures the service on Cassandra, in a fresh keyspace (start
+// Cassandra first: infra/servers; the benchmark never starts it).
+import autocannon from 'autocannon';
+import { fork, spawn, spawnSync, type ChildProcess } from 'child_process';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { mixRequests, MIX_DESCRIPTION, type MixWorld } from './mix';
+import { request } from './client';
+
+const [SECONDS = 3, CONNECTIONS = 32, ROUNDS = 2] = process.argv.slice(2).map(Number);
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+const BARE_PORT = 18_000 + Math.floor(Math.random() * 500);
+const PORT = BARE_PORT + 500;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Sample { rps: number; ok: number; refused: number; p50: number; p99: number; writes?: string }
+interface Case { name: string; group: string; run: () => Promise<Sample> }
+
+/** One autocannon run; `ok` counts the 2xx answers per second (a refused trade is not a trade). */
+async function cannon(port: number, opts: Record<string, unknown>): Promise<Sample> {
+  // Every request asks for JSON, as agents do (restify answers 406 to a request that accepts nothing it offers).
+  // autocannon takes the path from the URL (a `path` option is not read).
+  const r = await autocannon({ url: `http://127.0.0.1:${port}${(opts.path as string | undefined) ?? ''}`, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts, headers: { accept: 'application/json', ...(opts.headers as object) } });
+  const total = r.requests.total;
+  return { rps: total / SECONDS, ok: r['2xx'] / SECONDS, refused: r.non2xx + r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+function startService(dataDir: string): ChildProcess {
+  return spawn(process.execPath, ['--no-deprecation', ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), path.join(__dirname, '../infra/main.js')], {
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin', WORLD_SPECTATOR_KEY: 'bench-spectator',
+      // The benchmark is one client at full speed: no rate limit.
+      WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',
+      CASSANDRA_KEYSPACE: process.env.CASSANDRA_KEYSPACE ?? `bench_run_${Date.now()}` },
+    stdio: process.env.BENCH_LOG ? 'inherit' : 'ignore',
+  });
+}
+
+async function waitFor(port: number, url: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    const r = await request(port, 'GET', url).catch(() => ({ status: 0, body: null }));
+    if (r.status === 200) return;
+    if (i > 600) throw new Error(`nothing answered ${url} on port ${port}`);
+    await sleep(100);
+  }
+}
+
+async function must(port: number, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<any> {
+  const r = await request(port, method, url, body, headers);
+  if (r.status >= 300) throw new Error(`${method} ${url} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** A world with something in every listing: agents, organizations at every market, a contract, quests, messages, trades. */
+async function seed(): Promise<MixWorld & { key: string; agentId: number; orgId: number; questId: number; contractId: number; eventId: number; adventurerId: number; keys: string[]; orgs: number[]; marketOrgs: { key: string; org: number }[] }> {
+  const world = await must(PORT, 'GET', '/api/world');
+  const markets: string[] = world.places.filter((l: any) => l.population > 0).map((l: any) => l.id);
+  const keys: string[] = [];
+  const orgs: number[] = [];
+  const agents: number[] = [];
+  // One agent and organization a connection, all at the first market (the one-market trade case).
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const a = await must(PORT, 'POST', '/api/agents', { name: `Bench ${i}`, model: 'bench' });
+    const o = await must(PORT, 'POST', '/api/organizations', { name: `Bench Co ${i}`, kind: 'merchant company', location_id: markets[0] }, { 'x-agent-key': a.api_key });
+    keys.push(a.api_key); orgs.push(o.id); agents.push(a.id);
+  }
+  // One agent and organization a connection spread over the markets in turn (the several-markets trade case).
+  const marketOrgs: { key: string; org: number }[] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const a = await must(PORT, 'POST', '/api/agents', { name: `Bench Spread ${i}`, model: 'bench' });
+    const o = await must(PORT, 'POST', '/api/organizations', { name: `Bench Spread Co ${i}`, kind: 'merchant company', location_id: markets[i % markets.length] }, { 'x-agent-key': a.api_key });
+    marketOrgs.push({ key: a.api_key, org: o.id });
+  }
+  const h = { 'x-agent-key': keys[0] };
+  const quest = await must(PORT, 'POST', '/api/quests', { title: 'Clear the road', description: 'Bandits on the east road.', requester_id: orgs[0], location_id: markets[0], reward: 50, deadline_days: 30 }, h);
+  const quests: number[] = [];
+  for (let i = 1; i < CONNECTIONS; i++) {
+    quests.push((await must(PORT, 'POST', '/api/quests', { title: 'Guard the caravan', description: 'A caravan needs guards.', requester_id: orgs[i], location_id: markets[0], reward: 5, deadline_days: 30 }, { 'x-agent-key': keys[i] })).id);
+  }
+  const contract = await must(PORT, 'POST', '/api/contracts', { proposer_id: orgs[0], counterparty_id: orgs[1], title: 'Grain supply', terms: 'Ten units of food a week.', value: 10, resource: null, quantity: 0 }, h);
+  await must(PORT, 'POST', '/api/messages', { sender_id: orgs[0], recipient_id: null, body: 'Grain for sale at fair prices.' }, h);
+  await must(PORT, 'POST', '/api/messages', { sender_id: orgs[1], recipient_id: orgs[0], body: 'How much for ten units?' }, { 'x-agent-key': keys[1] });
+  await must(PORT, 'POST', '/api/trade', { organization_id: orgs[0], resource: 'food', side: 'buy', quantity: 1 }, h);
+  const adventurers: any[] = await must(PORT, 'GET', '/api/adventurers?limit=100');
+  const available = adventurers.filter((a) => a.status === 'available');
+  const events: any[] = await must(PORT, 'GET', '/api/events?limit=1');
+  return { key: keys[0], agentId: agents[0], orgId: orgs[0], questId: quest.id, contractId: contract.id, eventId: events[0].id, adventurerId: adventurers[0].id,
+    keys, orgs, marketOrgs, markets, openQuests: quests, adventurers: available.map((a) => a.id) };
+}
+
+function cases(w: Awaited<ReturnType<typeof seed>>): Case[] {
+  const admin = { 'x-admin-key': 'bench-admin' };
+  const reads: [string, Record<string, string>?][] = [
+    ['/api/world'], ['/api/rules'], ['/api/agents'], ['/api/agents/me', { 'x-agent-key': w.key }], [`/api/agents/${w.agentId}`],
+    ['/api/agent-departures', admin], ['/api/suggestions', admin], ['/api/world-events'], ['/api/events?limit=30'],
+    [`/api/events/${w.eventId}/investigation`], ['/api/organizations'], [`/api/organizations/${w.orgId}`], ['/api/locations'],
+    [`/api/locations/${w.markets[0]}`], [`/api/locations/${w.markets[0]}/gaps`], ['/api/adventurers'], [`/api/adventurers/${w.adventurerId}`],
+    ['/api/quests'], [`/api/quests/${w.questId}`], ['/api/messages'], ['/api/messages/inbox', { 'x-agent-key': w.key }],
+    ['/api/messages/investigation', { 'x-spectator-key': 'bench-spectator' }], ['/api/projects'], ['/api/production'], ['/api/establishments'],
+    ['/api/contracts'], [`/api/contracts/${w.contractId}`], ['/api/alliances'], ['/api/relationships'], ['/api/parties'],
+    ['/api/market'], [`/api/market?location_id=${w.markets[0]}`], ['/api/market/food'],
+  ];
+  const trade = (who: { key: string; org: number }[]) => {
+    // A buy then a sell of one unit of food by one organization, the organizations in turn
+    // (autocannon starts each pass over the sequence with a fresh context).
+    let next = 0;
+    return cannon(PORT, {
+      requests: [
+        { method: 'POST', setupRequest: (req: any, ctx: any) => { ctx.me ??= who[next++ % who.length]; return { ...req, path: '/api/trade', headers: { 'content-type': 'application/json', 'x-agent-key': ctx.me.key }, body: JSON.stringify({ organization_id: ctx.me.org, resource: 'food', side: 'buy', quantity: 1 }) }; } },
+        { method: 'POST', setupRequest: (req: any, ctx: any) => ({ ...req, path: '/api/trade', headers: { 'content-type': 'application/json', 'x-agent-key': ctx.me.key }, body: JSON.stringify({ organization_id: ctx.me.org, resource: 'food', side: 'sell', quantity: 1 }) }) },
+      ],
+    } as any);
+  };
+  return [
+    ...reads.map(([url, headers]): Case => ({ name: `GET ${url}`, group: 'read', run: () => cannon(PORT, { path: url, headers }) })),
+    { name: 'POST /api/trade, one market', group: 'trade', run: () => trade(w.orgs.map((org, i) => ({ key: w.keys[i], org }))) },
+    { name: `POST /api/trade, ${Math.min(w.markets.length, CONNECTIONS)} markets`, group: 'trade', run: () => trade(w.marketOrgs) },
+    // One write of one organization a connection: what a trade's three writes compare with.
+    { name: 'POST /api/messages (one write)', group: 'write', run: () => { let next = 0; return cannon(PORT, { requests: [{ method: 'POST', setupRequest: (req: any, ctx: any) => { const i = next++ % w.orgs.length; return { ...req, path: '/api/messages', headers: { 'content-type': 'application/json', 'x-agent-key': w.keys[i] }, body: JSON.stringify({ sender_id: w.orgs[i], recipient_id: null, body: 'Fair prices today.' }) }; } }] }); } },
+    { name: 'mixed agent workload', group: 'mix', run: () => cannon(PORT, { requests: mixRequests(w) } as any) },
+  ];
+}
+
+/** The service's sums and counts of persist and commit times (GET /metrics), by series. */
+async function writeMetrics(): Promise<Map<string, number>> {
+  const r = await request(PORT, 'GET', '/metrics', undefined, { 'x-admin-key': 'bench-admin' });
+  const m = new Map<string, number>();
+  for (const line of String(r.body).split('\n')) {
+    const hit = /^(worldsim_(?:persist|store_commit)_duration_seconds_(?:sum|count)(?:\{[^}]*\})?) ([\d.e+-]+)$/.exec(line);
+    if (hit) m.set(hit[1].replace(/,?result="ok"/, ''), Number(hit[2]));
+  }
+  return m;
+}
+
+/** Where a write case's time went: each kind's mean wait for its persist to be durable, and the commits (writes per commit, mean commit time). */
+function describeWrites(before: Map<string, number>, after: Map<string, number>): string {
+  const delta = (k: string) => (after.get(k) ?? 0) - (before.get(k) ?? 0);
+  const parts: string[] = [];
+  for (const k of after.keys()) {
+    const kind = /^worldsim_persist_duration_seconds_count\{kind="([^"]+)"/.exec(k)?.[1];
+    if (!kind || delta(k) === 0) continue;
+    const sum = delta(`worldsim_persist_duration_seconds_sum{kind="${kind}"}`);
+    parts.push(`${kind} ${fmt(delta(k))} persists, ${(1000 * sum / delta(k)).toFixed(1)} ms each`);
+  }
+  const commits = delta('worldsim_store_commit_duration_seconds_count{}') || delta('worldsim_store_commit_duration_seconds_count');
+  const commitSum = delta('worldsim_store_commit_duration_seconds_sum{}') || delta('worldsim_store_commit_duration_seconds_sum');
+  if (commits) parts.push(`${fmt(commits)} commits, ${(1000 * commitSum / commits).toFixed(1)} ms each`);
+  return parts.join('; ');
+}
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function main() {
+  console.log(`worldsim benchmark, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), node ${process.version}`);
+  console.log(`store ${process.env.WORLD_STORE || 'sqlite'}, ${CONNECTIONS} connections, ${SECONDS} s a case, ${ROUNDS} rounds; bare restify is measured again before each case`);
+  const bare = fork(path.join(__dirname, 'bare-restify.js'), [String(BARE_PORT)], { stdio: 'ignore' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-run-'));
+  const service = startService(dataDir);
+  const results = new Map<string, { group: string; samples: Sample[]; shares: number[] }>();
+  try {
+    await Promise.all([waitFor(BARE_PORT, '/json'), waitFor(PORT, '/healthz')]);
+    const w = await seed();
+    const list = cases(w).filter((c) => !ONLY || ONLY.test(c.name));
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const c of list) {
+        const base = await cannon(BARE_PORT, { path: '/json' });
+        const metricsBefore = c.group === 'read' ? null : await writeMetrics();
+        const s = await c.run();
+        if (metricsBefore) s.writes = describeWrites(metricsBefore, await writeMetrics());
+        const entry = results.get(c.name) ?? { group: c.group, samples: [], shares: [] };
+        entry.samples.push(s);
+        entry.shares.push((c.group === 'trade' ? s.ok : s.rps) / base.rps);
+        results.set(c.name, entry);
+        entry.samples.length === 1 && process.stderr.write('.');
+        const bareEntry = results.get('bare restify 11, fixed 1 KB JSON') ?? { group: 'bare', samples: [], shares: [] };
+        bareEntry.samples.push(base); bareEntry.shares.push(1);
+        results.set('bare restify 11, fixed 1 KB JSON', bareEntry);
+      }
+    }
+    process.stderr.write('\n');
+  } finally {
+    service.kill('SIGTERM');
+    bare.kill('SIGTERM');
+    await sleep(1000);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  // Trades count the successful ones (2xx) a second; everything else counts every answer.
+  console.log('');
+  console.log('| endpoint | req/s (median; min-max) | share of bare restify | p50 ms | p99 ms | refused |');
+  console.log('|---|---|---|---|---|---|');
+  const order = ['bare', 'read', 'write', 'trade', 'mix'];
+  for (const [name, e] of [...results.entries()].sort((a, b) => order.indexOf(a[1].group) - order.indexOf(b[1].group))) {
+    const rate = e.samples.map((s) => (e.group === 'trade' ? s.ok : s.rps));
+    const share = median(e.shares);
+    console.log(`| ${name}${e.group === 'trade' ? ' (successful)' : ''} | ${fmt(median(rate))} (${fmt(Math.min(...rate))}-${fmt(Math.max(...rate))}) | ${(share * 100).toFixed(0)}% | ${median(e.samples.map((s) => s.p50))} | ${median(e.samples.map((s) => s.p99))} | ${e.samples.reduce((n, s) => n + s.refused, 0)} |`);
+  }
+  console.log('');
+  console.log(`The mix: ${MIX_DESCRIPTION}`);
+  console.log('\nWhere the writes waited (the last round; a persist waits from the actor\'s write until its commit is durable):');
+  for (const [name, e] of results) if (e.samples[e.samples.length - 1].writes) console.log(`- ${name}: ${e.samples[e.samples.length - 1].writes}`);
+  if (process.env.BENCH_TICK !== '0') {
+    console.log('\nThe tick (bench/tick.ts):');
+    const args = (process.env.BENCH_TICK_ARGS ?? '').split(' ').filter(Boolean);
+    spawnSync(process.execPath, ['--no-deprecation', path.join(__dirname, 'tick.js'), ...args], { stdio: 'inherit', env: process.env });
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
