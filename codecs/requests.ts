@@ -173,6 +173,53 @@ const pageFields = {
   after_id: optional(text(1, 80)),
 };
 export const PageQuery = object('PageQuery', pageFields);
+
+// Filters of the growing listings (docs/decisions.md, "What an agent needs to decide"):
+// every one optional, all given ones must hold, and the page is taken from what is left.
+const queryId = () => optional(boundedInt(1, undefined, 'text'));
+export const QuestsQuery = object('QuestsQuery', {
+  status: optional(oneOf(['open', 'accepted', 'resolved', 'withdrawn'] as const)),
+  location_id: optional(text(2, 40)),
+  requester_id: queryId(),
+  min_reward: optional(boundedInt(0, 10_000_000, 'text')),
+  max_reward: optional(boundedInt(0, 10_000_000, 'text')),
+  ...pageFields,
+});
+export const AdventurersQuery = object('AdventurersQuery', {
+  status: optional(oneOf(['available', 'employed', 'dead'] as const)),
+  location_id: optional(text(2, 40)),
+  organization_id: queryId(),
+  ...pageFields,
+});
+export const ContractsQuery = object('ContractsQuery', {
+  organization_id: queryId(),
+  status: optional(oneOf(['proposed', 'accepted', 'fulfilled', 'rejected'] as const)),
+  ...pageFields,
+});
+export const AlliancesQuery = object('AlliancesQuery', {
+  organization_id: queryId(),
+  status: optional(oneOf(['proposed', 'active', 'ended'] as const)),
+  ...pageFields,
+});
+/** How much of each member an organization's view carries: `brief` leaves out their moments, party history and bonds. */
+export const OrganizationViewQuery = object('OrganizationViewQuery', {
+  members: withDefault(oneOf(['full', 'brief'] as const), 'full'),
+});
+
+// Quotes: what an action would do, computed by the action's own rules, changing nothing.
+export const TradeQuoteQuery = object('TradeQuoteQuery', {
+  side: oneOf(['buy', 'sell'] as const),
+  quantity: boundedInt(1, 100000, 'text'),
+  location_id: optional(text(2, 40)),
+});
+export const TravelPlanQuery = object('TravelPlanQuery', {
+  organization_id: queryId(),
+  from_id: optional(text(2, 40)),
+  destination_id: text(2, 40),
+});
+export const QuestOddsQuery = object('QuestOddsQuery', {
+  party_id: boundedInt(1, undefined, 'text'),
+});
 export const EventsQuery = object('EventsQuery', {
   limit: withDefault(boundedInt(1, 100, 'text'), 30),
   category: optional(text(2, 40)),

@@ -7,7 +7,7 @@ import type { ValueSchema } from './json-schema';
 const str = (description?: string): ValueSchema => ({ type: 'string', ...(description ? { description } : {}) });
 const int = (description?: string): ValueSchema => ({ type: 'integer', ...(description ? { description } : {}) });
 const num = (): ValueSchema => ({ type: 'number' });
-const bool = (): ValueSchema => ({ type: 'boolean' });
+const bool = (description?: string): ValueSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
 const any = (): ValueSchema => ({ type: 'any' });
 const words = (...enumWords: string[]): ValueSchema => ({ type: 'string', enum: enumWords });
 const nullable = (s: ValueSchema): ValueSchema => ({ ...s, nullable: true });
@@ -82,7 +82,7 @@ export const Establishment = record('Establishment', {
 export const Contract = record('Contract', {
   id: int(), proposer_id: int(), counterparty_id: int(), title: str(), terms: str(), value: int(), resource: nullable(str()), quantity: int(),
   status: words('proposed', 'accepted', 'fulfilled', 'rejected'), proposed_day: int(), accepted_day: nullable(int()), ended_day: nullable(int()),
-  fulfilled_by: nullable(int()),
+  fulfilled_by: nullable(int()), withdrawn: bool('True when the proposer withdrew it before acceptance (it then stands as rejected).'),
 });
 
 export const Alliance = record('Alliance', {
@@ -95,6 +95,7 @@ const withParties = { proposer: nullable(PartySummary), counterparty: nullable(P
 
 export const MarketEntry = record('MarketEntry', {
   resource: str(), price: num(), supply: int(), location_id: str(), base_price: int(), usual_supply: int(),
+  price_factor: num(),
 });
 
 // A chronicle report (a world event's news, sent by nobody from nowhere) stands among the
@@ -118,8 +119,15 @@ export const WorldEvent = record('WorldEvent', {
   ended_early: bool(), quest_id: nullable(int()), location_id: nullable(str()), introduced: listOf(any()),
 });
 
+/** A member in an organization's view: with members=brief, without the record of their life. */
+const Member = record('Member', {
+  ...Adventurer.properties,
+  bonds: { ...mapOf(any(), 'Bonds with fellow adventurers, by id (left out with members=brief).'), required: false },
+  moments: { ...listOf(anyObject()), required: false }, party_history: { ...listOf(anyObject()), required: false },
+});
+
 const OrganizationDetail = extend(Organization, 'OrganizationDetail', {
-  members: listOf(Adventurer), projects: listOf(Project), contracts: listOf(Contract), alliances: listOf(Alliance),
+  members: listOf(Member), projects: listOf(Project), contracts: listOf(Contract), alliances: listOf(Alliance),
   parties: listOf(Party), establishments: listOf(Establishment),
 });
 
@@ -164,6 +172,18 @@ export const RESPONSES: Record<string, ValueSchema> = {
 
   'GET /api/market': listOf(MarketEntry),
   'GET /api/market/{resource}': MarketEntry,
+  'GET /api/market/{resource}/quote': record('TradeQuote', {
+    location_id: str(), resource: str(), side: words('buy', 'sell'), quantity: int(),
+    possible: bool('False when the market would refuse this trade (more than its supply); refusal then says why.'), refusal: nullable(str()),
+    total: nullable(int('Gold the trade would cost (buy) or fetch (sell).')), average_price: nullable(num()),
+    price_before: num(), supply_before: int(), price_after: nullable(num()), supply_after: nullable(int()), day: int(), note: str(),
+  }),
+  'GET /api/travel/plan': record('TravelPlan', {
+    from_id: str(), destination_id: str(), path: listOf(str()), passes_through: listOf(str('A place passed on the way, without stopping.')),
+    legs: listOf(record('TravelLeg', { from_id: str(), to_id: str(), distance_days: int(), road_danger: int(), place_danger: int() })),
+    road_days: int(), danger_days: int(), days: int(), max_danger: int(), day: int(), arrives_day: int(),
+    can_set_out: nullable(bool()), blocked_reason: nullable(str()),
+  }),
   'POST /api/trade': record('TradeReceipt', {
     trade: record('Trade', {
       day: int(), agent_id: int(), organization_id: int(), resource: str(), side: words('buy', 'sell'), quantity: int(), total: int(),
@@ -196,10 +216,16 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'POST /api/quests/{quest_id}/complete': Quest,
   'GET /api/quests': listOf(Quest),
   'GET /api/quests/{quest_id}': Quest,
+  'GET /api/quests/{quest_id}/odds': record('QuestOdds', {
+    quest_id: int(), quest_status: str(), party_id: int(), organization_id: int(), location_id: str(), day: int(),
+    party_strength: int(), danger: int(), effective_danger: int(), outcome: words('full', 'partial', 'failure'),
+    reward: int(), reward_paid: int(), requirements_met: bool(), unmet_requirements: nullable(str()), injured_members: listOf(int()), note: str(),
+  }),
 
   'POST /api/contracts': Contract,
   'POST /api/contracts/{contract_id}/accept': Contract,
   'POST /api/contracts/{contract_id}/reject': Contract,
+  'POST /api/contracts/{contract_id}/withdraw': Contract,
   'POST /api/contracts/{contract_id}/fulfill': Contract,
   'GET /api/contracts': listOf(Contract),
   'GET /api/contracts/{contract_id}': extend(Contract, 'ContractWithParties', withParties),
@@ -223,6 +249,7 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'GET /api/world': WorldSummary,
   'GET /api/rules': record('Rules', {
     version: str(), core_rules: listOf(str()), numbers: anyObject(), accounting: anyObject(), errors: anyObject(),
+    event_categories: mapOf(str(), 'The categories of history events (GET /api/events?category=...), each with what it records.'),
     api: listOf(record('RulesEndpoint', {
       method: str(), path: str(), summary: str(), auth: nullable(str()), path_parameters: anyObject(), query: anyObject(),
       body: nullable(anyObject()), success: int(),

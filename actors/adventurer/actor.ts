@@ -23,9 +23,9 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
     case 'appeared':
       return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} arrived looking for work (strength ${after.strength}, ${after.traits.join(' and ')})`, data }];
     case 'hired':
-      return [{ day: e.day, category: 'adventurer', agent_id: e.agent_id, organization_ids: [e.organization_id], summary: `${after.name} was hired by organization ${e.organization_id}`, data }];
+      return [{ day: e.day, category: 'adventurer', agent_id: e.agent_id, organization_ids: [e.organization_id], summary: `${after.name} was hired by ${e.organization_name ?? `organization ${e.organization_id}`}`, data }];
     case 'released':
-      return [{ day: e.day, category: 'adventurer', agent_id: e.agent_id, organization_ids: [e.organization_id], summary: `${after.name} left organization ${e.organization_id} (${e.reason})`, data }];
+      return [{ day: e.day, category: 'adventurer', agent_id: e.agent_id, organization_ids: [e.organization_id], summary: `${after.name} left ${e.organization_name ?? `organization ${e.organization_id}`} (${e.reason})`, data }];
     case 'joined-party':
       return [{ day: e.day, category: 'party', agent_id: e.agent_id, organization_ids: [e.organization_id], summary: `${after.name} joined the party "${e.party_name}"`, data: { ...data, party_id: e.party_id } }];
     case 'quest-endured': {
@@ -122,7 +122,7 @@ export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, Adve
       case 'quest-outcome': return decideQuestOutcome(state, c);
       case 'freed':
         if (!state || state.status !== 'employed' || state.organization_id !== c.organization_id) return { events: [] };
-        return { events: [{ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: null, reason: c.reason }] };
+        return { events: [{ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: null, reason: c.reason, organization_name: (await io.read.row<{ name: string }>('organization', c.organization_id))?.name }] };
       case 'day-began': return decideDay(state, c.day);
     }
   },

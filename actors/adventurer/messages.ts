@@ -52,7 +52,8 @@ export interface Adventurer extends AdventurerSpec {
 
 export interface SeedAdventurerCommand { type: 'seed'; adventurer: AdventurerSpec; day: number }
 export interface AdventurerStatusCommand { type: 'status' }
-export interface HireCommand { type: 'hire' | 'release'; organization_id: number; agent_id: number; day: number }
+/** organization_name: the organization's name, so the history and the adventurer's moments name it. */
+export interface HireCommand { type: 'hire' | 'release'; organization_id: number; agent_id: number; day: number; organization_name?: string }
 export interface JoinPartyCommand { type: 'join-party'; party_id: number; party_name: string; organization_id: number; agent_id: number; day: number }
 /** The consequences of a resolved quest for one member, decided by the quest. */
 export interface QuestOutcomeCommand {
@@ -76,8 +77,8 @@ export type AdventurerCommand =
   | SeedAdventurerCommand | AdventurerStatusCommand | HireCommand | JoinPartyCommand | QuestOutcomeCommand | FreedCommand | AdventurerDayCommand | AdventurerResumeCommand;
 
 export interface AdventurerAppeared { type: 'appeared'; day: number; adventurer: AdventurerSpec }
-export interface Hired { type: 'hired'; day: number; organization_id: number; agent_id: number }
-export interface Released { type: 'released'; day: number; organization_id: number; agent_id: number | null; reason: string }
+export interface Hired { type: 'hired'; day: number; organization_id: number; agent_id: number; organization_name?: string }
+export interface Released { type: 'released'; day: number; organization_id: number; agent_id: number | null; reason: string; organization_name?: string }
 export interface JoinedParty { type: 'joined-party'; day: number; party_id: number; party_name: string; organization_id: number; agent_id: number }
 export interface QuestEndured {
   type: 'quest-endured'; day: number; quest_id: number; quest_title: string; outcome: 'full' | 'partial' | 'failure';
@@ -92,7 +93,7 @@ export interface AgedOut { type: 'aged-out'; day: number }
  * organization's side is named `op`, so asked again it changes nothing. It ends with
  * hired or released, or with employment-abandoned when the organization refused.
  */
-export interface EmploymentBegun { type: 'employment-begun'; day: number; change: 'hire' | 'release'; organization_id: number; agent_id: number; op: string }
+export interface EmploymentBegun { type: 'employment-begun'; day: number; change: 'hire' | 'release'; organization_id: number; agent_id: number; op: string; organization_name?: string }
 export interface EmploymentAbandoned { type: 'employment-abandoned'; day: number; organization_id: number; reason: string }
 
 /**

@@ -28,6 +28,9 @@ export function dueDay(a: Adventurer): number | null {
   return ends === null ? a.injured_until : Math.min(a.injured_until, ends);
 }
 
+/** The organization's name, where it is known (it names the organization in the history). */
+const named = (name: string | undefined) => (name === undefined ? {} : { organization_name: name });
+
 const isInjured = (a: Adventurer, day: number) => a.injured_until !== null && a.injured_until > day;
 
 export function decideHire(state: AdventurerState, c: HireCommand): Decision<AdventurerEvent> {
@@ -35,11 +38,11 @@ export function decideHire(state: AdventurerState, c: HireCommand): Decision<Adv
   if (state.status === 'dead') return conflict(`${state.name} is dead`);
   if (c.type === 'hire') {
     if (state.status === 'employed') return conflict(`${state.name} already works for organization ${state.organization_id}`);
-    return accept({ type: 'hired', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id });
+    return accept({ type: 'hired', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, ...named(c.organization_name) });
   }
   if (state.organization_id !== c.organization_id) return forbidden(`${state.name} is not a member of organization ${c.organization_id}`);
   if (state.party_id !== null) return conflict(`${state.name} is in party ${state.party_id}; a party member cannot be released`);
-  return accept({ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, reason: 'released by the organization' });
+  return accept({ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, reason: 'released by the organization', ...named(c.organization_name) });
 }
 
 /** The intent of a hiring or release the adventurer agrees to: decided as before, recorded first. */
@@ -47,7 +50,7 @@ export function decideBeginEmployment(state: AdventurerState, c: HireCommand): D
   const d = decideHire(state, c);
   if ('refusal' in d) return d;
   const op = `adventurer:${state!.id}:employment:${(state!.employment_changes ?? 0) + 1}`;
-  return accept({ type: 'employment-begun', day: c.day, change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, op });
+  return accept({ type: 'employment-begun', day: c.day, change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, op, ...named(c.organization_name) });
 }
 
 /**
@@ -62,8 +65,8 @@ export function decideEmploymentAnswer(state: AdventurerState, answer: { ok: tru
     return accept({ type: 'employment-abandoned', day: m.day, organization_id: m.organization_id, reason: answer.refusal.detail });
   }
   return m.change === 'hire'
-    ? accept({ type: 'hired', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id })
-    : accept({ type: 'released', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, reason: 'released by the organization' });
+    ? accept({ type: 'hired', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, ...named(m.organization_name) })
+    : accept({ type: 'released', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, reason: 'released by the organization', ...named(m.organization_name) });
 }
 
 export function decideJoinParty(state: AdventurerState, c: JoinPartyCommand): Decision<AdventurerEvent> {
@@ -133,7 +136,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
   if (!state) return state;
   switch (e.type) {
     case 'employment-begun':
-      return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op }, employment_changes: (state.employment_changes ?? 0) + 1 };
+      return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op, ...named(e.organization_name) }, employment_changes: (state.employment_changes ?? 0) + 1 };
     case 'employment-abandoned':
       return { ...state, employment: null };
     case 'joining-begun':
@@ -141,11 +144,11 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
     case 'joining-abandoned':
       return { ...state, joining: null };
     case 'hired':
-      return { ...state, employment: null, status: 'employed', organization_id: e.organization_id, moments: remember(state, { day: e.day, kind: 'employed', text: `hired by organization ${e.organization_id}` }) };
+      return { ...state, employment: null, status: 'employed', organization_id: e.organization_id, moments: remember(state, { day: e.day, kind: 'employed', text: `hired by ${e.organization_name ?? `organization ${e.organization_id}`}` }) };
     case 'released':
       return {
         ...state, employment: null, status: 'available', organization_id: null, party_id: null,
-        moments: remember(state, { day: e.day, kind: 'released', text: `left organization ${e.organization_id}: ${e.reason}` }),
+        moments: remember(state, { day: e.day, kind: 'released', text: `left ${e.organization_name ?? `organization ${e.organization_id}`}: ${e.reason}` }),
       };
     case 'joined-party':
       return {

@@ -8,13 +8,18 @@ import type { Alliance, AllianceCommand, AllianceEvent, AllianceState } from './
 import { TRUST_ON_ALLIANCE, TRUST_ON_BREAK, decideBeginChange, decideChangeDone, decideMemberEnded, decidePropose, evolve, trustOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
 
+/** The organizations by the names they had when the alliance was proposed. */
+const proposerOf = (a: Alliance) => a.proposer_name ?? `organization ${a.proposer_id}`;
+const counterpartyOf = (a: Alliance) => a.counterparty_name ?? `organization ${a.counterparty_id}`;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 function chronicle(e: AllianceEvent, after: AllianceState): HistoryEntry[] {
   if (!after) return [];
   const base = { day: e.day, agent_id: e.agent_id, organization_ids: [after.proposer_id, after.counterparty_id], category: 'alliance', data: { alliance_id: after.id } };
   switch (e.type) {
-    case 'proposed': return [{ ...base, summary: `Organization ${after.proposer_id} proposed an alliance to organization ${after.counterparty_id}` }];
-    case 'accepted': return [{ ...base, summary: `Organizations ${after.proposer_id} and ${after.counterparty_id} are now allied` }];
-    case 'ended': return [{ ...base, summary: `The alliance of organizations ${after.proposer_id} and ${after.counterparty_id} ended (${e.reason})` }];
+    case 'proposed': return [{ ...base, summary: `${capital(proposerOf(after))} proposed an alliance to ${counterpartyOf(after)}` }];
+    case 'accepted': return [{ ...base, summary: `${capital(proposerOf(after))} and ${counterpartyOf(after)} are now allied` }];
+    case 'ended': return [{ ...base, summary: `The alliance of ${proposerOf(after)} and ${counterpartyOf(after)} ended (${e.reason})` }];
     case 'change-begun': return []; // the intent: the acceptance or end is told when it is recorded
   }
 }

@@ -1,5 +1,6 @@
 // What an alliance actor is told, and what it records (core rule 22).
-export interface AllianceSpec { id: number; proposer_id: number; counterparty_id: number; terms: string }
+/** The names are the two organizations' when proposed, so the history names them (older alliances have none). */
+export interface AllianceSpec { id: number; proposer_id: number; counterparty_id: number; terms: string; proposer_name?: string; counterparty_name?: string }
 export type AllianceStatus = 'proposed' | 'active' | 'ended';
 export interface Alliance extends AllianceSpec {
   status: AllianceStatus;

@@ -10,17 +10,23 @@ import type { Contract, ContractCommand, ContractEvent, ContractState } from './
 import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePropose, evolve, fulfilmentOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
 
-export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, ...c }: Contract) => ({ ...c });
+export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, proposer_name: _p, counterparty_name: _c, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false });
 
 const describe = (c: Contract) => `"${c.title}" (${c.value} gold${c.resource ? ` for ${c.quantity} ${c.resource}` : ''})`;
+
+/** The organizations by the names they had when the contract was proposed. */
+const proposerOf = (c: Contract) => c.proposer_name ?? `organization ${c.proposer_id}`;
+const counterpartyOf = (c: Contract) => c.counterparty_name ?? `organization ${c.counterparty_id}`;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function chronicle(e: ContractEvent, after: ContractState): HistoryEntry[] {
   if (!after) return [];
   const base = { day: e.day, agent_id: e.agent_id, organization_ids: [after.proposer_id, after.counterparty_id], data: { contract_id: after.id } };
   switch (e.type) {
-    case 'proposed': return [{ ...base, category: 'contract', summary: `Organization ${after.proposer_id} proposed the contract ${describe(after)} to organization ${after.counterparty_id}` }];
-    case 'accepted': return [{ ...base, category: 'contract', summary: `Organization ${after.counterparty_id} accepted the contract ${describe(after)}` }];
-    case 'rejected': return [{ ...base, category: 'contract', summary: `Organization ${after.counterparty_id} rejected the contract ${describe(after)}` }];
+    case 'proposed': return [{ ...base, category: 'contract', summary: `${capital(proposerOf(after))} proposed the contract ${describe(after)} to ${counterpartyOf(after)}` }];
+    case 'accepted': return [{ ...base, category: 'contract', summary: `${capital(counterpartyOf(after))} accepted the contract ${describe(after)}` }];
+    case 'rejected': return [{ ...base, category: 'contract', summary: `${capital(counterpartyOf(after))} rejected the contract ${describe(after)}` }];
+    case 'withdrawn': return [{ ...base, category: 'contract', summary: `${capital(proposerOf(after))} withdrew the contract ${describe(after)} it had proposed to ${counterpartyOf(after)}` }];
     case 'fulfilment-begun':
     case 'fulfilment-undoing':
     case 'fulfilment-abandoned':
@@ -28,7 +34,7 @@ function chronicle(e: ContractEvent, after: ContractState): HistoryEntry[] {
       return []; // intents and undoing: each side's own record tells what moved; the rejection is told when it is recorded
     case 'fulfilled':
       // Each side's own record carries the gold and goods it moved (its ledger); this one says what was agreed.
-      return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: organization ${after.counterparty_id} paid ${after.value} gold to organization ${after.proposer_id}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}` }];
+      return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: ${counterpartyOf(after)} paid ${after.value} gold to ${proposerOf(after)}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}` }];
   }
 }
 
@@ -139,7 +145,7 @@ const continuePending = (state: ContractState, io: EntityIO) => (state?.rejectio
 export const contractKind: EntityKind<ContractState, ContractCommand, ContractEvent> = {
   kind: 'contract',
   rank: RANK.contract,
-  commands: { propose: true, accept: true, reject: true, fulfill: true, status: true, resume: true },
+  commands: { propose: true, accept: true, reject: true, withdraw: true, fulfill: true, status: true, resume: true },
   initialState: null,
   evolve,
   project,

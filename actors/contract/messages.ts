@@ -8,6 +8,9 @@ export interface ContractSpec {
   value: number;
   resource: string | null;
   quantity: number;
+  /** The two organizations' names when proposed, so the history names them (older contracts have none). */
+  proposer_name?: string;
+  counterparty_name?: string;
 }
 
 export type ContractStatus = 'proposed' | 'accepted' | 'fulfilled' | 'rejected';
@@ -18,6 +21,8 @@ export interface Contract extends ContractSpec {
   accepted_day: number | null;
   ended_day: number | null;
   fulfilled_by: number | null;
+  /** True when the proposer withdrew it before acceptance: it then stands as rejected. */
+  withdrawn?: boolean;
   /** A fulfilment under way (kept out of the view): recorded before anything moves, cleared when it ends. */
   fulfilment?: Fulfilment | null;
   /** How many fulfilments it has begun: names each one's movements. */
@@ -34,7 +39,7 @@ export interface Contract extends ContractSpec {
 export interface Fulfilment { attempt: number; day: number; agent_id: number; organization_id: number; location_id: string | null; undoing: boolean; reason?: string }
 
 export interface ProposeContract { type: 'propose'; contract: ContractSpec; agent_id: number; day: number }
-export interface ContractAction { type: 'accept' | 'reject' | 'fulfill'; organization_id: number; agent_id: number; day: number }
+export interface ContractAction { type: 'accept' | 'reject' | 'withdraw' | 'fulfill'; organization_id: number; agent_id: number; day: number }
 export interface ContractStatusCommand { type: 'status' }
 /** Finish a fulfilment or rejection a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface ContractResumeCommand { type: 'resume' }
@@ -43,6 +48,8 @@ export type ContractCommand = ProposeContract | ContractAction | ContractStatusC
 export interface ContractProposed { type: 'proposed'; day: number; agent_id: number; contract: ContractSpec }
 export interface ContractAccepted { type: 'accepted'; day: number; agent_id: number }
 export interface ContractRejected { type: 'rejected'; day: number; agent_id: number }
+/** The proposer took back a proposal nobody had accepted yet. */
+export interface ContractWithdrawn { type: 'withdrawn'; day: number; agent_id: number }
 export interface ContractFulfilled { type: 'fulfilled'; day: number; agent_id: number; organization_id: number }
 export interface FulfilmentBegun { type: 'fulfilment-begun'; day: number; agent_id: number; fulfilment: Fulfilment }
 /** The counterparty refused to pay after the goods were handed over: they go back. */
@@ -50,6 +57,6 @@ export interface FulfilmentUndoing { type: 'fulfilment-undoing'; day: number; ag
 export interface FulfilmentAbandoned { type: 'fulfilment-abandoned'; day: number; agent_id: number; reason: string }
 /** The intent of a rejection: the trust of each side cools (named movements), then the contract records `rejected`. */
 export interface RejectionBegun { type: 'rejection-begun'; day: number; agent_id: number }
-export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned | RejectionBegun;
+export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractWithdrawn | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned | RejectionBegun;
 
 export type ContractState = Contract | null;

@@ -1,6 +1,9 @@
-// The contract's state machine: proposed -> accepted -> fulfilled, or proposed -> rejected.
-// Payment happens only on fulfilment: the counterparty pays the value to the proposer,
-// and a resource contract moves its quantity from proposer to counterparty in the same step.
+// The contract's state machine: proposed -> accepted -> fulfilled, or proposed -> rejected
+// (by the counterparty, or withdrawn by the proposer). Payment happens only on fulfilment:
+// the counterparty pays the value to the proposer, and a resource contract moves its
+// quantity from proposer to counterparty in the same step. A service contract (no
+// resource) is fulfilled by the counterparty alone: fulfilling it is paying for a service
+// received, so the side being paid cannot collect without delivering.
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type { ContractAction, ContractEvent, ContractSpec, ContractState } from './messages';
 
@@ -26,9 +29,16 @@ export function decideAction(state: ContractState, c: ContractAction): Decision<
       if (c.organization_id !== state.counterparty_id) return forbidden(`only the counterparty, organization ${state.counterparty_id}, may ${c.type} this contract`);
       if (state.status !== 'proposed') return conflict(`contract ${state.id} is ${state.status}; only a proposed contract can be ${c.type}ed`);
       return accept(c.type === 'accept' ? { type: 'accepted', day: c.day, agent_id: c.agent_id } : { type: 'rejected', day: c.day, agent_id: c.agent_id });
+    case 'withdraw':
+      if (c.organization_id !== state.proposer_id) return forbidden(`only the proposer, organization ${state.proposer_id}, may withdraw this contract`);
+      if (state.status !== 'proposed') return conflict(`contract ${state.id} is ${state.status}; only a proposed contract can be withdrawn`);
+      return accept({ type: 'withdrawn', day: c.day, agent_id: c.agent_id });
     case 'fulfill':
       if (!involved) return forbidden(`organization ${c.organization_id} is not a party to contract ${state.id}`);
       if (state.status !== 'accepted') return conflict(`contract ${state.id} is ${state.status}; only an accepted contract can be fulfilled`);
+      if (state.resource === null && c.organization_id !== state.counterparty_id) {
+        return forbidden(`contract ${state.id} is a service contract: only the counterparty, organization ${state.counterparty_id}, fulfils it, by paying once the service is delivered`);
+      }
       return accept({ type: 'fulfilled', day: c.day, agent_id: c.agent_id, organization_id: c.organization_id });
   }
 }
@@ -58,6 +68,7 @@ export function evolve(state: ContractState, e: ContractEvent): ContractState {
     case 'accepted': return { ...state, status: 'accepted', accepted_day: e.day };
     case 'rejected': return { ...state, status: 'rejected', ended_day: e.day, rejection: null };
     case 'rejection-begun': return { ...state, rejection: { day: e.day, agent_id: e.agent_id } };
+    case 'withdrawn': return { ...state, status: 'rejected', ended_day: e.day, withdrawn: true };
     case 'fulfilled': return { ...state, status: 'fulfilled', ended_day: e.day, fulfilled_by: e.organization_id, fulfilment: null };
     case 'fulfilment-begun': return { ...state, fulfilment: e.fulfilment, fulfilment_attempts: e.fulfilment.attempt };
     case 'fulfilment-undoing': return state.fulfilment ? { ...state, fulfilment: { ...state.fulfilment, undoing: true, reason: e.reason } } : state;

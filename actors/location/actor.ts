@@ -17,6 +17,8 @@ export const locationView = (l: Location) => ({
 
 export const marketEntryView = (l: Pick<Location, 'id'>, e: MarketEntry) => ({
   resource: e.resource, price: e.price, supply: e.supply, location_id: l.id, base_price: e.base_price, usual_supply: e.target_supply,
+  // The world events' factor on the price (1 when none): with it a quote prices a trade as the market will.
+  price_factor: e.price_factor ?? 1,
 });
 
 function project(l: LocationState): ProjectionRow[] {

@@ -109,7 +109,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
     }
     case 'message-sent': {
       const m = e.message;
-      const what = m.kind === 'rumor' ? 'spread a rumor' : m.recipient_id === null ? 'made a public announcement' : `sent a private message to organization ${m.recipient_id}`;
+      const what = m.kind === 'rumor' ? 'spread a rumor' : m.recipient_id === null ? 'made a public announcement' : `sent a private message to ${m.recipient_name ?? `organization ${m.recipient_id}`}`;
       return [{ ...base, organization_ids: m.recipient_id === null ? [after.id] : [after.id, m.recipient_id], category: 'message', summary: `${after.name} ${what} (${e.cost} gold)`, data: { message_id: m.id, kind: m.kind, public: m.recipient_id === null, ledger: ledger({ organization_id: after.id, flow: 'message', gold: -e.cost }) } }];
     }
     case 'transferred': {

@@ -100,6 +100,8 @@ export interface MessageSpec {
   deliver_day: number;
   sender_location_id: string;
   recipient_location_id: string | null;
+  /** The recipient's name when sent, so the history names it (older messages have none). */
+  recipient_name?: string | null;
 }
 export interface SendMessageCommand { type: 'send-message'; agent_id: number; day: number; message: MessageSpec }
 /**

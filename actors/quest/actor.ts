@@ -29,6 +29,13 @@ export const questView = (q: Quest) => ({
   resolution: q.resolution, withdrawn_reason: q.withdrawn_reason,
 });
 
+/** An organization by name for the history; its number only in records from before names were kept. */
+const called = (name: string | undefined, id: number | null) => name ?? `organization ${id}`;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** An organization's name as the read model has it (for the history), if it has one. */
+const nameOf = async (io: EntityIO, id: number) => (await io.read.row<{ name: string }>('organization', id))?.name;
+
 function chronicle(e: QuestEvent, after: QuestState, before: QuestState): HistoryEntry[] {
   if (!after) return [];
   const data = { quest_id: after.id };
@@ -36,13 +43,13 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
   const involved = involvedIn(parties);
   switch (e.type) {
     case 'posted':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `Organization ${after.requester_id} posted "${after.title}" at ${after.location_id} for ${after.reward} gold${e.world_funded ? ' paid by the world' : ''}`, data: { ...data, reward: after.reward, world_funded: !!e.world_funded } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [after.requester_id], summary: `${capital(called(after.requester_name, after.requester_id))} posted "${after.title}" at ${after.location_id} for ${after.reward} gold${e.world_funded ? ' paid by the world' : ''}`, data: { ...data, reward: after.reward, world_funded: !!e.world_funded } }];
     case 'sponsored':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `Organization ${e.organization_id} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: [e.organization_id, after.requester_id], summary: `${capital(called(e.organization_name, e.organization_id))} pledged ${e.amount} gold to "${after.title}"; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'accepted':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `Organization ${e.organization_id} accepted "${after.title}"`, data }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `${capital(called(e.organization_name, e.organization_id))} accepted "${after.title}"`, data }];
     case 'dispatched':
-      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `Party ${e.party_id} set out on "${after.title}" at ${after.location_id}`, data: { ...data, party_id: e.party_id, members: e.members } }];
+      return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involved, summary: `${e.party_name !== undefined ? `The party "${e.party_name}"${e.organization_name ? ` of ${e.organization_name}` : ''}` : `Party ${e.party_id}`} set out on "${after.title}" at ${after.location_id}`, data: { ...data, party_id: e.party_id, members: e.members } }];
     case 'resolved': {
       const r = e.resolution;
       const words = { full: 'a full success', partial: 'a partial success', failure: 'a failure' }[r.outcome];
@@ -54,7 +61,7 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
       return [{ day: e.day, category: 'quest', agent_id: e.agent_id, organization_ids: involvedIn(parties, lines), summary: `"${after.title}" was withdrawn (${e.reason}); ${totalReward(after)} gold returned to its funders`, data: { ...data, payments: lines } }];
     }
     case 'sponsorship-refunded':
-      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold organization ${e.organization_id} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
+      return [{ day: e.day, category: 'quest', agent_id: null, organization_ids: [e.organization_id, after.requester_id], summary: `The ${e.amount} gold ${called(e.organization_name, e.organization_id)} pledged to "${after.title}" went back to it as it ended; the reward is now ${after.reward}`, data: { ...data, amount: e.amount } }];
     case 'closing-begun':
     case 'pledge-return-begun':
     case 'reservation-begun':
@@ -340,9 +347,11 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };
 
     case 'post': {
-      const d = decidePost(state, c.quest, c.agent_id, c.day, c.world_funded);
+      // The requester's name goes with the quest, so that its history names it.
+      const quest = { ...c.quest, requester_name: c.quest.requester_name ?? await nameOf(io, c.quest.requester_id) };
+      const d = decidePost(state, quest, c.agent_id, c.day, c.world_funded);
       if ('refusal' in d || c.world_funded) return d;
-      const begun = decideBeginPosting(state, c.quest, c.agent_id, c.day);
+      const begun = decideBeginPosting(state, quest, c.agent_id, c.day);
       if ('refusal' in begun) return begun;
       return { events: begun.events, andThen: (s) => continueReserving(s, io) };
     }
@@ -362,7 +371,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (!facts.ok) return { refusal: facts.refusal };
       const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
       if (unmet) return conflict(unmet);
-      return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id }] };
+      return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) }] };
     }
 
     case 'dispatch': {

@@ -12,6 +12,8 @@ export interface QuestSpec {
   minimum_strength: number;
   minimum_reputation: number;
   minimum_relationship: number;
+  /** The requester's name when posted, so the history names it (older quests have none). */
+  requester_name?: string;
 }
 
 export interface Fund { organization_id: number; amount: number }
@@ -88,14 +90,14 @@ export type QuestCommand =
   | OrganizationEndedCommand | SponsorEndedCommand | QuestDayCommand | QuestStatusCommand;
 
 export interface Posted { type: 'posted'; day: number; quest: QuestSpec; agent_id: number | null; world_funded?: boolean }
-export interface Sponsored { type: 'sponsored'; day: number; organization_id: number; amount: number; agent_id: number }
-export interface Accepted { type: 'accepted'; day: number; organization_id: number; agent_id: number }
-export interface Dispatched { type: 'dispatched'; day: number; party_id: number; members: number[]; agent_id: number }
+export interface Sponsored { type: 'sponsored'; day: number; organization_id: number; amount: number; agent_id: number; organization_name?: string }
+export interface Accepted { type: 'accepted'; day: number; organization_id: number; agent_id: number; organization_name?: string }
+export interface Dispatched { type: 'dispatched'; day: number; party_id: number; members: number[]; agent_id: number; party_name?: string; organization_name?: string }
 /** payments: where the quest's gold went (absent in records from before the ledger). */
 export interface Resolved { type: 'resolved'; day: number; agent_id: number | null; resolution: Resolution; payments?: LedgerLine[] }
 export interface Withdrawn { type: 'withdrawn'; day: number; agent_id: number | null; reason: string; payments?: LedgerLine[] }
 export interface Reopened { type: 'reopened'; day: number; reason: string }
-export interface SponsorshipRefunded { type: 'sponsorship-refunded'; day: number; organization_id: number; amount: number }
+export interface SponsorshipRefunded { type: 'sponsorship-refunded'; day: number; organization_id: number; amount: number; organization_name?: string }
 
 /** An organization's share of a quest's end: gold (and where it comes from), reputation, trust, its party home, its dead. */
 export interface SettlementPart {

@@ -21,6 +21,32 @@ import {
   ESTABLISHMENT_FAMILIES, INCOME_PER_DAY, RECRUITMENT_CHANCE, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT,
 } from '../organization/establishments';
 import { CANCEL_REFUND_SHARE, PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE } from '../organization/projects';
+import { DANGER_PER_DAY } from '../organization/travel';
+
+/** The categories of history events (GET /api/events?category=...), and what each records. */
+export const EVENT_CATEGORIES: Record<string, string> = {
+  agent: 'agents registering and retiring',
+  organization: 'organizations founded, revised or dissolved, and gold or goods moved between organizations outside a trade',
+  maintenance: "an organization's daily upkeep, and what it could not pay",
+  bankruptcy: 'organizations that went bankrupt',
+  trade: 'purchases and sales at a market',
+  travel: 'journeys begun and ended',
+  workers: 'workers hired, released or lost',
+  project: 'projects started, cancelled or completed, and establishments founded',
+  production: 'what production plans made, or that they stood idle',
+  adventurer: 'adventurers arriving, hired, leaving, injured and recovering, and what a quest did to them',
+  death: 'adventurers who died on a quest',
+  party: 'parties formed, joined and sent out',
+  quest: 'quests posted, sponsored, accepted, set out on, resolved, withdrawn or reopened',
+  monsters: 'monsters slain or multiplying, and the danger that follows',
+  market: "each settlement's prices and population after the day, and resources introduced",
+  contract: 'contracts proposed, accepted, rejected, withdrawn and fulfilled',
+  alliance: 'alliances proposed, made and ended',
+  message: 'messages sent (what was said is in the messages, not the history)',
+  suggestion: 'suggestions sent to the operator and reviewed (their text stays private)',
+  world_event: 'world events beginning and ending',
+  world: 'the world itself: new days, new roads',
+};
 
 export function rulebook() {
   return {
@@ -45,10 +71,10 @@ export function rulebook() {
       'Workers cost 25 gold each to hire and 1 gold a day; they may be lost in dangerous wilderness. A production plan produces only while its declared workforce is present.',
       'Projects reserve their whole budget at once and progress once a day; cancelling returns part of the unused budget; completion may create an establishment. Location gaps are observations, not orders.',
       `Output is paid for: a project's budget must cover each unit of its output at the resource's base price where it works (${PROJECT_OUTPUT_COST_SHARE * 100}%); a production plan's workers bring the labour, so its budget covers ${PLAN_OUTPUT_COST_SHARE * 100}% of the base price for every unit it may make (output_quantity a day for duration_days). Where nobody trades the resource, the dearest base price of any market counts; a resource no market trades cannot be produced.`,
-      'Travel time depends on the destination\'s danger; a second journey waits for arrival; a party is dispatched only where its organization stands.',
-      'Markets are regional: an organization trades at the market where it stands. Emberfall holds the reference market.',
+      `Travel: a journey follows the quickest chain of roads to its destination and passes through the places between without stopping there; it takes the road days plus one day per ${DANGER_PER_DAY} danger of the destination (rounded up). Once begun it cannot be cancelled or cut short: a second journey waits for arrival. To stop on the way, travel to that place first. A party is dispatched only where its organization stands. GET /api/travel/plan quotes a journey (route, places passed, danger on the way, arrival day) without setting out.`,
+      `Markets are regional: an organization trades at the market where it stands. Emberfall holds the reference market. The price rule: price = base price x (usual supply / supply)^${PRICE_ELASTICITY}, kept between ${PRICE_FLOOR_RATIO} and ${PRICE_CEILING_RATIO} times the base price, times the factor of any world event on prices. A trade of q units costs (buying) the mean of the price before and after it times q, rounded up, or fetches (selling) the same rounded down: a large order moves the price against itself. GET /api/market/{resource}/quote quotes a trade without making it.`,
       'The living population eats food daily; active projects consume timber and ore; growth and construction raise demand; deaths and completed projects lower it.',
-      'Contracts are proposed, accepted by the counterparty, then fulfilled; payment happens only on fulfilment, and a resource contract moves its quantity from proposer to counterparty then. Goods change hands in person: a resource contract is fulfilled only while both organizations stand at the same place, neither on the road; gold needs neither.',
+      'Contracts are proposed, accepted by the counterparty, then fulfilled; payment happens only on fulfilment, and a resource contract moves its quantity from proposer to counterparty then. Goods change hands in person: a resource contract is fulfilled only while both organizations stand at the same place, neither on the road; gold needs neither. Who fulfils: a resource contract, either side (goods and gold move in the same step); a service contract (no resource), only the counterparty, whose fulfilment is its payment for the service received, so the side paid cannot collect without delivering. A proposer may withdraw its contract while it is still proposed (POST /api/contracts/{id}/withdraw); it then stands as rejected, with withdrawn true.',
       'Alliances are proposed, accepted by the other side, and active until either side ends them. Two organizations have at most one proposed or active alliance at a time.',
       'World events are temporary operator scenarios that modify maintenance, population, monster growth, production and prices; a resource introduction adds a permanent market resource; an event may add a new settlement.',
       'Suggestions are private to the operator and change nothing in the world.',
@@ -68,7 +94,10 @@ export function rulebook() {
       founding_allowance: { first: 1, refill_days: GRANT_REFILL_DAYS },
       output_cost_share_of_base_price: { project: PROJECT_OUTPUT_COST_SHARE, production_plan: PLAN_OUTPUT_COST_SHARE },
       cancelled_project_refund_share_of_unused_budget: CANCEL_REFUND_SHARE,
+      travel: { danger_per_extra_day: DANGER_PER_DAY },
+      price: { elasticity: PRICE_ELASTICITY, floor_ratio: PRICE_FLOOR_RATIO, ceiling_ratio: PRICE_CEILING_RATIO },
     },
+    event_categories: EVENT_CATEGORIES,
     world_organizations: {
       summary: 'Organizations no agent controls (the seeded ones and those the world founds) act every day by a seeded policy, through the same actions, refusals, costs and history as an agent\'s requests; the history names no agent as their cause (agent_id null). They take their turns one after another in id order.',
       policy: [

@@ -2,12 +2,12 @@
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
 import {
-  AllianceCreate, AlliancePath, ContractCreate, ContractPath, MessageCreate, MessagesQuery, OrganizationAction, PageQuery
+  AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction
 } from '../../codecs/requests';
 import { pairKey } from '../../actors/relationship/rules';
 import { controlledOrganization, organizationRow, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { offsetPageOf, Page, readPage } from '../paging';
+import { offsetPageOf, Page, pageOf, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -39,6 +39,24 @@ export async function relationships(s: Services) {
   return out;
 }
 
+interface PairRow { id: number; proposer_id: number; counterparty_id: number; status: string }
+
+/**
+ * A contract or alliance listing, filtered: by organization (either side) and status.
+ * Without a filter the page is read from the store as a page; with one, the organization's
+ * own rows (or the whole listing, for a status alone) are read and filtered.
+ */
+async function pairListing<T extends PairRow>(s: Services, kind: 'contracts' | 'alliances', query: { organization_id?: number; status?: string; limit: number; after_id?: string }): Promise<Page<T>> {
+  if (query.organization_id === undefined && query.status === undefined) return readPage<T>(s.read, kind, query);
+  const rows = query.organization_id === undefined
+    ? await s.read.list<T>(kind)
+    : kind === 'contracts'
+      ? [...await s.read.list<T>('contractsProposedBy', query.organization_id), ...await s.read.list<T>('contractsOfferedTo', query.organization_id)]
+      : [...await s.read.list<T>('alliancesProposedBy', query.organization_id), ...await s.read.list<T>('alliancesOfferedTo', query.organization_id)];
+  const matching = rows.filter((r) => query.status === undefined || r.status === query.status).sort((a, b) => a.id - b.id);
+  return pageOf(matching, query);
+}
+
 const withParties = async (s: Services, c: { proposer_id: number; counterparty_id: number }) => ({
   proposer: summary(await s.read.row<OrganizationRow>('organization', c.proposer_id)),
   counterparty: summary(await s.read.row<OrganizationRow>('organization', c.counterparty_id)),
@@ -49,15 +67,22 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/contracts', auth: 'agent', body: ContractCreate, success: 201,
     summary: 'Propose a contract. On fulfilment the counterparty pays the value to the proposer, who hands over the resource quantity.',
     async handle({ body, caller }, s) {
-      await controlledOrganization(s, body.proposer_id, caller);
-      await organizationRow(s, body.counterparty_id);
+      const proposer = await controlledOrganization(s, body.proposer_id, caller);
+      const counterparty = await organizationRow(s, body.counterparty_id);
       const id = await s.store.nextId('contract');
-      return unwrap(await s.entities.ask('contract', id, { type: 'propose', contract: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
+      // The names go with the contract so that its history names both sides.
+      const contract = { id, ...body, proposer_name: proposer.name, counterparty_name: counterparty.name };
+      return unwrap(await s.entities.ask('contract', id, { type: 'propose', contract, agent_id: caller!.id, day: await s.day() }));
     },
   }),
-  ...(['accept', 'reject', 'fulfill'] as const).map((verb) => route({
+  ...(['accept', 'reject', 'withdraw', 'fulfill'] as const).map((verb) => route({
     method: 'POST', path: `/api/contracts/{contract_id}/${verb}`, auth: 'agent', params: ContractPath, body: OrganizationAction,
-    summary: { accept: 'Accept a proposed contract (counterparty only).', reject: 'Reject a proposed contract (counterparty only); trust may suffer.', fulfill: 'Fulfil an accepted contract (either party): payment and goods move now, or nothing does.' }[verb],
+    summary: {
+      accept: 'Accept a proposed contract (counterparty only).',
+      reject: 'Reject a proposed contract (counterparty only); trust may suffer.',
+      withdraw: 'Withdraw a contract you proposed, while nobody has accepted it (proposer only); it then stands as rejected, with withdrawn true.',
+      fulfill: 'Fulfil an accepted contract: payment and goods move now, or nothing does. A resource contract may be fulfilled by either party; a service contract (no resource) only by the counterparty, who pays for the service received.',
+    }[verb],
     async handle({ params, body, caller }, s) {
       if (!await s.read.row('contract', params.contract_id)) throw notFoundError(`contract ${params.contract_id} not found`);
       await controlledOrganization(s, body.organization_id, caller);
@@ -65,9 +90,9 @@ export const diplomacyRoutes = [
     },
   })),
   route({
-    method: 'GET', path: '/api/contracts', auth: 'none', summary: 'Every contract.',
-    query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'contracts', query),
+    method: 'GET', path: '/api/contracts', auth: 'none', summary: 'Contracts, optionally of one organization (either side) and in one status.',
+    query: ContractsQuery,
+    handle: ({ query }, s) => pairListing(s, 'contracts', query),
   }),
   route({
     method: 'GET', path: '/api/contracts/{contract_id}', auth: 'none', params: ContractPath, summary: 'A contract with its proposer and counterparty.',
@@ -81,11 +106,12 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/alliances', auth: 'agent', body: AllianceCreate, success: 201,
     summary: 'Propose an alliance to another organization.',
     async handle({ body, caller }, s) {
-      await controlledOrganization(s, body.proposer_id, caller);
-      await organizationRow(s, body.counterparty_id);
+      const proposer = await controlledOrganization(s, body.proposer_id, caller);
+      const counterparty = await organizationRow(s, body.counterparty_id);
       const id = await s.store.nextId('alliance');
+      const alliance = { id, ...body, proposer_name: proposer.name, counterparty_name: counterparty.name };
       // The pair's relationship keeps one proposed or active alliance per pair, also under concurrent proposals.
-      return unwrap(await s.entities.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance: { id, ...body }, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('relationship', pairKey(body.proposer_id, body.counterparty_id), { type: 'propose-alliance', alliance, agent_id: caller!.id, day: await s.day() }));
     },
   }),
   ...(['accept', 'end'] as const).map((verb) => route({
@@ -98,10 +124,10 @@ export const diplomacyRoutes = [
     },
   })),
   route({
-    method: 'GET', path: '/api/alliances', auth: 'none', summary: 'Every alliance.',
-    query: PageQuery,
+    method: 'GET', path: '/api/alliances', auth: 'none', summary: 'Alliances, optionally of one organization (either side) and in one status.',
+    query: AlliancesQuery,
     async handle({ query }, s) {
-      const page = await readPage<{ id: number; proposer_id: number; counterparty_id: number }>(s.read, 'alliances', query);
+      const page = await pairListing(s, 'alliances', query);
       return new Page(await Promise.all(page.items.map(async (a) => ({ ...a, ...await withParties(s, a) }))), page.next);
     },
   }),
@@ -121,7 +147,7 @@ export const diplomacyRoutes = [
       const id = await s.store.nextId('message');
       const command: OrganizationCommand = {
         type: 'send-message', agent_id: caller!.id, day,
-        message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null },
+        message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null, recipient_name: recipient?.name ?? null },
       };
       unwrap(await s.entities.ask('organization', body.sender_id, command));
       return s.read.row('message', id);

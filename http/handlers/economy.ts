@@ -3,12 +3,16 @@
 import type { TradeReceipt } from '../../actors/location/actor';
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
+import { travelPlan, type PlanPlace } from '../../actors/organization/travel-plan';
+import type { Market } from '../../actors/location/market';
+import type { LocationState } from '../../actors/location/messages';
+import { quoteTrade } from '../../actors/location/rules';
 import {
-  EstablishmentsQuery, LocationPath, MarketQuery, ProjectCreate, ProjectPath, ResourcePath, TradeCreate, TravelCreate, WorkerAction, PageQuery
+  EstablishmentsQuery, LocationPath, MarketQuery, ProjectCreate, ProjectPath, ResourcePath, TradeCreate, TradeQuoteQuery, TravelCreate, TravelPlanQuery, WorkerAction, PageQuery
 } from '../../codecs/requests';
 import type { Caller } from '../auth';
 import { controlledOrganization } from '../control';
-import { conflictError, notFoundError, unwrap } from '../errors';
+import { conflictError, fromRefusal, notFoundError, unwrap } from '../errors';
 import { type Listed, pageOf, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
@@ -17,7 +21,35 @@ export const REFERENCE_MARKET = 'emberfall';
 
 interface OrgRow { id: number; location_id: string; status: string; travel: unknown; agent_id: number | null }
 interface LocationRow extends RouteGraphNode { name: string; kind: string; has_market: boolean; monster_population: number; population: number }
-interface MarketRow { resource: string; price: number; supply: number; location_id: string; base_price: number; usual_supply: number }
+interface MarketRow { resource: string; price: number; supply: number; location_id: string; base_price: number; usual_supply: number; price_factor?: number }
+
+/**
+ * A trade quote: the market's own rule (quoteTrade, as POST /api/trade applies it) over
+ * the board as the read model holds it. What the market's day will do to it is not
+ * foreseen: the quote holds until the board changes.
+ */
+async function tradeQuote(s: Services, locationId: string, resource: string, side: 'buy' | 'sell', quantity: number) {
+  const l = await location(s, locationId);
+  const market: Market | null = l.has_market ? {} : null;
+  for (const m of l.has_market ? await s.read.list<MarketRow>('marketsAt', locationId) : []) {
+    market![m.resource] = {
+      resource: m.resource, target_supply: m.usual_supply, supply: m.supply, base_price: m.base_price, price: m.price,
+      price_factor: m.price_factor ?? 1, production_factor: 0, per_person: 0,
+    };
+  }
+  const place = { id: l.id, name: l.name, market } as unknown as LocationState;
+  const d = quoteTrade(place, { type: 'trade', day: await s.day(), agent_id: 0, organization_id: 0, resource, side, quantity });
+  // What does not exist is not found; a trade the market would refuse is quoted with the refusal it would meet.
+  if ('refusal' in d && d.refusal.status !== 409) throw fromRefusal(d.refusal);
+  const t = 'refusal' in d ? null : d.events[0] as { total: number; supply_after: number; price_after: number };
+  const entry = market![resource];
+  return {
+    location_id: l.id, resource, side, quantity, possible: t !== null, refusal: 'refusal' in d ? d.refusal.detail : null,
+    total: t?.total ?? null, average_price: t ? Math.round((t.total / quantity) * 10000) / 10000 : null,
+    price_before: entry.price, supply_before: entry.supply, price_after: t?.price_after ?? null, supply_after: t?.supply_after ?? null, day: await s.day(),
+    note: 'a quote: what this trade costs or fetches on the board as it stands now',
+  };
+}
 
 async function location(s: Services, id: string): Promise<LocationRow> {
   const l = await s.read.row<LocationRow>('location', id);
@@ -98,6 +130,35 @@ export const economyRoutes = [
       const entry = (await board(s, locationId)).find((m) => m.resource === params.resource);
       if (!entry) throw notFoundError(`${params.resource} is not traded at ${locationId}`);
       return entry;
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/market/{resource}/quote', auth: 'agent-optional', params: ResourcePath, query: TradeQuoteQuery,
+    summary: 'What buying or selling quantity of a resource would cost or fetch now (board chosen as for GET /api/market), by the rule POST /api/trade applies. Changes nothing.',
+    handle: async ({ params, query, caller }, s) => tradeQuote(s, await boardLocation(s, query.location_id, caller), params.resource, query.side, query.quantity),
+  }),
+  route({
+    method: 'GET', path: '/api/travel/plan', auth: 'none', query: TravelPlanQuery,
+    summary: "A journey's plan before setting out: the route and the places it passes (without stopping), the danger of each road and place, the days and the arrival day. From from_id, else organization_id's place, else emberfall. Changes nothing.",
+    async handle({ query }, s) {
+      const org = query.organization_id === undefined ? null : (await s.read.row<OrgRow & { name: string }>('organization', query.organization_id)) ?? null;
+      if (query.organization_id !== undefined && !org) throw notFoundError(`organization ${query.organization_id} not found`);
+      // Without either, from where a new organization starts. A plan to where one stands is the empty journey.
+      const from = query.from_id ?? org?.location_id ?? REFERENCE_MARKET;
+      await location(s, from);
+      const destination = await location(s, query.destination_id);
+      const plan = travelPlan(await s.read.list<PlanPlace>('locations'), from, destination.id);
+      if (!plan) throw notFoundError(`no road leads from ${from} to ${destination.id}`);
+      const day = await s.day();
+      const travel = org?.travel as { destination_id: string; arrives_day: number } | null | undefined;
+      return {
+        ...plan, day, arrives_day: day + plan.days,
+        // Whether the organization could set out today (a journey, once begun, runs to its end).
+        can_set_out: org === null ? null : org.status === 'active' && !travel && from !== destination.id,
+        blocked_reason: org === null ? null : org.status !== 'active' ? `the organization is ${org.status}`
+          : travel ? `already on the road to ${travel.destination_id} until day ${travel.arrives_day}`
+            : from === destination.id ? `already at ${destination.id}` : null,
+      };
     },
   }),
   route({

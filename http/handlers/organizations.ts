@@ -1,6 +1,6 @@
 // Organizations: found, revise, dissolve, list (active only) and detail.
 import type { OrganizationCommand } from '../../actors/organization/messages';
-import { OrganizationCreate, OrganizationPath, OrganizationUpdate, PageQuery } from '../../codecs/requests';
+import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, PageQuery } from '../../codecs/requests';
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
@@ -8,12 +8,16 @@ import { readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
-export async function organizationDetail(s: Services, id: number) {
+/** A member without the record of their life (moments, party history, bonds), which grows every day. */
+const briefMember = ({ moments: _m, party_history: _p, bonds: _b, ...member }: Record<string, unknown>) => member;
+
+export async function organizationDetail(s: Services, id: number, members: 'full' | 'brief' = 'full') {
   const org = await s.read.row<Record<string, unknown>>('organization', id);
   if (!org) throw notFoundError(`organization ${id} not found`);
+  const everyone = await s.read.list<Record<string, unknown>>('membersOf', id);
   return {
     ...org,
-    members: await s.read.list('membersOf', id),
+    members: members === 'brief' ? everyone.map(briefMember) : everyone,
     projects: await s.read.list('projectsOf', id),
     holdings: org.holdings ?? {},
     // A contract or alliance row keeps its proposer as organization and its counterparty in the agent_id column.
@@ -66,8 +70,8 @@ export const organizationRoutes = [
     handle: ({ query }, s) => readPage(s.read, 'activeOrganizations', query),
   }),
   route({
-    method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath,
-    summary: 'An organization with members, projects, holdings, contracts and establishments (ended ones too).',
-    handle: ({ params }, s) => organizationDetail(s, params.organization_id),
+    method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath, query: OrganizationViewQuery,
+    summary: "An organization with members, projects, holdings, contracts and establishments (ended ones too); members=brief leaves out each member's moments, party history and bonds.",
+    handle: ({ params, query }, s) => organizationDetail(s, params.organization_id, query.members),
   }),
 ];

@@ -1,7 +1,7 @@
 // Locations and adventurers as the seeded world has them.
-import { AdventurerPath, LocationPath, PageQuery } from '../../codecs/requests';
+import { AdventurerPath, AdventurersQuery, LocationPath } from '../../codecs/requests';
 import { notFoundError } from '../errors';
-import { readPage } from '../paging';
+import { type Listed, pageOf, readPage } from '../paging';
 import { route } from '../route';
 
 export const placeRoutes = [
@@ -26,9 +26,26 @@ export const placeRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/api/adventurers', auth: 'none', summary: 'Available and employed adventurers.',
-    query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'adventurersListed', query),
+    method: 'GET', path: '/api/adventurers', auth: 'none',
+    summary: "Available and employed adventurers (the dead only when asked for by status); filter by status, organization_id, and location_id (employed ones whose organization stands there: the available have no place).",
+    query: AdventurersQuery,
+    async handle({ query }, s) {
+      if (query.status === undefined && query.location_id === undefined && query.organization_id === undefined) return readPage(s.read, 'adventurersListed', query);
+      type Row = Listed & { id: number; status: string; organization_id: number | null };
+      let rows: Row[];
+      if (query.organization_id !== undefined) rows = await s.read.list<Row>('membersOf', query.organization_id);
+      else if (query.location_id !== undefined) {
+        const here = await s.read.list<{ id: number }>('activeOrganizationsAt', query.location_id);
+        rows = (await Promise.all(here.map((o) => s.read.list<Row>('membersOf', o.id)))).flat();
+      } else rows = await s.read.list<Row>({ available: 'adventurersAvailable', employed: 'adventurersEmployed', dead: 'adventurersDead' }[query.status!] as 'adventurersAvailable');
+      const byPlace = query.location_id === undefined ? null
+        : new Set((await s.read.list<{ id: number }>('activeOrganizationsAt', query.location_id)).map((o) => o.id));
+      const matching = rows.filter((a) => (query.status === undefined ? a.status !== 'dead' : a.status === query.status)
+        && (query.organization_id === undefined || a.organization_id === query.organization_id)
+        && (byPlace === null || (a.organization_id !== null && byPlace.has(a.organization_id))))
+        .sort((a, b) => a.id - b.id);
+      return pageOf(matching, query);
+    },
   }),
   route({
     method: 'GET', path: '/api/adventurers/{adventurer_id}', auth: 'none', params: AdventurerPath,

@@ -1,16 +1,50 @@
 // Adventurers for hire, parties, and quests.
 import type { QuestCommand } from '../../actors/quest/messages';
+import type { Trait } from '../../actors/adventurer/messages';
+import { checkRequirements, effectiveDanger, outcomeFor, partyStrength, rewardPaid, type Place } from '../../actors/quest/rules';
 import {
-  HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestPath, QuestSponsorCreate, PageQuery
+  HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestOddsQuery, QuestPath, QuestSponsorCreate, QuestsQuery, PageQuery
 } from '../../codecs/requests';
 import { controlledOrganization } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { readPage } from '../paging';
+import { type Listed, pageOf, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
 async function mustExist(s: Services, kind: string, id: number | string, what = kind): Promise<void> {
   if (!await s.read.row(kind, id)) throw notFoundError(`${what} ${id} not found`);
+}
+
+interface QuestRow { id: number; status: string; location_id: string; requester_id: number; reward: number; minimum_strength: number; minimum_reputation: number; minimum_relationship: number; accepted_organization_id: number | null; party_id: number | null }
+interface MemberRow { id: number; name: string; strength: number; traits: Trait[]; status: string; injured_until: number | null }
+
+/**
+ * A party's odds against a quest, as it stands today: the strength and effective danger the
+ * resolution would weigh (the quest's own rules), the outcome they give, the gold it pays,
+ * and whether the requirements of dispatch hold. A read: nothing changes.
+ */
+async function questOdds(s: Services, questId: number, partyId: number) {
+  const quest = await s.read.row<QuestRow>('quest', questId);
+  if (!quest) throw notFoundError(`quest ${questId} not found`);
+  const party = await s.read.row<{ id: number; organization_id: number; members: number[]; status: string }>('party', partyId);
+  if (!party) throw notFoundError(`party ${partyId} not found`);
+  const place = await s.read.row<Place & { id: string }>('location', quest.location_id);
+  if (!place) throw notFoundError(`location ${quest.location_id} not found`);
+  const org = await s.read.row<{ reputation: number; trust: Record<string, number> }>('organization', party.organization_id);
+  const day = await s.day();
+  // As the resolution counts them: the living members.
+  const members = (await Promise.all(party.members.map((id) => s.read.row<MemberRow>('adventurer', id)))).filter((m): m is MemberRow => !!m && m.status !== 'dead');
+  const strength = partyStrength(members, place);
+  const danger = effectiveDanger(members, place);
+  const outcome = outcomeFor(strength, danger);
+  const injured = members.filter((m) => m.injured_until !== null && m.injured_until > day).map((m) => m.id);
+  const unmet = checkRequirements(quest as never, { strength, reputation: org?.reputation ?? 0, trust: org?.trust?.[String(quest.requester_id)] ?? 0 });
+  return {
+    quest_id: quest.id, quest_status: quest.status, party_id: party.id, organization_id: party.organization_id, location_id: quest.location_id, day,
+    party_strength: strength, danger: place.danger, effective_danger: danger, outcome, reward: quest.reward, reward_paid: rewardPaid(outcome, quest.reward),
+    requirements_met: unmet === null, unmet_requirements: unmet, injured_members: injured,
+    note: 'a quote: the outcome if the quest were resolved today with this party; danger may change before then',
+  };
 }
 
 const askQuest = (s: Services, id: number, c: QuestCommand) => s.entities.ask('quest', id, c).then(unwrap);
@@ -20,9 +54,9 @@ export const questRoutes = [
     method: 'POST', path: `/api/adventurers/${verb}`, auth: 'agent', body: HireCreate,
     summary: verb === 'hire' ? 'Hire an available adventurer; upkeep is 2 gold a day while employed.' : 'Release one of your adventurers (not while in a party).',
     async handle({ body, caller }, s) {
-      await controlledOrganization(s, body.organization_id, caller);
+      const org = await controlledOrganization(s, body.organization_id, caller);
       await mustExist(s, 'adventurer', body.adventurer_id);
-      return unwrap(await s.entities.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() }));
+      return unwrap(await s.entities.ask('adventurer', body.adventurer_id, { type: verb, organization_id: body.organization_id, organization_name: org.name, agent_id: caller!.id, day: await s.day() }));
     },
   })),
   route({
@@ -115,9 +149,29 @@ export const questRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/api/quests', auth: 'none', summary: 'Open, accepted and resolved quests (withdrawn ones are left out).',
-    query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'questsListed', query),
+    method: 'GET', path: '/api/quests', auth: 'none',
+    summary: 'Open, accepted and resolved quests (withdrawn ones only when asked for by status); filter by status, location_id, requester_id, min_reward and max_reward.',
+    query: QuestsQuery,
+    async handle({ query }, s) {
+      const filtered = query.status !== undefined || query.location_id !== undefined || query.requester_id !== undefined || query.min_reward !== undefined || query.max_reward !== undefined;
+      if (!filtered) return readPage(s.read, 'questsListed', query);
+      // A place's quests are read by place; withdrawn ones, listed nowhere else, place by place.
+      const places = query.location_id !== undefined ? [query.location_id]
+        : query.status === 'withdrawn' ? (await s.read.list<{ id: string }>('locations')).map((l) => l.id) : null;
+      const rows = places === null ? await s.read.list<Listed & QuestRow>('questsListed')
+        : (await Promise.all(places.map((p) => s.read.list<Listed & QuestRow>('questsAt', p)))).flat();
+      const matching = rows.filter((q) => (query.status === undefined ? q.status !== 'withdrawn' : q.status === query.status)
+        && (query.requester_id === undefined || q.requester_id === query.requester_id)
+        && (query.min_reward === undefined || q.reward >= query.min_reward)
+        && (query.max_reward === undefined || q.reward <= query.max_reward))
+        .sort((a, b) => a.id - b.id);
+      return pageOf(matching, query);
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/quests/{quest_id}/odds', auth: 'none', params: QuestPath, query: QuestOddsQuery,
+    summary: "A party's odds against a quest before dispatching: party strength against effective danger, the outcome and gold that gives today, and whether the requirements hold. Changes nothing.",
+    handle: ({ params, query }, s) => questOdds(s, params.quest_id, query.party_id),
   }),
   route({
     method: 'GET', path: '/api/quests/{quest_id}', auth: 'none', params: QuestPath, summary: 'A quest in detail (any status).',

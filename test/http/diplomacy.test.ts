@@ -269,7 +269,7 @@ describe('diplomacy over HTTP', function () {
       assert.equal(await contractStatus(w, k2.id), 'rejected');
     });
 
-    it('fulfils only an accepted contract (409 when proposed, rejected or fulfilled), by either party, never by a stranger (403)', async () => {
+    it('fulfils only an accepted contract (409 when proposed, rejected or fulfilled), a service contract by the counterparty only, never by a stranger (403)', async () => {
       const k = await propose(w, a, b, { value: 40 });
       expectStatus(await contractAct(w, 'fulfill', k.id, a), 409);
       expectStatus(await contractAct(w, 'fulfill', k.id, b), 409);
@@ -282,17 +282,20 @@ describe('diplomacy over HTTP', function () {
       assert.deepEqual(await sides(w, a.org.id, b.org.id, c.org.id), before);
       assert.equal(await contractStatus(w, k.id), 'accepted');
 
-      const done = await contractAct(w, 'fulfill', k.id, a);
+      // A service contract: the proposer, the side paid, may not collect it (docs/decisions.md).
+      expectStatus(await contractAct(w, 'fulfill', k.id, a), 403);
+      assert.deepEqual(await sides(w, a.org.id, b.org.id, c.org.id), before);
+      const done = await contractAct(w, 'fulfill', k.id, b);
       expectStatus(done, 200);
       assert.equal(done.body.status, 'fulfilled');
-      assert.equal(done.body.fulfilled_by, a.org.id);
+      assert.equal(done.body.fulfilled_by, b.org.id);
       expectStatus(await contractAct(w, 'fulfill', k.id, a), 409);
       expectStatus(await contractAct(w, 'fulfill', k.id, b), 409);
       expectStatus(await contractAct(w, 'accept', k.id, b), 409);
       expectStatus(await contractAct(w, 'reject', k.id, b), 409);
       assert.deepEqual((await sides(w, a.org.id, b.org.id)).map((s) => s.treasury), [before[0].treasury + 40, before[1].treasury - 40], 'paid once only');
 
-      // The counterparty may fulfil too.
+      // Another, fulfilled by the counterparty as well.
       const k2 = await propose(w, a, b, { value: 15 });
       expectStatus(await contractAct(w, 'accept', k2.id, b), 200);
       const byCounterparty = await contractAct(w, 'fulfill', k2.id, b);

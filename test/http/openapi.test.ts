@@ -220,6 +220,7 @@ async function apiJourney(w: TestWorld): Promise<void> {
   const board = await ok(w.get('/api/market'));
   await ok(w.get('/api/market', a.key));
   await ok(w.get(`/api/market/${board[0].resource}?location_id=emberfall`));
+  await ok(w.get(`/api/market/${board[0].resource}/quote?side=buy&quantity=1&location_id=emberfall`));
   await post('/api/trade', { organization_id: orgA.id, resource: 'food', side: 'buy', quantity: 3 }, a.key);
   await post('/api/trade', { organization_id: orgA.id, resource: 'food', side: 'sell', quantity: 1 }, a.key);
   await post('/api/workers/hire', { organization_id: orgA.id, quantity: 2 }, a.key);
@@ -247,6 +248,7 @@ async function apiJourney(w: TestWorld): Promise<void> {
   await post('/api/adventurers/release', { organization_id: orgB.id, adventurer_id: free[1].id }, b.key);
   const party = await post('/api/parties', { organization_id: orgB.id, name: 'Cellar crew' }, b.key, 201);
   await post(`/api/parties/${party.id}/members`, { adventurer_id: free[0].id }, b.key);
+  await ok(w.get(`/api/quests/${quest.id}/odds?party_id=${party.id}`));
   await post(`/api/parties/${party.id}/dispatch`, { quest_id: quest.id }, b.key);
   await ok(w.get('/api/parties'));
   await post(`/api/quests/${quest.id}/complete`, undefined, b.key);
@@ -263,6 +265,8 @@ async function apiJourney(w: TestWorld): Promise<void> {
   await post(`/api/contracts/${contract.id}/fulfill`, { organization_id: orgB.id }, b.key);
   const refused = await post('/api/contracts', { proposer_id: orgA.id, counterparty_id: orgB.id, title: 'Second escort', terms: 'Guard the caravan back again', value: 10, resource: null }, a.key, 201);
   await post(`/api/contracts/${refused.id}/reject`, { organization_id: orgB.id }, b.key);
+  const takenBack = await post('/api/contracts', { proposer_id: orgA.id, counterparty_id: orgB.id, title: 'Third escort', terms: 'Guard the caravan once more', value: 10, resource: null }, a.key, 201);
+  await post(`/api/contracts/${takenBack.id}/withdraw`, { organization_id: orgA.id }, a.key);
   await ok(w.get('/api/contracts'));
   await ok(w.get(`/api/contracts/${contract.id}`));
   const alliance = await post('/api/alliances', { proposer_id: orgA.id, counterparty_id: orgB.id, terms: 'Mutual aid against the wilds' }, a.key, 201);
@@ -295,6 +299,7 @@ async function apiJourney(w: TestWorld): Promise<void> {
 
   // Travel, an ending, a departure.
   const road = places.find((p: any) => p.id === orgC.location_id).routes[0];
+  await ok(w.get(`/api/travel/plan?organization_id=${orgC.id}&destination_id=${road.destination_id}`));
   await post('/api/travel', { organization_id: orgC.id, destination_id: road.destination_id }, c.key);
   await post(`/api/organizations/${orgC.id}/dissolve`, undefined, c.key);
   await post(`/api/projects/${plan.id}/cancel`, undefined, a.key);

@@ -58,6 +58,11 @@ describe(`restart: every read endpoint answers the same afterwards (${TEST_STORE
       location_id: ['emberfall', 'greenhollow', 'whisperwood'], resource: ['food', 'ore'], adventurer_id: [free.id, 2],
       quest_id: [quest.body.id], event_id: [lastEvent, 1],
     };
+    // The quotes need to be told what to quote.
+    const queries: Record<string, string> = {
+      '/api/market/{resource}/quote': '?side=buy&quantity=1', '/api/travel/plan': `?organization_id=${a.org.id}&destination_id=greenhollow`,
+      '/api/quests/{quest_id}/odds': `?party_id=${party.body.id}`,
+    };
     const reads: Array<{ url: string; opts: { key?: string; admin?: string; spectator?: string } }> = [];
     for (const r of routes.filter((x) => x.method === 'GET')) {
       const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -65,7 +70,7 @@ describe(`restart: every read endpoint answers the same afterwards (${TEST_STORE
       const expand = (path: string, rest: string[]): string[] => (rest.length === 0 ? [path]
         : (ids[rest[0]] ?? []).flatMap((v) => expand(path.replace(`{${rest[0]}}`, String(v)), rest.slice(1))));
       assert.ok(params.every((p) => ids[p]), `the test knows ids for every path parameter of ${r.path}`);
-      for (const url of expand(r.path, params)) reads.push({ url, opts });
+      for (const url of expand(r.path, params)) reads.push({ url: url + (queries[r.path] ?? ''), opts });
     }
     reads.push({ url: '/api/events?limit=100', opts: {} }, { url: `/api/events?organization_id=${a.org.id}&limit=100`, opts: {} }, { url: '/api/market?location_id=ironcrag', opts: {} });
     const readAll = async (world: TestWorld) => {

@@ -138,7 +138,7 @@ describe('founding and hiring survive a crash at every step', function () {
             assert.deepEqual(org.employees, []);
           }
           const told = (await w.get<Array<{ summary: string }>>(`/api/events?category=adventurer&organization_id=${a.org.id}&limit=100`)).body
-            .filter((e) => e.summary.includes(change === 'hire' ? 'was hired by' : 'left organization'));
+            .filter((e) => e.summary.includes(change === 'hire' ? 'was hired by' : ' left '));
           assert.equal(told.length, 1, 'the history tells it once');
           await assertBooks(w, before);
           const again = await mark(w);
