@@ -233,7 +233,7 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'POST /api/alliances/{alliance_id}/accept': Alliance,
   'POST /api/alliances/{alliance_id}/end': Alliance,
   'GET /api/alliances': listOf(extend(Alliance, 'AllianceWithParties', withParties)),
-  'GET /api/relationships': listOf(record('Relationship', { organization_id: int(), other_organization_id: int(), organization_ids: listOf(int()), trust: int() })),
+  'GET /api/relationships': listOf(record('Relationship', { id: str('the pair: <organization_id>-<other_organization_id>'), organization_id: int(), other_organization_id: int(), organization_ids: listOf(int()), trust: int() })),
   'POST /api/messages': Message,
   'GET /api/messages': listOf(Message),
   'GET /api/messages/inbox': listOf(Message),

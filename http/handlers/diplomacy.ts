@@ -2,7 +2,7 @@
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
 import {
-  AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction
+  AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, PageQuery
 } from '../../codecs/requests';
 import { pairKey } from '../../actors/relationship/rules';
 import { controlledOrganization, organizationRow, type OrganizationRow } from '../control';
@@ -25,18 +25,32 @@ export function deliveryDelay(places: RouteGraphNode[], from: string, to: string
   return road === null ? 30 : travelDays(road, destination?.danger ?? 0);
 }
 
-/** Trust scores between organizations, one record per pair that has any. */
+/** Trust scores between organizations, one record per pair that has any, in the order of the pair's ids. */
 export async function relationships(s: Services) {
   const orgs = await s.read.list<OrganizationRow>('organizations');
-  const out: Array<Record<string, unknown>> = [];
+  const out: Array<{ id: string; organization_id: number; other_organization_id: number; organization_ids: number[]; trust: number }> = [];
   for (const o of orgs) {
     for (const [other, trust] of Object.entries(o.trust ?? {})) {
       const b = Number(other);
       if (o.id > b && orgs.some((x) => x.id === b && (x.trust ?? {})[String(o.id)] !== undefined)) continue;
-      out.push({ organization_id: o.id, other_organization_id: b, organization_ids: [o.id, b], trust });
+      out.push({ id: `${o.id}-${b}`, organization_id: o.id, other_organization_id: b, organization_ids: [o.id, b], trust });
     }
   }
-  return out;
+  return out.sort((x, y) => x.organization_id - y.organization_id || x.other_organization_id - y.other_organization_id);
+}
+
+/**
+ * A page of the relationships: they grow with the pairs that ever dealt, so they page like
+ * the other listings; a pair's id is `<organization_id>-<other_organization_id>`, and
+ * `after_id` names the last pair of the page before.
+ */
+export function relationshipsPage(rows: Array<{ organization_id: number; other_organization_id: number }>, query: { limit: number; after_id?: string }): Page<unknown> {
+  const [a, b] = (query.after_id ?? '').split('-').map(Number);
+  const from = query.after_id === undefined || !Number.isFinite(a) || !Number.isFinite(b) ? rows
+    : rows.filter((r) => r.organization_id > a || (r.organization_id === a && r.other_organization_id > b));
+  const items = from.slice(0, query.limit);
+  const last = items[items.length - 1];
+  return new Page(items, from.length > query.limit ? { after_id: `${last.organization_id}-${last.other_organization_id}`, limit: String(query.limit) } : null);
 }
 
 interface PairRow { id: number; proposer_id: number; counterparty_id: number; status: string }
@@ -132,8 +146,9 @@ export const diplomacyRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations.',
-    handle: (_r, s) => relationships(s),
+    method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations, one page at a time (`limit`, `after_id` = the last pair\'s id).',
+    query: PageQuery,
+    handle: async ({ query }, s) => relationshipsPage(await relationships(s), query),
   }),
   route({
     method: 'POST', path: '/api/messages', auth: 'agent', body: MessageCreate, success: 201,

@@ -108,6 +108,24 @@ describe('security: listings come in pages', function () {
     });
   }
 
+  it('/api/relationships pages by limit and after_id (a pair\'s id, "<organization_id>-<other_organization_id>"); walking it with limit=2 gives every pair once', async () => {
+    // Three organizations in alliance with one another: three pairs that trust each other.
+    const trio = [await foundOrg(w, 'Pair House One'), await foundOrg(w, 'Pair House Two'), await foundOrg(w, 'Pair House Three')];
+    for (const [i, j] of [[0, 1], [0, 2], [1, 2]]) {
+      const proposal = await w.post('/api/alliances', { proposer_id: trio[i].org.id, counterparty_id: trio[j].org.id, terms: 'shared roads and shared watches' }, trio[i].key);
+      assert.equal(proposal.status, 201, proposal.text);
+      const accepted = await w.call('POST', `/api/alliances/${proposal.body.id}/accept`, { key: trio[j].key, body: { organization_id: trio[j].org.id } });
+      assert.equal(accepted.status, 200, accepted.text);
+    }
+    const all = (await page('/api/relationships')).items.map((i) => i.id);
+    assert.ok(all.length >= 3, `pairs to page through: ${all.join(', ')}`);
+    assert.equal(new Set(all).size, all.length, 'each pair once');
+    expect422At(await w.call('GET', '/api/relationships?limit=0'), ['query', 'limit']);
+    const { seen, pages } = await walk('/api/relationships?limit=2');
+    assert.deepEqual(seen, all);
+    assert.ok(pages >= 2);
+  });
+
   it('the next link keeps the other query fields (a filter stays applied)', async () => {
     const first = await page('/api/adventurers?limit=5');
     assert.match(first.next!, /^\/api\/adventurers\?limit=5&after_id=\d+$/);
