@@ -26,6 +26,19 @@ const NODE_LANES = 2;
 const HTTP_DIR = path.join(root, 'dist', 'test', 'http');
 /** Files much slower than their size says (weights for splitting the suite into lanes). */
 const WEIGHT: Record<string, number> = { 'accounting.test.js': 60_000 };
+/**
+ * Files the three-node pass leaves out, and why; they run in the whole suite and on one
+ * node on Cassandra and Kafka. Twin worlds with one seed are compared there, which holds
+ * only where the steps of a day run in one order (one node: docs/operations.md, "Known
+ * limits"); and the accounting test's 400 actions outlast its timeout on three nodes.
+ */
+const NOT_ON_NODES: Record<string, string> = {
+  'accounting.test.js': 'its 400 random actions take more than 300 s on three nodes',
+  'gaps.test.js': 'compares twin worlds',
+  'world-events.test.js': 'compares twin worlds',
+  'saga-quest.test.js': 'compares each crashed run with an uncrashed twin',
+  'seeded-policies.test.js': 'compares twin worlds',
+};
 
 function httpFiles(): string[] {
   return fs.readdirSync(HTTP_DIR).filter((f) => f.endsWith('.test.js')).sort();
@@ -91,7 +104,7 @@ async function main(): Promise<number> {
     const http = httpFiles();
     const lanes = [
       lane('the HTTP suite on Cassandra and Kafka, one node', http, { ...env, WORLD_TEST_STORE: 'cassandra', WORLD_TEST_BUS: 'kafka' }),
-      ...split(http, NODE_LANES).map((files, i) => lane(`the HTTP suite on three nodes, lane ${i + 1} of ${NODE_LANES}`, files, { ...env, WORLD_TEST_NODES: '3' })),
+      ...split(http.filter((f) => !(f in NOT_ON_NODES)), NODE_LANES).map((files, i) => lane(`the HTTP suite on three nodes, lane ${i + 1} of ${NODE_LANES}`, files, { ...env, WORLD_TEST_NODES: '3' })),
     ];
     const distributed = await Promise.all(lanes);
     return embedded || Math.max(...distributed);

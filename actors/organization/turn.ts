@@ -56,7 +56,7 @@ async function act(entities: Entities, read: ReadModel, seed: string, day: numbe
     case 'accept': return refusal(await entities.ask('quest', a.quest_id, { type: 'accept', organization_id: org.id, agent_id, day }));
     case 'travel': return refusal(await entities.ask('organization', org.id, { type: 'travel', agent_id, day, destination_id: a.destination_id, days: a.days }));
     case 'hire': case 'release':
-      return refusal(await entities.ask('adventurer', a.adventurer_id, { type: a.type, organization_id: org.id, agent_id, day }));
+      return refusal(await entities.ask('adventurer', a.adventurer_id, { type: a.type, organization_id: org.id, organization_name: org.name, agent_id, day }));
     case 'trade':
       return refusal(await entities.ask('location', org.location_id, { type: 'trade', day, agent_id, organization_id: org.id, resource: a.resource, side: a.side, quantity: a.quantity }));
     case 'send-party': {
