@@ -2,7 +2,7 @@
 // follows, the places it passes, the danger of each road and place on the way, and the
 // days it takes. The days come from the very rules the journey uses (travel.ts), so the
 // plan's arrival day is the journey's.
-import { roadDays, travelDays, type RouteGraphNode } from './travel';
+import { quickestRoads, roadDays, travelDays, type RouteGraphNode } from './travel';
 
 export interface PlanPlace extends RouteGraphNode {
   name: string;
@@ -27,29 +27,8 @@ export interface TravelPlan {
   max_danger: number;
 }
 
-/** The quickest path between two places (Dijkstra, ties broken by route order as in roadDays), or null if none. */
-export function quickestPath(places: PlanPlace[], from: string, to: string): string[] | null {
-  const byId = new Map(places.map((p) => [p.id, p]));
-  const best = new Map<string, number>([[from, 0]]);
-  const previous = new Map<string, string>();
-  const open = new Set<string>([from]);
-  while (open.size) {
-    let here = '';
-    let hereDays = Infinity;
-    for (const id of open) { const d = best.get(id)!; if (d < hereDays) { here = id; hereDays = d; } }
-    open.delete(here);
-    if (here === to) {
-      const path = [to];
-      while (path[0] !== from) path.unshift(previous.get(path[0])!);
-      return path;
-    }
-    for (const r of byId.get(here)?.routes ?? []) {
-      const d = hereDays + r.distance_days;
-      if (d < (best.get(r.destination_id) ?? Infinity)) { best.set(r.destination_id, d); previous.set(r.destination_id, here); open.add(r.destination_id); }
-    }
-  }
-  return null;
-}
+/** The quickest path between two places (travel.ts quickestRoads: the journey's own), or null if none. */
+export const quickestPath = (places: PlanPlace[], from: string, to: string): string[] | null => quickestRoads(places, from, to)?.path ?? null;
 
 /** The plan of a journey from `from` to `to`, or null when no road leads there. */
 export function travelPlan(places: PlanPlace[], from: string, to: string): TravelPlan | null {

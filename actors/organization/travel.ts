@@ -5,23 +5,35 @@ export const DANGER_PER_DAY = 20;
 
 export interface RouteGraphNode { id: string; danger: number; routes: Array<{ destination_id: string; distance_days: number }> }
 
-/** Days of road between two places over the route graph (Dijkstra), or null if unreachable. */
-export function roadDays(places: RouteGraphNode[], from: string, to: string): number | null {
+/**
+ * The quickest chain of roads between two places over the route graph (Dijkstra, ties
+ * broken by route order): its days and every place on it, both ends included; null if
+ * unreachable. The journey (roadDays) and its quote (travel-plan.ts) both follow it.
+ */
+export function quickestRoads(places: RouteGraphNode[], from: string, to: string): { days: number; path: string[] } | null {
   const byId = new Map(places.map((p) => [p.id, p]));
   const best = new Map<string, number>([[from, 0]]);
+  const previous = new Map<string, string>();
   const open = new Set<string>([from]);
   while (open.size) {
     let here = '';
     let hereDays = Infinity;
     for (const id of open) { const d = best.get(id)!; if (d < hereDays) { here = id; hereDays = d; } }
     open.delete(here);
-    if (here === to) return hereDays;
+    if (here === to) {
+      const path = [to];
+      while (path[0] !== from) path.unshift(previous.get(path[0])!);
+      return { days: hereDays, path };
+    }
     for (const r of byId.get(here)?.routes ?? []) {
       const d = hereDays + r.distance_days;
-      if (d < (best.get(r.destination_id) ?? Infinity)) { best.set(r.destination_id, d); open.add(r.destination_id); }
+      if (d < (best.get(r.destination_id) ?? Infinity)) { best.set(r.destination_id, d); previous.set(r.destination_id, here); open.add(r.destination_id); }
     }
   }
   return null;
 }
+
+/** Days of road between two places over the route graph, or null if unreachable. */
+export const roadDays = (places: RouteGraphNode[], from: string, to: string): number | null => quickestRoads(places, from, to)?.days ?? null;
 
 export const travelDays = (road: number, destinationDanger: number) => road + Math.ceil(destinationDanger / DANGER_PER_DAY);
