@@ -3,11 +3,16 @@
 // clock waits until every shard has settled the day. A node settles when the days topic
 // announces a day and again whenever it takes a shard over (a shard that moved from a node
 // that died mid-day catches up the days it missed, in order). The world's initiative
-// (seeded quests, newcomers) is taken by the node that hosts the clock, once per day.
+// (seeded quests, newcomers, the world's organizations' turns) is taken by the node that
+// hosts the clock, once per day, after every shard has settled its part of the day.
 import type { DaySettlements } from '../../actors/ports/bus';
 import type { Store } from '../../actors/ports/store';
+import { FIRST_DAY } from '../../actors/clock/rules';
 import { SETTLEMENT_POLL_MS } from '../clock/store-settlements';
 import { shardOf } from './shards';
+
+/** How long the clock shard's host waits for the other shards' part of a day before it takes the initiative. */
+export const INITIATIVE_WAIT_MS = 60_000;
 
 export const shardSetting = (shard: number) => `settled_day:shard:${shard}`;
 
@@ -90,6 +95,9 @@ export class ShardSettler {
       this.log(`day ${announced} was announced, but this world's clock is at day ${current}: ignored (is another world using the same topics?)`);
       return;
     }
+    // A world that has not begun (its clock not yet at the first day) has no day to settle:
+    // settling "day 0" would make the first day look like a following one and take its initiative.
+    if (current < FIRST_DAY) return;
     const day = Math.min(announced, current);
     const hosted = Array.from({ length: this.shards }, (_, s) => s).filter((s) => this.node.hosts(s));
     if (hosted.length === 0) return;
@@ -104,10 +112,49 @@ export class ShardSettler {
       const clockHere = scope.has(this.clockShard);
       const taken = await readDay(this.store, 'initiative_day');
       const initiative = clockHere && last.get(this.clockShard) !== null && (taken === null || taken < d);
-      await this.tick(d, initiative, (kind, id) => scope.has(shardOf(kind, id, this.shards)));
+      await this.tick(d, false, (kind, id) => scope.has(shardOf(kind, id, this.shards)));
+      if (initiative) {
+        // The initiative comes after every shard's part of the day, wherever it runs, so that
+        // the world's organizations meet every place as this day left it: a day unfolds in
+        // one order on any number of nodes, as on one.
+        await this.record([...scope].filter((s) => s !== this.clockShard), d);
+        await this.othersSettled(d, scope);
+        await this.tick(d, true, () => false);
+      }
       if (clockHere && (initiative || taken === null)) await this.store.setSetting('initiative_day', String(d));
-      // A shard that moved away meanwhile is not recorded: its new host settles what is left of the day.
-      await Promise.all([...scope].filter((s) => this.node.hosts(s)).map((s) => this.store.setSetting(shardSetting(s), String(d))));
+      await this.record([...scope], d);
+    }
+  }
+
+  /** Records the day of the shards this node still hosts (one that moved away meanwhile is settled by its new host). */
+  private async record(shards: number[], day: number): Promise<void> {
+    await Promise.all(shards.filter((s) => this.node.hosts(s)).map((s) => this.store.setSetting(shardSetting(s), String(day))));
+  }
+
+  /**
+   * Waits until every shard outside `scope` has settled `day`. A shard this node takes
+   * over meanwhile is settled here (its catch-up waits in the queue behind this run); after
+   * INITIATIVE_WAIT_MS the initiative is taken anyway, so that a shard nobody hosts (a
+   * rebalance that takes long) delays the day rather than stopping it.
+   */
+  private async othersSettled(day: number, scope: Set<number>): Promise<void> {
+    const deadline = Date.now() + INITIATIVE_WAIT_MS;
+    let waiting = Array.from({ length: this.shards }, (_, s) => s).filter((s) => !scope.has(s));
+    for (;;) {
+      const days = await Promise.all(waiting.map((s) => readDay(this.store, shardSetting(s))));
+      waiting = waiting.filter((_, i) => !(days[i] !== null && days[i]! >= day));
+      if (waiting.length === 0) return;
+      const taken = new Set(waiting.filter((s) => this.node.hosts(s)));
+      if (taken.size) {
+        await this.tick(day, false, (kind, id) => taken.has(shardOf(kind, id, this.shards)));
+        await this.record([...taken], day);
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        this.log(`day ${day}: shards ${waiting.join(', ')} had not settled the day after ${INITIATIVE_WAIT_MS / 1000} s; the world's initiative is taken without waiting for them`);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, SETTLEMENT_POLL_MS));
     }
   }
 }

@@ -12,6 +12,7 @@ import sinon from 'sinon';
 import type { HistoryEvent } from '../../actors/ports/store';
 import { resumeIntents } from '../../actors/intents';
 import { StoreSettlements } from '../../infra/clock/store-settlements';
+import { ShardSettlements } from '../../infra/cluster/shard-settlements';
 import { expectStatus, foundOrg } from '../support/http';
 import { allEvents, assertBooks, dieAtWrite, mark, pendingIntents, useSagaWorlds } from '../support/sagas';
 import type { TestWorld } from '../support/world';
@@ -71,24 +72,27 @@ describe("the world's initiative survives a crash at every step", function () {
       let killed = false;
       const diedAtWrite = at ? dieAtWrite(w, at, skip) : () => false;
       const dead = () => killed || diedAtWrite();
-      const settlements = StoreSettlements.prototype;
-      const record = settlements.record;
-      const recordInitiative = settlements.recordInitiative;
-      const waitFor = settlements.waitFor;
-      sinon.stub(settlements, 'recordInitiative').callsFake(function (this: StoreSettlements, day: number) {
-        if (!at) killed = true;
-        return dead() ? Promise.reject(new Error('injected crash')) : recordInitiative.call(this, day);
-      });
-      sinon.stub(settlements, 'record').callsFake(function (this: StoreSettlements, day: number) {
-        return dead() ? Promise.reject(new Error('injected crash')) : record.call(this, day);
-      });
-      // The clock is answered (the tick returns) rather than left waiting for a day a dead process cannot settle.
-      sinon.stub(settlements, 'waitFor').callsFake(function (this: StoreSettlements, day: number, ms: number) {
-        return new Promise<void>((resolve, reject) => {
-          const watch = setInterval(() => { if (dead()) { clearInterval(watch); resolve(); } }, 50);
-          waitFor.call(this, day, ms).then(() => { clearInterval(watch); resolve(); }, (e) => { clearInterval(watch); reject(e); });
+      // The settlements live in the store's settings (one settler on one node, a settler per
+      // shard on Kafka: infra/cluster/shard-settlements.ts); the initiative's record is the last write.
+      for (const node of w.nodes) {
+        const store = node.services.store;
+        const setSetting = store.setSetting.bind(store);
+        sinon.stub(store, 'setSetting').callsFake((name: string, value: string) => {
+          if (name === 'initiative_day' && !at) killed = true;
+          const settling = name === 'initiative_day' || name.startsWith('settled_day:');
+          return settling && dead() ? Promise.reject(new Error('injected crash')) : setSetting(name, value);
         });
-      });
+      }
+      // The clock is answered (the tick returns) rather than left waiting for a day a dead process cannot settle.
+      for (const settlements of [StoreSettlements.prototype, ShardSettlements.prototype] as Array<{ waitFor(day: number, ms: number): Promise<void> }>) {
+        const waitFor = settlements.waitFor;
+        sinon.stub(settlements, 'waitFor').callsFake(function (this: unknown, day: number, ms: number) {
+          return new Promise<void>((resolve, reject) => {
+            const watch = setInterval(() => { if (dead()) { clearInterval(watch); resolve(); } }, 50);
+            waitFor.call(this, day, ms).then(() => { clearInterval(watch); resolve(); }, (e) => { clearInterval(watch); reject(e); });
+          });
+        });
+      }
       assert.equal(await w.tick(), DAY);
       assert.ok(dead(), 'the process died during the initiative');
       w = await restart(w, true);
