@@ -51,9 +51,11 @@ export function dailySettler(settlements: DaySettlements, tick: (day: number, in
 export function dailyTick(entities: Entities, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
   /**
    * `hosts` says which entities this settler settles (on many nodes: those of the shards it
-   * hosts, see infra/cluster); by default every one.
+   * hosts, see infra/cluster); by default every one. `placesSettled` is awaited between the
+   * places and the organizations (on many nodes: until every node's places have settled the
+   * day, so that organizations everywhere meet the places as the day left them).
    */
-  return async (day: number, initiative: boolean, hosts: (kind: string, id: string | number) => boolean = () => true): Promise<void> => {
+  return async (day: number, initiative: boolean, hosts: (kind: string, id: string | number) => boolean = () => true, placesSettled: () => Promise<void> = async () => undefined): Promise<void> => {
     // An entity the world could not reach (503: a failed write, a timeout) is asked again a
     // few times; one that still fails catches the day up the next time it settles.
     const askSettling = async <T, K extends keyof Protocols>(kind: K, id: string | number, command: Protocols[K]) => {
@@ -85,9 +87,10 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     const establishments = await read.list<EstablishmentLike>('establishments');
     const withSafety = (l: { id: string }, m: ReturnType<typeof locationModifiers>) => ({ ...m, danger: m.danger - safetyCut(establishments, l.id) });
     await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, seed, construction: construction.get(l.id) ?? 0, modifiers: withSafety(l, locationModifiers(effects, l)) }));
+    await placesSettled();
 
-    // Then organizations: arrivals, work, upkeep.
-    const facts = new Map(places.map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
+    // Then organizations: arrivals, work, upkeep, at the places as this day left them.
+    const facts = new Map((await read.list<{ id: string; kind: string; danger: number }>('locations')).map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
     // An organization arriving today works where it arrives.
     type Row = { id: number; agent_id: number | null; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
     const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);

@@ -11,10 +11,12 @@ import { FIRST_DAY } from '../../actors/clock/rules';
 import { SETTLEMENT_POLL_MS } from '../clock/store-settlements';
 import { shardOf } from './shards';
 
-/** How long the clock shard's host waits for the other shards' part of a day before it takes the initiative. */
-export const INITIATIVE_WAIT_MS = 60_000;
+/** How long a node waits for the other shards at a step of the day (their places settled; the whole day, before the initiative). */
+export const STEP_WAIT_MS = 60_000;
 
 export const shardSetting = (shard: number) => `settled_day:shard:${shard}`;
+/** The last day whose places the shard has settled (its organizations wait for every shard's). */
+export const PLACES_SETTLED = (shard: number) => `places_day:shard:${shard}`;
 
 async function readDay(store: Store, name: string): Promise<number | null> {
   const v = await store.setting(name);
@@ -71,7 +73,7 @@ export class ShardSettler {
     private readonly store: Store,
     private readonly node: HostedShards,
     private readonly shards: number,
-    private readonly tick: (day: number, initiative: boolean, hosts: (kind: string, id: string | number) => boolean) => Promise<void>,
+    private readonly tick: (day: number, initiative: boolean, hosts: (kind: string, id: string | number) => boolean, placesSettled?: () => Promise<void>) => Promise<void>,
     private readonly today: () => Promise<number>,
     private readonly clockShard: number,
     private readonly log: (line: string) => void = () => undefined,
@@ -112,13 +114,13 @@ export class ShardSettler {
       const clockHere = scope.has(this.clockShard);
       const taken = await readDay(this.store, 'initiative_day');
       const initiative = clockHere && last.get(this.clockShard) !== null && (taken === null || taken < d);
-      await this.tick(d, false, (kind, id) => scope.has(shardOf(kind, id, this.shards)));
+      // Organizations everywhere meet the places as this day left them; the initiative comes
+      // after every shard's part of the day: a day unfolds in one order on any number of
+      // nodes, as on one.
+      await this.tick(d, false, this.within(scope), () => this.waitForShards(d, scope, PLACES_SETTLED));
       if (initiative) {
-        // The initiative comes after every shard's part of the day, wherever it runs, so that
-        // the world's organizations meet every place as this day left it: a day unfolds in
-        // one order on any number of nodes, as on one.
         await this.record([...scope].filter((s) => s !== this.clockShard), d);
-        await this.othersSettled(d, scope);
+        await this.waitForShards(d, scope, shardSetting);
         await this.tick(d, true, () => false);
       }
       if (clockHere && (initiative || taken === null)) await this.store.setSetting('initiative_day', String(d));
@@ -131,27 +133,37 @@ export class ShardSettler {
     await Promise.all(shards.filter((s) => this.node.hosts(s)).map((s) => this.store.setSetting(shardSetting(s), String(day))));
   }
 
+  private within(shards: Set<number>): (kind: string, id: string | number) => boolean {
+    return (kind, id) => shards.has(shardOf(kind, id, this.shards));
+  }
+
   /**
-   * Waits until every shard outside `scope` has settled `day`. A shard this node takes
-   * over meanwhile is settled here (its catch-up waits in the queue behind this run); after
-   * INITIATIVE_WAIT_MS the initiative is taken anyway, so that a shard nobody hosts (a
-   * rebalance that takes long) delays the day rather than stopping it.
+   * Records that the shards of `scope` reached a step of `day` (`step` names the setting),
+   * then waits until every other shard has too (a shard that settled the whole day has
+   * passed every step). A shard this node takes over meanwhile is settled here (its own
+   * catch-up waits in the queue behind this run). After STEP_WAIT_MS the day goes on without
+   * the missing shards, which it logs: a rebalance that takes long delays the day rather
+   * than stopping it.
    */
-  private async othersSettled(day: number, scope: Set<number>): Promise<void> {
-    const deadline = Date.now() + INITIATIVE_WAIT_MS;
+  private async waitForShards(day: number, scope: Set<number>, step: (shard: number) => string): Promise<void> {
+    if (step !== shardSetting) await Promise.all([...scope].filter((s) => this.node.hosts(s)).map((s) => this.store.setSetting(step(s), String(day))));
+    const deadline = Date.now() + STEP_WAIT_MS;
     let waiting = Array.from({ length: this.shards }, (_, s) => s).filter((s) => !scope.has(s));
     for (;;) {
-      const days = await Promise.all(waiting.map((s) => readDay(this.store, shardSetting(s))));
-      waiting = waiting.filter((_, i) => !(days[i] !== null && days[i]! >= day));
+      const days = await Promise.all(waiting.map(async (s) => Math.max(await readDay(this.store, step(s)) ?? -1, await readDay(this.store, shardSetting(s)) ?? -1)));
+      waiting = waiting.filter((_, i) => days[i] < day);
       if (waiting.length === 0) return;
       const taken = new Set(waiting.filter((s) => this.node.hosts(s)));
       if (taken.size) {
-        await this.tick(day, false, (kind, id) => taken.has(shardOf(kind, id, this.shards)));
+        // Their places settle and pass this step here; the rest of their day follows at once.
+        await this.tick(day, false, this.within(taken), async () => {
+          await Promise.all([...taken].map((s) => this.store.setSetting(PLACES_SETTLED(s), String(day))));
+        });
         await this.record([...taken], day);
         continue;
       }
       if (Date.now() >= deadline) {
-        this.log(`day ${day}: shards ${waiting.join(', ')} had not settled the day after ${INITIATIVE_WAIT_MS / 1000} s; the world's initiative is taken without waiting for them`);
+        this.log(`day ${day}: shards ${waiting.join(', ')} had not reached ${step(waiting[0]).replace(/:shard:.*/, '')} after ${STEP_WAIT_MS / 1000} s; the day goes on without waiting for them`);
         return;
       }
       await new Promise((r) => setTimeout(r, SETTLEMENT_POLL_MS));

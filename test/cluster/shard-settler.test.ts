@@ -55,53 +55,47 @@ describe('ShardSettler: the days of the shards a node hosts', () => {
   describe('on two nodes', () => {
     const CLOCK_HOST = new Set([CLOCK_SHARD, 0]);
     let other: ShardSettler;
-    let otherTicks: Array<[number, boolean]>;
     let clockHostHosts: (s: number) => boolean;
     let order: string[];
+    /** A day's settlement as the tick runs it: places, then (once the others' places have settled) organizations; or the initiative alone. */
+    const daily = (node: string) => async (day: number, initiative: boolean, _hosts: unknown, placesSettled?: () => Promise<void>) => {
+      if (initiative) { order.push(`initiative ${day}`); return; }
+      order.push(`${node} places ${day}`);
+      await placesSettled?.();
+      order.push(`${node} organizations ${day}`);
+    };
 
-    beforeEach(() => {
-      otherTicks = [];
+    beforeEach(async () => {
       order = [];
       clockHostHosts = (s) => CLOCK_HOST.has(s);
-      settler = new ShardSettler(store, { hosts: (s) => clockHostHosts(s) }, SHARDS, async (day, initiative) => {
-        ticks.push([day, initiative]);
-        order.push(initiative ? `initiative ${day}` : `clock host settles ${day}`);
-      }, async () => today, CLOCK_SHARD);
-      other = new ShardSettler(store, { hosts: (s) => !CLOCK_HOST.has(s) }, SHARDS, async (day, initiative) => {
-        otherTicks.push([day, initiative]);
-        order.push(`other node settles ${day}`);
-      }, async () => today, CLOCK_SHARD);
-    });
-
-    it("takes the world's initiative only once every other shard has settled its part of the day", async () => {
+      settler = new ShardSettler(store, { hosts: (s) => clockHostHosts(s) }, SHARDS, daily('A'), async () => today, CLOCK_SHARD);
+      other = new ShardSettler(store, { hosts: (s) => !CLOCK_HOST.has(s) }, SHARDS, daily('B'), async () => today, CLOCK_SHARD);
       today = 1;
       await Promise.all([settler.settle(1), other.settle(1)]);
       today = 2;
       order = [];
+    });
+
+    it("settles organizations once every node's places have settled the day, and takes the world's initiative once every shard has settled it", async () => {
       const clockHost = settler.settle(2);
       await new Promise((r) => setTimeout(r, 300));
-      assert.deepEqual(order, ['clock host settles 2'], 'the initiative waits for the other node');
-      assert.deepEqual(await settled(), ['2', '1', '1', '1'], "the clock host's other shard is recorded; the clock shard is recorded after the initiative");
+      assert.deepEqual(order, ['A places 2'], "A's organizations wait for B's places");
       await other.settle(2);
       await clockHost;
-      assert.deepEqual(order, ['clock host settles 2', 'other node settles 2', 'initiative 2']);
+      assert.deepEqual(order.slice(0, 2), ['A places 2', 'B places 2']);
+      assert.deepEqual(order.slice(2, 4).sort(), ['A organizations 2', 'B organizations 2']);
+      assert.deepEqual(order.slice(4), ['initiative 2'], 'the initiative comes last, once');
       assert.deepEqual(await settled(), ['2', '2', '2', '2']);
       assert.equal(await store.setting('initiative_day'), '2');
     });
 
-    it('settles the shards it takes over while it waits, then takes the initiative', async () => {
-      today = 1;
-      await Promise.all([settler.settle(1), other.settle(1)]);
-      today = 2;
-      order = [];
+    it('settles the shards it takes over while it waits, then goes on with its day and the initiative', async () => {
       const clockHost = settler.settle(2);
       await new Promise((r) => setTimeout(r, 300));
-      clockHostHosts = () => true; // the other node died; its shards came here
+      clockHostHosts = () => true; // B died; its shards came to A
       await clockHost;
-      assert.deepEqual(order, ['clock host settles 2', 'clock host settles 2', 'initiative 2']);
-      assert.deepEqual(otherTicks, [[1, false]]);
+      assert.deepEqual(order, ['A places 2', 'A places 2', 'A organizations 2', 'A organizations 2', 'initiative 2']);
       assert.deepEqual(await settled(), ['2', '2', '2', '2']);
     });
   });
 });
-
