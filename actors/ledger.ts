@@ -13,6 +13,7 @@ export const FLOWS = {
   market: { kind: 'source and sink', what: 'gold and goods exchanged with a regional market: buying pays gold for goods, selling the reverse' },
   upkeep: { kind: 'sink', what: 'daily maintenance paid' },
   workers: { kind: 'sink', what: 'the hiring price of workers' },
+  hiring: { kind: 'sink', what: 'the fee paid to hire an adventurer' },
   message: { kind: 'sink', what: 'the cost of a message' },
   project_budget: { kind: 'sink', what: "a project's whole budget, reserved and spent when it starts" },
   estate_forfeited: { kind: 'sink', what: "an ended organization's gold and goods, and anything that reaches it later, passing to the world" },

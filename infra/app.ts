@@ -114,7 +114,8 @@ async function clusterRegion(config: Config, store: CassandraStore, bus: Bus, se
     commandTopic: config.kafka.commandTopic, replicationFactor: config.kafka.replicationFactor, log, metrics,
   }, region, leases);
   const clockShard = shardOf('clock', CLOCK_ID, config.shards);
-  const settler = new ShardSettler(store, node, config.shards, timed(dailyTick(node as unknown as Entities, store, seed, (sequence) => store.nextId(sequence), log), metrics), () => currentDay(store), clockShard, log);
+  // Timed per day by the settler: a day's part, the waits and the initiative are one day settled.
+  const settler = new ShardSettler(store, node, config.shards, dailyTick(node as unknown as Entities, store, seed, (sequence) => store.nextId(sequence), log), () => currentDay(store), clockShard, log, (seconds) => metrics.daySettled(seconds));
   await bus.subscribe<{ day: number }>(TOPICS.days, ({ day }) => settler.settle(day));
   return { region, node, leases, settler, clockShard };
 }

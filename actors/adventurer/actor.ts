@@ -5,7 +5,7 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand } from './messages';
-import { decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
+import { hiringFee, decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 
@@ -13,7 +13,7 @@ export const adventurerView = (a: Adventurer) => ({
   id: a.id, name: a.name, strength: a.strength, level: a.level, experience: a.experience,
   traits: [...a.traits], status: a.status, organization_id: a.organization_id, party_id: a.party_id,
   injured_until: a.injured_until, joined_day: a.joined_day, quests_completed: a.quests_completed,
-  bonds: a.bonds, moments: a.moments, party_history: a.party_history,
+  bonds: a.bonds, moments: a.moments, party_history: a.party_history, hiring_fee: hiringFee(a),
 });
 
 function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
@@ -73,7 +73,7 @@ async function continuePending(state: AdventurerState, io: EntityIO): Promise<Ou
   if (!m && !j) return { events: [] };
   const agreed = m
     ? await io.ask('organization', m.organization_id, {
-      type: m.change === 'hire' ? 'employ' : 'unemploy', agent_id: m.agent_id, day: m.day, adventurer_id: state!.id, op: m.op,
+      type: m.change === 'hire' ? 'employ' : 'unemploy', agent_id: m.agent_id, day: m.day, adventurer_id: state!.id, op: m.op, adventurer_name: state!.name, ...(m.fee === undefined ? {} : { fee: m.fee }),
     })
     : await io.ask('organization', j!.organization_id, {
       type: 'add-party-member', agent_id: j!.agent_id, day: j!.day, party_id: j!.party_id, adventurer_id: state!.id, op: j!.op,

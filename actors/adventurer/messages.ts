@@ -93,7 +93,11 @@ export interface AgedOut { type: 'aged-out'; day: number }
  * organization's side is named `op`, so asked again it changes nothing. It ends with
  * hired or released, or with employment-abandoned when the organization refused.
  */
-export interface EmploymentBegun { type: 'employment-begun'; day: number; change: 'hire' | 'release'; organization_id: number; agent_id: number; op: string; organization_name?: string }
+export interface EmploymentBegun {
+  type: 'employment-begun'; day: number; change: 'hire' | 'release'; organization_id: number; agent_id: number; op: string; organization_name?: string;
+  /** A hiring's fee (rules.ts hiringFee), fixed when the hiring begins; absent in hirings recorded before fees. */
+  fee?: number;
+}
 export interface EmploymentAbandoned { type: 'employment-abandoned'; day: number; organization_id: number; reason: string }
 
 /**

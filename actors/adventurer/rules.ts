@@ -11,6 +11,11 @@ export const MAX_MOMENTS = 100;
 /** Level for an amount of experience: one at the start, one more every 20. */
 export const levelFor = (experience: number) => 1 + Math.floor(experience / EXPERIENCE_PER_LEVEL);
 
+/** The fee an organization pays when it hires an adventurer: a base, and more for each level above the first. */
+export const HIRING_FEE_BASE = 20;
+export const HIRING_FEE_PER_LEVEL = 10;
+export const hiringFee = (a: Pick<Adventurer, 'level'>) => HIRING_FEE_BASE + HIRING_FEE_PER_LEVEL * (a.level - 1);
+
 /**
  * A career lasts CAREER_DAYS.min to CAREER_DAYS.max days from arrival (a pure function of
  * the adventurer's id, so a replay agrees). When it is over, an adventurer out of work
@@ -50,7 +55,9 @@ export function decideBeginEmployment(state: AdventurerState, c: HireCommand): D
   const d = decideHire(state, c);
   if ('refusal' in d) return d;
   const op = `adventurer:${state!.id}:employment:${(state!.employment_changes ?? 0) + 1}`;
-  return accept({ type: 'employment-begun', day: c.day, change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, op, ...named(c.organization_name) });
+  // A hiring names its fee, so that the organization, asked again after a crash, charges what was first asked.
+  const fee = c.type === 'hire' ? { fee: hiringFee(state!) } : {};
+  return accept({ type: 'employment-begun', day: c.day, change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, op, ...named(c.organization_name), ...fee });
 }
 
 /**
@@ -136,7 +143,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
   if (!state) return state;
   switch (e.type) {
     case 'employment-begun':
-      return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op, ...named(e.organization_name) }, employment_changes: (state.employment_changes ?? 0) + 1 };
+      return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op, ...named(e.organization_name), ...(e.fee === undefined ? {} : { fee: e.fee }) }, employment_changes: (state.employment_changes ?? 0) + 1 };
     case 'employment-abandoned':
       return { ...state, employment: null };
     case 'joining-begun':

@@ -150,6 +150,11 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       }];
     }
     case 'adventurer-employed':
+      // The fee is the organization's to tell (its ledger); the rest of a hiring is the adventurer's.
+      return e.fee ? [{
+        ...base, category: 'adventurer', summary: `${after.name} paid ${e.fee} gold to hire ${e.adventurer_name ?? `adventurer ${e.adventurer_id}`}`,
+        data: { adventurer_id: e.adventurer_id, ledger: ledger({ organization_id: after.id, flow: 'hiring', gold: -e.fee }) },
+      }] : [];
     case 'adventurer-left':
     case 'party-member-added':
       return []; // the adventurer's record tells these

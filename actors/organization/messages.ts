@@ -64,6 +64,9 @@ export interface EmployCommand {
   type: 'employ' | 'unemploy'; agent_id: number; day: number; adventurer_id: number;
   /** Names this hiring or release: one already applied is not applied again (the adventurer's retried saga). */
   op?: string;
+  /** The hiring fee the adventurer asks (absent: none), and its name for the history. */
+  fee?: number;
+  adventurer_name?: string;
 }
 export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: number; party_id: number; name: string }
 /** `op` names this joining: one already applied is not applied again (the adventurer's retried saga). */
@@ -194,7 +197,7 @@ export interface ProjectsWorked {
 }
 export interface ProjectCompleted { type: 'project-completed'; day: number; project_id: number; output: { resource: string; quantity: number } | null; establishment: Establishment | null }
 
-export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; agent_id: number; adventurer_id: number; op?: string }
+export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; agent_id: number; adventurer_id: number; op?: string; fee?: number; adventurer_name?: string }
 export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number; op?: string }
 export interface PartyFormed { type: 'party-formed'; day: number; agent_id: number; party_id: number; name: string }
 export interface PartyMemberAdded { type: 'party-member-added'; day: number; agent_id: number; party_id: number; adventurer_id: number; op?: string }

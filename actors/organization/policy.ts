@@ -58,7 +58,7 @@ export interface PolicyView {
   /** The organizations no agent controls: it takes only their quests, and leaves agents' quests to agents. */
   world: number[];
   /** Available adventurers (a bounded sample). */
-  available: Array<{ id: number; strength: number }>;
+  available: Array<{ id: number; strength: number; hiring_fee?: number }>;
 }
 
 export type PolicyAction =
@@ -124,10 +124,10 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
       const road = roadDays(v.places, here, target.location_id);
       if (road !== null) journey = { type: 'travel', destination_id: target.location_id, days: target === mine ? travelDays(road, dangerAt(v, target.location_id)) : targetDays };
     }
-  } else if (org.treasury > (org.daily_maintenance + MAINTENANCE_PER_ADVENTURER) * RESERVE_DAYS && v.members.length < MAX_MEMBERS && v.available.length > 0) {
-    // Nothing it can win: it hires the strongest adventurer on offer, while it keeps the upkeep, the new one's included, in hand.
+  } else if (v.members.length < MAX_MEMBERS && v.available.length > 0) {
+    // Nothing it can win: it hires the strongest adventurer on offer, while it keeps the upkeep, the new one's included, in hand after the fee.
     const strongest = v.available.reduce((a, b) => (b.strength > a.strength ? b : a));
-    actions.push({ type: 'hire', adventurer_id: strongest.id });
+    if (org.treasury - (strongest.hiring_fee ?? 0) > (org.daily_maintenance + MAINTENANCE_PER_ADVENTURER) * RESERVE_DAYS) actions.push({ type: 'hire', adventurer_id: strongest.id });
   }
   if (org.treasury < org.daily_maintenance * LEAN_DAYS) {
     // Lean days: it lets its weakest idle adventurer go.

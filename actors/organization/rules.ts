@@ -202,7 +202,10 @@ export function decideEmploy(state: OrganizationState, c: EmployCommand): Decisi
   const employed = state!.employees.includes(c.adventurer_id);
   const op = c.op === undefined ? {} : { op: c.op };
   if (c.type === 'employ') {
-    return employed ? conflict(`adventurer ${c.adventurer_id} already works for ${state!.name}`) : accept({ type: 'adventurer-employed', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op });
+    if (employed) return conflict(`adventurer ${c.adventurer_id} already works for ${state!.name}`);
+    const fee = c.fee ?? 0;
+    if (state!.treasury < fee) return conflict(`hiring ${c.adventurer_name ?? `adventurer ${c.adventurer_id}`} costs ${fee} gold but ${state!.name} has ${state!.treasury}`);
+    return accept({ type: 'adventurer-employed', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op, ...(fee ? { fee } : {}), ...(c.adventurer_name === undefined ? {} : { adventurer_name: c.adventurer_name }) });
   }
   return employed ? accept({ type: 'adventurer-left', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op }) : forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
 }
@@ -402,7 +405,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
     case 'ending-followed':
       return { ...state, ending_pending: false };
     case 'adventurer-employed':
-      return { ...state, employees: [...state.employees, e.adventurer_id], applied_ops: withOp(state, e.op) };
+      return { ...state, treasury: state.treasury - (e.fee ?? 0), employees: [...state.employees, e.adventurer_id], applied_ops: withOp(state, e.op) };
     case 'adventurer-left':
       return {
         ...state,

@@ -32,7 +32,7 @@ export async function worldOrganizationsTurn(
       seed, day,
       org: { id, name: org.name, treasury: org.treasury, reputation: org.reputation, location_id: org.location_id, travel: org.travel, holdings: org.holdings, daily_maintenance: org.daily_maintenance },
       members, parties: await read.list<PolicyParty>('partiesOf', id), markets, quests, places, world: ids,
-      available: await read.listPage<{ id: number; strength: number }>('adventurersAvailable', undefined, undefined, HIRE_SAMPLE),
+      available: await read.listPage<{ id: number; strength: number; hiring_fee?: number }>('adventurersAvailable', undefined, undefined, HIRE_SAMPLE),
     };
     let skipJourney = false;
     for (const action of decideTurn(view)) {

@@ -15,7 +15,7 @@ import {
   SEASON_AMPLITUDE, SHORTAGE, SPELL_DAYS, STOCK_DAYS, SUPPLY_REVERSION, YEAR_DAYS,
 } from '../location/market';
 import { DANGER_SPREAD } from '../quest/rules';
-import { CAREER_DAYS } from '../adventurer/rules';
+import { CAREER_DAYS, HIRING_FEE_BASE, HIRING_FEE_PER_LEVEL } from '../adventurer/rules';
 import { AVAILABLE_POOL_TARGET, RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL } from './quest-board';
 import {
   ESTABLISHMENT_FAMILIES, INCOME_PER_DAY, RECRUITMENT_CHANCE, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT,
@@ -57,6 +57,7 @@ export function rulebook() {
       'An agent controls at most one active organization; a new one may be founded once the previous one is bankrupt or dissolved.',
       `A new organization's treasury is assigned by the world from its kind (between ${TREASURY_BOUNDS.min} and ${TREASURY_BOUNDS.max} gold); the caller never supplies it. The founding allowance: an agent's first organization gets the whole amount; after that the grant refills evenly over ${GRANT_REFILL_DAYS} days from the agent's previous founding (founded d days later, a new organization gets min(1, d/${GRANT_REFILL_DAYS}) of its kind's amount, rounded down).`,
       `Maintenance: every active organization pays ${MAINTENANCE_BASE} gold a day, plus ${MAINTENANCE_PER_ADVENTURER} per living employed adventurer and ${WORKER_UPKEEP} per worker. The treasury never falls below zero; each unpaid gold costs one reputation.`,
+      `Hiring an adventurer costs a fee, paid when it is hired: ${HIRING_FEE_BASE} gold, plus ${HIRING_FEE_PER_LEVEL} for each level above the first (each adventurer's hiring_fee says it). An organization that cannot pay it is refused (409). Releasing costs nothing.`,
       'Bankruptcy: an organization that cannot pay a day\'s maintenance pays what it has and becomes bankrupt. Its adventurers become available, its active projects and unresolved quests are cancelled, sponsorships are refunded, and it can act no more. It leaves the active listings; its record stays readable.',
       'Dissolution (POST /api/organizations/{id}/dissolve) has the same consequences as bankruptcy, ends its alliances, and is chosen by the controlling agent.',
       'The estate of an ended organization: its gold and goods pass to the world, and its workers go home, the day it ends; gold or goods that reach it later (a refund of its quest or pledge) pass to the world as they arrive. Move what you want to keep before dissolving.',
@@ -90,6 +91,7 @@ export function rulebook() {
       seeded_adventurers: SEEDED_ADVENTURERS,
       message_cost: { public: 1, private: 2, rumor: 3 },
       worker: { hire: 25, upkeep: 1 },
+      adventurer_hiring_fee: { base: HIRING_FEE_BASE, per_level_above_first: HIRING_FEE_PER_LEVEL },
       experience: { full: 10, partial: 5, per_level: 20 },
       founding_allowance: { first: 1, refill_days: GRANT_REFILL_DAYS },
       output_cost_share_of_base_price: { project: PROJECT_OUTPUT_COST_SHARE, production_plan: PLAN_OUTPUT_COST_SHARE },
@@ -103,7 +105,7 @@ export function rulebook() {
       policy: [
         'A party sent on a quest comes back with its outcome the day after: the organization completes the quest. On the road it does nothing else.',
         `It takes a quest it can win or dares to: its own accepted one, else the open quest of another requester with the best reward per day of travel whose requirements it meets and whose place\'s danger is at most its fit strength × (1 + ${BOLDNESS} × a draw). Where the quest is, it sends a party of its fit members; elsewhere it accepts the quest and sets out.`,
-        `With no quest to take it hires the strongest of the first ${HIRE_SAMPLE} available adventurers while its treasury covers ${RESERVE_DAYS} days of upkeep with the new one, up to ${MAX_MEMBERS} members; below ${LEAN_DAYS} days of upkeep it releases its weakest idle adventurer, one a day.`,
+        `With no quest to take it hires the strongest of the first ${HIRE_SAMPLE} available adventurers while its treasury, less the hiring fee, covers ${RESERVE_DAYS} days of upkeep with the new one, up to ${MAX_MEMBERS} members; below ${LEAN_DAYS} days of upkeep it releases its weakest idle adventurer, one a day.`,
         `It sells held goods where the price is at least ${SELL_SHARE * 100}% of the best price elsewhere, and buys the good whose best price elsewhere is at least ${BUY_MARGIN} times the local one (at least ${MIN_LOT}, with ${TRADE_BUDGET_SHARE * 100}% of the gold above its reserve, at most ${ORDER_SUPPLY_SHARE * 100}% of the supply).`,
         `Idle, it carries its goods to the market that pays most for them, or with chance ${WANDER_CHANCE} (always where nobody trades) sets out for another market.`,
         'It pays upkeep like any organization and goes bankrupt when it cannot.',

@@ -77,6 +77,8 @@ export class ShardSettler {
     private readonly today: () => Promise<number>,
     private readonly clockShard: number,
     private readonly log: (line: string) => void = () => undefined,
+    /** The time this node took to settle a day, its steps and waits included (once per day). */
+    private readonly observe: (seconds: number) => void = () => undefined,
   ) {}
 
   /** The subscriber of the days topic (and the catch-up after a shard was taken over). */
@@ -111,6 +113,7 @@ export class ShardSettler {
     for (let d = from; d <= day; d++) {
       const scope = new Set(hosted.filter((s) => { const l = last.get(s)!; return l === null ? d === day : l < d; }));
       if (scope.size === 0) continue;
+      const started = performance.now();
       const clockHere = scope.has(this.clockShard);
       const taken = await readDay(this.store, 'initiative_day');
       const initiative = clockHere && last.get(this.clockShard) !== null && (taken === null || taken < d);
@@ -125,6 +128,7 @@ export class ShardSettler {
       }
       if (clockHere && (initiative || taken === null)) await this.store.setSetting('initiative_day', String(d));
       await this.record([...scope], d);
+      this.observe((performance.now() - started) / 1000);
     }
   }
 

@@ -16,13 +16,15 @@ describe('ShardSettler: the days of the shards a node hosts', () => {
   let today: number;
   let ticks: Array<[number, boolean]>;
   let settler: ShardSettler;
+  let observed: number[];
 
   beforeEach(() => {
     dir = tempDir('worldsim-shard-settler-');
     store = new SqliteStore(dir);
     today = 0;
     ticks = [];
-    settler = new ShardSettler(store, { hosts: () => true }, SHARDS, async (day, initiative) => { ticks.push([day, initiative]); }, async () => today, CLOCK_SHARD);
+    observed = [];
+    settler = new ShardSettler(store, { hosts: () => true }, SHARDS, async (day, initiative) => { ticks.push([day, initiative]); }, async () => today, CLOCK_SHARD, () => undefined, (s) => observed.push(s));
   });
   afterEach(async () => {
     await store.close();
@@ -48,6 +50,7 @@ describe('ShardSettler: the days of the shards a node hosts', () => {
     await settler.settle(2);
     // Each day its shards' part, then (from the second day) the initiative, once.
     assert.deepEqual(ticks, [[1, false], [2, false], [2, true]]);
+    assert.equal(observed.length, 2, 'one day settled is measured once, its initiative included');
     assert.deepEqual(await settled(), ['2', '2', '2', '2']);
     assert.equal(await store.setting('initiative_day'), '2');
   });

@@ -227,7 +227,7 @@ describe('fair play over HTTP', function () {
     it('the rulebook names every flow of gold and goods, and the rules that close the holes', async () => {
       const rules = (await w.get('/api/rules')).body;
       assert.deepEqual(Object.keys(rules.accounting.flows).sort(), [
-        'contract', 'establishment_income', 'estate_forfeited', 'founding_grant', 'market', 'message', 'production', 'project_budget', 'project_refund', 'quest_escrow', 'upkeep', 'workers', 'world_reward',
+        'contract', 'establishment_income', 'estate_forfeited', 'founding_grant', 'hiring', 'market', 'message', 'production', 'project_budget', 'project_refund', 'quest_escrow', 'upkeep', 'workers', 'world_reward',
       ]);
       const text = rules.core_rules.join('\n');
       for (const words of [/estate of an ended organization/, /founding allowance/, /Output is paid for/, /Goods change hands in person/, /at most one proposed or active alliance/]) {

@@ -100,15 +100,18 @@ describe('quest gold is conserved (property over a real world, no ticks)', funct
     quests: [...s.quests.values()].map((q) => [q.id, q.status, q.reward, q.accepted_organization_id, q.party_id, q.sponsors.length]),
   });
 
-  /** Hires up to two available adventurers into the agent's organization and forms a party of them. */
+  /** Hires up to two available adventurers into the agent's organization, as far as its gold pays their fees, and forms a party of them. */
   async function staff(slot: AgentSlot, name: string): Promise<void> {
     const day = (await ok<{ day: number }>(w.get('/api/world'), 200, 'world')).day;
-    const free = (await ok<Array<{ id: number; status: string; injured_until: number | null }>>(w.get('/api/adventurers'), 200, 'adventurers'))
+    const free = (await ok<Array<{ id: number; status: string; injured_until: number | null; hiring_fee: number }>>(w.get('/api/adventurers'), 200, 'adventurers'))
       .filter((a) => a.status === 'available' && (a.injured_until === null || a.injured_until <= day));
+    let treasury = (await ok<OrgRow>(w.get(`/api/organizations/${slot.org}`), 200, 'organization')).treasury;
     const party = await ok<{ id: number }>(w.post('/api/parties', { organization_id: slot.org, name }, slot.key), 201, 'form party');
     slot.party = party.id;
     for (const a of free.slice(0, 2)) {
+      if (a.hiring_fee > treasury) continue;
       await ok(w.post('/api/adventurers/hire', { organization_id: slot.org, adventurer_id: a.id }, slot.key), 200, `hire ${a.id}`);
+      treasury -= a.hiring_fee;
       await ok(w.post(`/api/parties/${party.id}/members`, { adventurer_id: a.id }, slot.key), 200, `add ${a.id}`);
     }
   }
@@ -135,7 +138,7 @@ describe('quest gold is conserved (property over a real world, no ticks)', funct
       founded += (await ok<OrgRow>(w.get(`/api/organizations/${slot.org}`), 200, 'new organization')).treasury;
     }
     expectedGold = seededOnly.gold + founded;
-    assert.equal((await snapshot()).gold, expectedGold, 'hiring and forming parties move no gold');
+    assert.equal((await snapshot()).gold, expectedGold, 'hiring (its fee is out of the starting treasury counted above) and forming parties move no more gold');
   });
   after(async () => { await w?.close(); });
 

@@ -18,6 +18,7 @@ interface Adventurer {
   organization_id: number | null; party_id: number | null; bonds: Record<string, number>;
   moments: Array<{ day: number; kind: string; text: string }>;
   party_history: Array<{ party_id: number; organization_id: number; quest_id: number | null; outcome: string | null; day: number }>;
+  hiring_fee: number;
 }
 interface Resolution {
   outcome: string; reason: string; party_strength: number; effective_danger: number; expected_danger?: number; reward_paid: number; refunded: number;
@@ -260,11 +261,12 @@ describe('quests, parties and adventurers over HTTP', function () {
 
     it('answers 404 for an unknown location and 403 for a requester the agent does not control', async () => {
       const before = await treasury(b.org);
+      const beforeA = await treasury(a.org);
       expectStatus(await post(b, questBody(b.org, { location_id: 'atlantis' })), 404, 'unknown location');
       expectStatus(await post(a, questBody(b.org)), 403, "post for another agent's organization");
       expectStatus(await post(b, questBody(999)), 404, 'unknown requester');
       assert.equal(await treasury(b.org), before);
-      assert.equal(await treasury(a.org), 600);
+      assert.equal(await treasury(a.org), beforeA);
     });
 
     it("lets another organization sponsor it: the sponsor's gold is reserved and the reward rises", async () => {
@@ -757,9 +759,11 @@ describe('quests, parties and adventurers over HTTP', function () {
   describe('ending an organization', () => {
     it('dissolving frees its adventurers, withdraws its open quests with refunds, returns its pledges and reopens the ones it accepted', async () => {
       const d = await found('Short-lived Trading Company', 'trading company');
-      const start = await treasury(d.org);
       const free = (await w.get<Adventurer[]>('/api/adventurers')).body.find((x) => x.status === 'available')!;
+      const founded = await treasury(d.org);
       expectStatus(await w.post('/api/adventurers/hire', { organization_id: d.org, adventurer_id: free.id }, d.key), 200, 'hire');
+      const start = await treasury(d.org);
+      assert.equal(start, founded - free.hiring_fee, 'the hiring fee is paid when it hires');
       const own = await postOk(d, { reward: 90 });
       const cBefore = await treasury(c.org);
       expectStatus(await w.post(`/api/quests/${own.id}/sponsors`, { organization_id: c.org, amount: 25 }, c.key), 201, 'sponsor');
@@ -796,9 +800,9 @@ describe('quests, parties and adventurers over HTTP', function () {
 
     it('bankruptcy frees its adventurers and withdraws its open quests, refunding the sponsors (core rule 6)', async () => {
       const e = await found('Penniless Scholars', 'scholars');
-      const start = await treasury(e.org);
       const free = (await w.get<Adventurer[]>('/api/adventurers')).body.find((x) => x.status === 'available')!;
       expectStatus(await w.post('/api/adventurers/hire', { organization_id: e.org, adventurer_id: free.id }, e.key), 200, 'hire');
+      const start = await treasury(e.org);
       const upkeep = (await org(e.org)).daily_maintenance;
       assert.equal(upkeep, 7);
       // Reserve all but 6 gold: tomorrow's upkeep of 7 cannot be paid.

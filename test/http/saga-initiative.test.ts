@@ -21,9 +21,12 @@ const DAY = 4;
 
 /** Adventurers made scarce (so that newcomers arrive), then days 2 and 3. */
 async function scene(w: TestWorld): Promise<void> {
-  const a = await foundOrg(w, 'Big Employer', 'adventurers band', 'emberfall');
   const free = (await w.get<Array<{ id: number; status: string }>>('/api/adventurers')).body.filter((x) => x.status === 'available').slice(0, 40);
-  for (const x of free) expectStatus(await w.post('/api/adventurers/hire', { organization_id: a.org.id, adventurer_id: x.id }, a.key), 200);
+  // Ten to an employer: its gold pays their hiring fees and keeps their upkeep to day 4.
+  for (let i = 0; i < free.length; i += 10) {
+    const employer = await foundOrg(w, `Big Employer ${i / 10 + 1}`, 'adventurers band', 'emberfall');
+    for (const x of free.slice(i, i + 10)) expectStatus(await w.post('/api/adventurers/hire', { organization_id: employer.org.id, adventurer_id: x.id }, employer.key), 200);
+  }
   while (await w.tick() < DAY - 1);
 }
 

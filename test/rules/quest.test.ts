@@ -3,7 +3,7 @@
 import assert from 'assert/strict';
 import fc from 'fast-check';
 import type { Adventurer, AdventurerEvent, AdventurerState, QuestOutcomeCommand, Trait } from '../../actors/adventurer/messages';
-import { EXPERIENCE_PER_LEVEL, STRENGTH_PER_LEVEL, decideQuestOutcome, evolve as evolveAdventurer, levelFor } from '../../actors/adventurer/rules';
+import { EXPERIENCE_PER_LEVEL, STRENGTH_PER_LEVEL, decideQuestOutcome, evolve as evolveAdventurer, hiringFee, levelFor } from '../../actors/adventurer/rules';
 import { decideDay, decideSeed, derivedDanger, evolve as evolveLocation, monsterGrowth } from '../../actors/location/rules';
 import type { LocationEvent, LocationState } from '../../actors/location/messages';
 import type { Fund, Quest, QuestOutcome, QuestSpec } from '../../actors/quest/messages';
@@ -418,5 +418,11 @@ describe('monsters and derived danger (core rule 10)', () => {
     const townNext = townDay.events.reduce<LocationState>((s, e: LocationEvent) => evolveLocation(s, e), town)!;
     assert.equal(townNext.monster_population, 1000);
     assert.equal(townNext.danger, 40);
+  });
+});
+
+describe('the hiring fee of an adventurer', () => {
+  it('is 20 gold at level 1 and 10 more for each level above it', () => {
+    assert.deepEqual([1, 2, 3, 6].map((level) => hiringFee({ level })), [20, 30, 40, 70]);
   });
 });

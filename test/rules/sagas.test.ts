@@ -77,6 +77,20 @@ describe('rules of actions that span actors', () => {
       assert.deepEqual(eventsOf(decideEmploy(left, release)), []);
     });
 
+    it('takes the hiring fee the adventurer asks, once, and refuses a hiring it cannot pay for', () => {
+      const o = org()!;
+      const employ = { type: 'employ' as const, agent_id: 1, day: 2, adventurer_id: 30, op: 'adventurer:30:employment:1', fee: 40, adventurer_name: 'Wren' };
+      const events = eventsOf(decideEmploy(o, employ));
+      assert.deepEqual(events, [{ type: 'adventurer-employed', day: 2, agent_id: 1, adventurer_id: 30, op: 'adventurer:30:employment:1', fee: 40, adventurer_name: 'Wren' }]);
+      const hired = events.reduce<OrganizationState>(evolveOrganization, o)!;
+      assert.equal(hired.treasury, o.treasury - 40);
+      assert.deepEqual(eventsOf(decideEmploy(hired, employ)), [], 'asked again (a retried saga), it charges nothing more');
+      const poor = { ...o, treasury: 39 };
+      const refused = decideEmploy(poor, employ);
+      assert.ok('refusal' in refused && refused.refusal.status === 409 && /hiring Wren costs 40 gold but .* has 39/.test(refused.refusal.detail), JSON.stringify(refused));
+      assert.deepEqual(eventsOf(decideEmploy({ ...o, treasury: 40 }, employ)).length, 1, 'the whole treasury may go to the fee');
+    });
+
     it('adds a named party member once, also once the party has set out', () => {
       const o = eventsOf(decideEmploy(org(), { type: 'employ', agent_id: 1, day: 2, adventurer_id: 30 })).reduce<OrganizationState>(evolveOrganization, org());
       const formed = evolveOrganization(o, { type: 'party-formed', day: 2, agent_id: 1, party_id: 3, name: 'The Few' });
@@ -494,12 +508,13 @@ describe('rules of actions that span actors', () => {
 
     it('names each hiring or release it begins', () => {
       const first = eventsOf(decideBeginEmployment(adventurer(), hire));
-      assert.deepEqual(first, [{ type: 'employment-begun', day: 3, change: 'hire', organization_id: 7, agent_id: 1, op: 'adventurer:30:employment:1' }]);
+      assert.deepEqual(first, [{ type: 'employment-begun', day: 3, change: 'hire', organization_id: 7, agent_id: 1, op: 'adventurer:30:employment:1', fee: 20 }], 'a hiring names its fee');
       const hired = [...first, ...eventsOf(decideEmploymentAnswer(first.reduce(evolveAdventurer, adventurer()), { ok: true }))].reduce(evolveAdventurer, adventurer()) as Adventurer;
       assert.equal(hired.status, 'employed');
       assert.equal(hired.employment, null);
       const release = eventsOf(decideBeginEmployment(hired, { ...hire, type: 'release' }));
       assert.equal((release[0] as { op: string }).op, 'adventurer:30:employment:2', 'a new name for each');
+      assert.equal((release[0] as { fee?: number }).fee, undefined, 'a release costs nothing');
       const released = [...release, ...eventsOf(decideEmploymentAnswer(release.reduce(evolveAdventurer, hired), { ok: true }))].reduce<AdventurerState>(evolveAdventurer, hired);
       assert.equal(released!.status, 'available');
     });

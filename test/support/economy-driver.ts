@@ -52,7 +52,7 @@ interface World {
   goods: Record<string, number>;
 }
 
-const EXTERNAL = new Set(['founding_grant', 'world_reward', 'project_refund', 'establishment_income', 'production', 'market', 'upkeep', 'workers', 'message', 'project_budget', 'estate_forfeited']);
+const EXTERNAL = new Set(['founding_grant', 'world_reward', 'project_refund', 'establishment_income', 'production', 'market', 'upkeep', 'workers', 'hiring', 'message', 'project_budget', 'estate_forfeited']);
 const INTERNAL = new Set(['quest_escrow', 'contract']);
 const RESOURCES = ['food', 'timber', 'ore'];
 const KINDS = ['merchant company', 'crafters guild', 'adventurers band', 'temple order', 'wandering troupe'];
