@@ -182,7 +182,7 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'GET /api/travel/plan': record('TravelPlan', {
     from_id: str(), destination_id: str(), path: listOf(str()), passes_through: listOf(str('A place passed on the way, without stopping.')),
     legs: listOf(record('TravelLeg', { from_id: str(), to_id: str(), distance_days: int(), road_danger: int(), place_danger: int() })),
-    road_days: int(), danger_days: int(), days: int(), max_danger: int(), day: int(), arrives_day: int(),
+    road_days: int(), danger_days: int(), days_saved: int('Days the travel establishments where the journey sets out take off (never below 1 day in all).'), days: int(), max_danger: int(), day: int(), arrives_day: int(),
     can_set_out: nullable(bool()), blocked_reason: nullable(str()),
   }),
   'POST /api/trade': record('TradeReceipt', {

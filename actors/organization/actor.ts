@@ -39,6 +39,9 @@ export const productionView = (p: Project) => ({
   produced_total: p.production!.produced_total, status: p.status, started_day: p.started_day, ends_day: p.started_day + p.duration_days,
 });
 
+/** A quest as the history names it: by its title, or by its id in events recorded before the title was carried. */
+const questCalled = (e: { quest_id: number; quest_title?: string }) => (e.quest_title !== undefined ? `"${e.quest_title}"` : `quest ${e.quest_id}`);
+
 function chronicle(e: OrganizationEvent, after: OrganizationState, before: OrganizationState): HistoryEntry[] {
   if (!after) return [];
   const base = { day: e.day, agent_id: after.agent_id, organization_ids: [after.id] };
@@ -137,7 +140,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
     case 'gold-reserved':
       return [{
         ...base, agent_id: e.agent_id, category: 'quest',
-        summary: `${after.name} set aside ${e.amount} gold for ${e.purpose === 'reward' ? 'the reward of' : 'its pledge to'} quest ${e.quest_id}`,
+        summary: `${after.name} set aside ${e.amount} gold for ${e.purpose === 'reward' ? 'the reward of' : 'its pledge to'} ${questCalled(e)}`,
         data: { quest_id: e.quest_id, purpose: e.purpose, ledger: ledger({ organization_id: after.id, flow: 'quest_escrow', gold: -e.amount }) },
       }];
     case 'quest-settled': {
@@ -145,7 +148,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       const flows = e.flows ?? [{ flow: 'quest_escrow' as const, gold: e.gold }];
       return [{
         ...base, agent_id: null, category: 'quest',
-        summary: `${after.name} received ${e.gold} gold from quest ${e.quest_id} (${e.reason})`,
+        summary: `${after.name} received ${e.gold} gold from ${questCalled(e)} (${e.reason})`,
         data: { quest_id: e.quest_id, reason: e.reason, ledger: ledger(...flows.map((f) => ({ organization_id: after.id, flow: f.flow, gold: f.gold }))) },
       }];
     }
@@ -162,7 +165,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       return [{ ...base, category: 'party', summary: `${after.name} formed the party "${e.name}"`, data: { party_id: e.party_id } }];
     case 'party-dispatched': {
       const party = after.parties.find((p) => p.id === e.party_id);
-      return [{ ...base, category: 'party', summary: `${after.name} dispatched the party "${party?.name}" on quest ${e.quest_id}`, data: { party_id: e.party_id, quest_id: e.quest_id, members: party?.members ?? [] } }];
+      return [{ ...base, category: 'party', summary: `${after.name} dispatched ${party ? `the party "${party.name}"` : `party ${e.party_id}`} on ${questCalled(e)}`, data: { party_id: e.party_id, quest_id: e.quest_id, members: party?.members ?? [] } }];
     }
     case 'project-completed':
       return [{ ...base, category: 'project', summary: `${after.name} completed "${projectTitle(e.project_id)}"${e.establishment ? `, opening the ${e.establishment.kind} "${e.establishment.name}" at ${e.establishment.location_id}` : ''}${e.output ? `, yielding ${e.output.quantity} ${e.output.resource}` : ''}`, data: { project_id: e.project_id, output: e.output, establishment: e.establishment, ledger: ledger(e.output && { organization_id: after.id, flow: 'production', goods: { [e.output.resource]: e.output.quantity } }) } }];

@@ -72,10 +72,10 @@ export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: n
 /** `op` names this joining: one already applied is not applied again (the adventurer's retried saga). */
 export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number; op?: string }
 /** `op` names this dispatch: one already applied is not applied again (the quest's retried saga). */
-export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string; op?: string }
+export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string; op?: string; quest_title?: string }
 /** Gold set aside for a quest: its reward, or a sponsorship. Only the quest can give it back. */
 /** `op` names this reservation: one already applied is not applied again (the quest's retried saga). */
-export interface ReserveGoldCommand { type: 'reserve-gold'; agent_id: number | null; day: number; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string }
+export interface ReserveGoldCommand { type: 'reserve-gold'; agent_id: number | null; day: number; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string; quest_title?: string }
 /** What the organization brings to a quest's requirements. */
 export interface QuestStandingCommand { type: 'quest-standing'; agent_id: number; requester_id: number }
 /** A quest's consequences for this organization: gold, reputation, trust, and its party coming home. */
@@ -83,6 +83,8 @@ export interface QuestSettledCommand {
   type: 'quest-settled';
   day: number;
   quest_id: number;
+  /** The quest's title, so the history names it (settlements recorded before it was carried have none). */
+  quest_title?: string;
   gold: number;
   /** Where the gold comes from: the organizations' gold the quest held in trust, or the world's share of a world-funded reward. */
   flows?: Array<{ flow: 'quest_escrow' | 'world_reward'; gold: number }>;
@@ -201,8 +203,9 @@ export interface AdventurerEmployed { type: 'adventurer-employed'; day: number; 
 export interface AdventurerLeft { type: 'adventurer-left'; day: number; agent_id: number; adventurer_id: number; op?: string }
 export interface PartyFormed { type: 'party-formed'; day: number; agent_id: number; party_id: number; name: string }
 export interface PartyMemberAdded { type: 'party-member-added'; day: number; agent_id: number; party_id: number; adventurer_id: number; op?: string }
-export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number; op?: string }
-export interface GoldReserved { type: 'gold-reserved'; day: number; agent_id: number | null; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string }
+/** `quest_title` names the quest in the history (older events have none: the history then says "quest N"). */
+export interface PartyDispatched { type: 'party-dispatched'; day: number; agent_id: number; party_id: number; quest_id: number; op?: string; quest_title?: string }
+export interface GoldReserved { type: 'gold-reserved'; day: number; agent_id: number | null; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string; quest_title?: string }
 export interface QuestSettled extends Omit<QuestSettledCommand, 'type'> { type: 'quest-settled' }
 
 export interface MessageSent { type: 'message-sent'; day: number; agent_id: number; message: MessageSpec; cost: number }

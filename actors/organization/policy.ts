@@ -4,6 +4,7 @@
 // use, so every refusal, cost and history entry is the same as for an agent.
 import { rng } from '../random';
 import { MAINTENANCE_PER_ADVENTURER } from './rules';
+import { travelCut, type EstablishmentLike } from './establishments';
 import { roadDays, travelDays, type RouteGraphNode } from './travel';
 
 /**
@@ -55,6 +56,8 @@ export interface PolicyView {
   markets: PolicyMarket[];
   quests: PolicyQuest[];
   places: PolicyPlace[];
+  /** The world's establishments: its journeys take a day less from a place with a travel one (establishments.ts travelCut). */
+  establishments: EstablishmentLike[];
   /** The organizations no agent controls: it takes only their quests, and leaves agents' quests to agents. */
   world: number[];
   /** Available adventurers (a bounded sample). */
@@ -89,6 +92,9 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
   const reserve = org.daily_maintenance * RESERVE_DAYS;
   const spare = org.treasury - reserve;
   const here = org.location_id;
+  // A journey's days, as the travel action counts them (setting out from here).
+  const cut = travelCut(v.establishments, here);
+  const journeyDays = (road: number, to: string) => travelDays(road, dangerAt(v, to), cut);
 
   // A party ready to go: a formed one whose members are all fit, else the fit members in no party.
   const ready = v.parties.find((p) => p.status === 'formed' && p.members.length > 0
@@ -110,7 +116,7 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
       if (q.minimum_reputation > org.reputation || q.minimum_strength > strength || dangerAt(v, q.location_id) > dare) continue;
       const road = q.location_id === here ? 0 : roadDays(v.places, here, q.location_id);
       if (road === null) continue;
-      const days = q.location_id === here ? 0 : travelDays(road, dangerAt(v, q.location_id));
+      const days = q.location_id === here ? 0 : journeyDays(road, q.location_id);
       const worth = q.reward / (1 + days);
       if (worth > best) { best = worth; target = q; targetDays = days; }
     }
@@ -122,7 +128,7 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
     } else {
       if (target.status === 'open') actions.push({ type: 'accept', quest_id: target.id });
       const road = roadDays(v.places, here, target.location_id);
-      if (road !== null) journey = { type: 'travel', destination_id: target.location_id, days: target === mine ? travelDays(road, dangerAt(v, target.location_id)) : targetDays };
+      if (road !== null) journey = { type: 'travel', destination_id: target.location_id, days: target === mine ? journeyDays(road, target.location_id) : targetDays };
     }
   } else if (v.members.length < MAX_MEMBERS && v.available.length > 0) {
     // Nothing it can win: it hires the strongest adventurer on offer, while it keeps the upkeep, the new one's included, in hand after the fee.
@@ -167,7 +173,7 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
     }
     if (destination) {
       const road = roadDays(v.places, here, destination);
-      if (road !== null) journey = { type: 'travel', destination_id: destination, days: travelDays(road, dangerAt(v, destination)) };
+      if (road !== null) journey = { type: 'travel', destination_id: destination, days: journeyDays(road, destination) };
     }
   }
   if (journey) actions.push(journey);

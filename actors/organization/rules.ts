@@ -243,8 +243,11 @@ export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCo
     return conflict(`${org.name} stands at ${org.location_id}; it must be at the quest's location ${c.location_id} to dispatch a party there`);
   }
   const op = c.op === undefined ? {} : { op: c.op };
-  return accept({ type: 'party-dispatched', day: c.day, agent_id: c.agent_id, party_id: c.party_id, quest_id: c.quest_id, ...op });
+  return accept({ type: 'party-dispatched', day: c.day, agent_id: c.agent_id, party_id: c.party_id, quest_id: c.quest_id, ...op, ...titled(c) });
 }
+
+/** The quest's title, when the quest told it, so the history names the quest. */
+const titled = (c: { quest_title?: string }) => (c.quest_title === undefined ? {} : { quest_title: c.quest_title });
 
 /** Gold set aside for a quest. The world (agent_id null) may reserve only from seeded organizations. */
 export function decideReserveGold(state: OrganizationState, c: ReserveGoldCommand): Decision<OrganizationEvent> {
@@ -261,7 +264,7 @@ export function decideReserveGold(state: OrganizationState, c: ReserveGoldComman
     return conflict(`${c.purpose === 'reward' ? 'the reward' : 'the sponsorship'} of ${c.amount} gold must be backed by the treasury, but ${state.name} has ${state.treasury}`);
   }
   const op = c.op === undefined ? {} : { op: c.op };
-  return accept({ type: 'gold-reserved', day: c.day, agent_id: c.agent_id, amount: c.amount, quest_id: c.quest_id, purpose: c.purpose, ...op });
+  return accept({ type: 'gold-reserved', day: c.day, agent_id: c.agent_id, amount: c.amount, quest_id: c.quest_id, purpose: c.purpose, ...op, ...titled(c) });
 }
 
 /** A quest's consequences apply to any organization, ended or not: gold is never lost on the way. */

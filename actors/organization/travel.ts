@@ -1,6 +1,7 @@
 // Travel (core rule 18): the journey follows the quickest chain of routes, and the
 // destination's danger adds days (one per DANGER_PER_DAY, rounded up): a dangerous place
-// is approached with care.
+// is approached with care. A travel establishment where the journey sets out takes days
+// off (establishments.ts travelCut), never below one day.
 export const DANGER_PER_DAY = 20;
 
 export interface RouteGraphNode { id: string; danger: number; routes: Array<{ destination_id: string; distance_days: number }> }
@@ -36,4 +37,12 @@ export function quickestRoads(places: RouteGraphNode[], from: string, to: string
 /** Days of road between two places over the route graph, or null if unreachable. */
 export const roadDays = (places: RouteGraphNode[], from: string, to: string): number | null => quickestRoads(places, from, to)?.days ?? null;
 
-export const travelDays = (road: number, destinationDanger: number) => road + Math.ceil(destinationDanger / DANGER_PER_DAY);
+/**
+ * A journey's days: the road, one more per DANGER_PER_DAY of the destination's danger
+ * (rounded up), less `cut` (travelCut of the place it sets out from), never under 1 day.
+ * The journey to where one stands (0 days) stays none.
+ */
+export function travelDays(road: number, destinationDanger: number, cut = 0): number {
+  const days = road + Math.ceil(destinationDanger / DANGER_PER_DAY);
+  return days > 0 ? Math.max(1, days - cut) : days;
+}

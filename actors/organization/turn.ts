@@ -8,6 +8,7 @@ import type { Entities } from '../ports/entities';
 import type { ReadModel } from '../ports/store';
 import { SEEDED_ORGANIZATIONS } from '../world/generate';
 import { founding, foundsToday, type ProsperityMarket, type ProsperityPlace } from '../world/founding';
+import type { EstablishmentLike } from './establishments';
 import { decideTurn, WORLD_ACTOR, type PolicyAction, type PolicyMarket, type PolicyMember, type PolicyParty, type PolicyPlace, type PolicyQuest, type PolicyView } from './policy';
 
 /** Adventurers for hire an organization looks at on its turn (the first ones listed). */
@@ -22,6 +23,7 @@ export async function worldOrganizationsTurn(
   if (ids.length === 0) return;
   // What every organization sees alike is read once.
   const places = await read.list<PolicyPlace>('locations');
+  const establishments = (await read.list<EstablishmentLike>('establishments')).map(({ kind, location_id }) => ({ kind, location_id }));
   const markets = (await read.list<PolicyMarket>('markets')).map(({ location_id, resource, price, supply }) => ({ location_id, resource, price, supply }));
   for (const id of [...ids].sort((a, b) => a - b)) {
     const org = await read.row<Row>('organization', id);
@@ -31,7 +33,7 @@ export async function worldOrganizationsTurn(
     const view: PolicyView = {
       seed, day,
       org: { id, name: org.name, treasury: org.treasury, reputation: org.reputation, location_id: org.location_id, travel: org.travel, holdings: org.holdings, daily_maintenance: org.daily_maintenance },
-      members, parties: await read.list<PolicyParty>('partiesOf', id), markets, quests, places, world: ids,
+      members, parties: await read.list<PolicyParty>('partiesOf', id), markets, quests, places, establishments, world: ids,
       available: await read.listPage<{ id: number; strength: number; hiring_fee?: number }>('adventurersAvailable', undefined, undefined, HIRE_SAMPLE),
     };
     let skipJourney = false;

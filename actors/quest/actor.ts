@@ -13,7 +13,7 @@ import { intentEnded, intentRow } from '../intents';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
-  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, dangerMet, decideBeginDispatch, decideBeginPosting, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
+  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, dangerMet, decideBeginDispatch, decideBeginPosting, named, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
@@ -163,7 +163,7 @@ async function continueClosing(state: QuestState, io: EntityIO): Promise<Outcome
     if (stop) return stop;
   }
   for (const { organization_id, part: p } of c.settlements) {
-    const r = await io.ask('organization', organization_id, { type: 'quest-settled', day: c.end.day, quest_id: q.id, reason: c.reason, op: c.op, ...p });
+    const r = await io.ask('organization', organization_id, { type: 'quest-settled', day: c.end.day, quest_id: q.id, quest_title: q.title, reason: c.reason, op: c.op, ...p });
     const stop = pending(`organization ${organization_id} could not settle`, r);
     if (stop) return stop;
   }
@@ -180,13 +180,13 @@ async function continuePledgeReturn(state: QuestState, io: EntityIO): Promise<Ou
   const p = state?.pledge_return;
   if (!p) return { events: [] };
   const back = await io.ask('organization', p.organization_id, {
-    type: 'quest-settled', day: p.day, quest_id: state!.id, gold: p.amount, flows: [{ flow: 'quest_escrow', gold: p.amount }], op: p.op,
+    type: 'quest-settled', day: p.day, quest_id: state!.id, quest_title: state!.title, gold: p.amount, flows: [{ flow: 'quest_escrow', gold: p.amount }], op: p.op,
     reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned',
   });
   if (!back.ok) {
     return { refusal: { status: 503, detail: `the world could not finish this action in time; read the current state before trying again (quest ${state!.id}: organization ${p.organization_id} could not take its pledge back: ${back.refusal.detail})` } };
   }
-  return { events: [{ type: 'sponsorship-refunded', day: p.day, organization_id: p.organization_id, amount: p.amount }] };
+  return { events: [{ type: 'sponsorship-refunded', day: p.day, organization_id: p.organization_id, amount: p.amount, ...named(p.organization_name) }] };
 }
 
 /**
@@ -201,7 +201,7 @@ async function continueReserving(state: QuestState, io: EntityIO): Promise<Outco
   const r = state?.reserving;
   if (!r) return { events: [] };
   const reserved = await io.ask('organization', r.organization_id, {
-    type: 'reserve-gold', agent_id: r.agent_id, day: r.day, amount: r.amount, quest_id: state!.id, purpose: r.purpose, op: r.op,
+    type: 'reserve-gold', agent_id: r.agent_id, day: r.day, amount: r.amount, quest_id: state!.id, quest_title: state!.title, purpose: r.purpose, op: r.op,
   });
   const d = decideReservationAnswer(state, reserved);
   if (d === null) return { refusal: (reserved as { refusal: Refusal }).refusal }; // unknown: the intent stays
@@ -220,7 +220,7 @@ async function continueDispatch(state: QuestState, io: EntityIO): Promise<Outcom
   const d = state?.dispatching;
   if (!d) return { events: [] };
   const sent = await io.ask('organization', d.organization_id, {
-    type: 'dispatch-party', agent_id: d.agent_id, day: d.day, party_id: d.party_id, quest_id: state!.id, location_id: state!.location_id, op: d.op,
+    type: 'dispatch-party', agent_id: d.agent_id, day: d.day, party_id: d.party_id, quest_id: state!.id, quest_title: state!.title, location_id: state!.location_id, op: d.op,
   });
   const answer = decideDispatchAnswer(state, sent);
   if (answer === null) return { refusal: (sent as { refusal: Refusal }).refusal }; // unknown: the intent stays
@@ -357,7 +357,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     }
 
     case 'sponsor': {
-      const begun = decideBeginSponsoring(state, c.organization_id, c.amount, c.agent_id, c.day);
+      const begun = decideBeginSponsoring(state, c.organization_id, c.amount, c.agent_id, c.day, await nameOf(io, c.organization_id));
       if ('refusal' in begun) return begun;
       return { events: begun.events, andThen: (s) => continueReserving(s, io) };
     }
@@ -392,7 +392,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       } else if (q.party_id !== null) {
         return conflict(`party ${q.party_id} is already on quest ${q.id}`);
       }
-      const party = await io.read.row<{ members: number[] }>('party', c.party_id);
+      const party = await io.read.row<{ members: number[]; name?: string }>('party', c.party_id);
       const members = await rowsOf(io, party?.members ?? []);
       const hurt = members.find((m) => m.injured_until !== null && m.injured_until > c.day);
       if (hurt) return conflict(`adventurer ${hurt.id} is injured until day ${hurt.injured_until}; a party sets out only with every member fit`);
@@ -402,7 +402,10 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (!standingNow.ok) return { refusal: standingNow.refusal };
       const unmet = checkRequirements(q, { ...standingNow.value, strength });
       if (unmet) return conflict(unmet.replace('strength', 'party strength'));
-      const begun = decideBeginDispatch(q, { party_id: c.party_id, organization_id: c.organization_id, agent_id: c.agent_id, day: c.day, members: members.map((m) => m.id), accepting });
+      // The names the history gives the party and its organization, read now and kept on the intent.
+      const organizationName = await nameOf(io, c.organization_id);
+      const names = { ...(party?.name === undefined ? {} : { party_name: party.name }), ...(organizationName === undefined ? {} : { organization_name: organizationName }) };
+      const begun = decideBeginDispatch(q, { party_id: c.party_id, organization_id: c.organization_id, agent_id: c.agent_id, day: c.day, members: members.map((m) => m.id), accepting, ...names });
       if ('refusal' in begun) return begun;
       return { events: begun.events, andThen: (s) => continueDispatch(s, io) };
     }
@@ -439,7 +442,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     }
 
     case 'sponsor-ended': {
-      const d = decidePledgeReturn(state, c.organization_id, c.day);
+      const d = decidePledgeReturn(state, c.organization_id, c.day, await nameOf(io, c.organization_id));
       if ('refusal' in d || d.events.length === 0) return d;
       return { events: d.events, andThen: (s) => continuePledgeReturn(s, io) };
     }

@@ -125,7 +125,8 @@ export interface Closing {
 export interface ClosingBegun { type: 'closing-begun'; day: number; closing: Closing }
 
 /** What an ended sponsor gets back (its pledges to this quest), named `op` so it is paid once. */
-export interface PledgeReturn { day: number; organization_id: number; amount: number; op: string }
+/** `organization_name` names the sponsor in the history (intents recorded before it was carried have none). */
+export interface PledgeReturn { day: number; organization_id: number; amount: number; op: string; organization_name?: string }
 /** The intent of returning an ended sponsor's pledge; it ends with sponsorship-refunded. */
 export interface PledgeReturnBegun { type: 'pledge-return-begun'; day: number; pledge_return: PledgeReturn }
 
@@ -135,6 +136,8 @@ export interface PledgeReturnBegun { type: 'pledge-return-begun'; day: number; p
  */
 export interface Reservation {
   purpose: 'reward' | 'sponsorship'; organization_id: number; amount: number; agent_id: number | null; day: number; op: string; quest?: QuestSpec;
+  /** The sponsor's name, for the history (intents recorded before it was carried have none). */
+  organization_name?: string;
 }
 /** The intent of a posting or a sponsorship; it ends with posted or sponsored, or reservation-abandoned when the organization refused. */
 export interface ReservationBegun { type: 'reservation-begun'; day: number; reservation: Reservation }
@@ -144,7 +147,8 @@ export interface ReservationAbandoned { type: 'reservation-abandoned'; day: numb
  * A party's dispatch, decided once every check passed: the party and its members, whether
  * the quest is accepted on the way, and the name of the organization's side (`op`).
  */
-export interface Dispatching { party_id: number; organization_id: number; agent_id: number; day: number; members: number[]; accepting: boolean; op: string }
+/** `party_name` and `organization_name` name them in the history (intents recorded before they were carried have none). */
+export interface Dispatching { party_id: number; organization_id: number; agent_id: number; day: number; members: number[]; accepting: boolean; op: string; party_name?: string; organization_name?: string }
 /** The intent of a dispatch; it ends with dispatched (after accepted when accepting), or dispatch-abandoned when the organization refused. */
 export interface DispatchBegun { type: 'dispatch-begun'; day: number; dispatching: Dispatching }
 export interface DispatchAbandoned { type: 'dispatch-abandoned'; day: number; reason: string }

@@ -154,15 +154,18 @@ export function decidePost(state: QuestState, spec: QuestSpec, agentId: number |
   return accept({ type: 'posted', day, quest: spec, agent_id: agentId, ...(worldFunded ? { world_funded: true } : {}) });
 }
 
+/** An organization's name for the history, when it is known (older records have none). */
+export const named = (name: string | undefined) => (name === undefined ? {} : { organization_name: name });
+
 /**
  * The return of an ended sponsor's pledges to a live quest, decided whole and recorded
  * before the sponsor is paid; nothing when the quest is over or holds none of its gold.
  */
-export function decidePledgeReturn(state: QuestState, organizationId: number, day: number): Decision<QuestEvent> {
+export function decidePledgeReturn(state: QuestState, organizationId: number, day: number, organizationName?: string): Decision<QuestEvent> {
   if (!state || (state.status !== 'open' && state.status !== 'accepted')) return accept();
   const amount = state.funds.slice(1).filter((f) => f.organization_id === organizationId).reduce((n, f) => n + f.amount, 0);
   if (amount === 0) return accept();
-  return accept({ type: 'pledge-return-begun', day, pledge_return: { day, organization_id: organizationId, amount, op: `quest:${state.id}:pledge-returned` } });
+  return accept({ type: 'pledge-return-begun', day, pledge_return: { day, organization_id: organizationId, amount, op: `quest:${state.id}:pledge-returned`, ...named(organizationName) } });
 }
 
 /**
@@ -176,11 +179,11 @@ export function decideBeginPosting(state: QuestState, spec: QuestSpec, agentId: 
 }
 
 /** The intent of a sponsorship of an open quest, recorded before the sponsor is asked. */
-export function decideBeginSponsoring(state: QuestState, organizationId: number, amount: number, agentId: number, day: number): Decision<QuestEvent> {
+export function decideBeginSponsoring(state: QuestState, organizationId: number, amount: number, agentId: number, day: number, organizationName?: string): Decision<QuestEvent> {
   const closed = checkOpen(state, 'sponsored');
   if (closed) return closed;
   const op = `quest:${state!.id}:reserved:${(state!.reservations ?? 0) + 1}`;
-  return accept({ type: 'reservation-begun', day, reservation: { purpose: 'sponsorship', organization_id: organizationId, amount, agent_id: agentId, day, op } });
+  return accept({ type: 'reservation-begun', day, reservation: { purpose: 'sponsorship', organization_id: organizationId, amount, agent_id: agentId, day, op, ...named(organizationName) } });
 }
 
 /**
@@ -196,7 +199,7 @@ export function decideReservationAnswer(state: QuestState, answer: { ok: true } 
   }
   return r.purpose === 'reward'
     ? accept({ type: 'posted', day: r.day, quest: r.quest!, agent_id: r.agent_id })
-    : accept({ type: 'sponsored', day: r.day, organization_id: r.organization_id, amount: r.amount, agent_id: r.agent_id! });
+    : accept({ type: 'sponsored', day: r.day, organization_id: r.organization_id, amount: r.amount, agent_id: r.agent_id!, ...named(r.organization_name) });
 }
 
 /** The intent of a dispatch every check allowed: named, recorded before the organization is asked. */
@@ -216,8 +219,10 @@ export function decideDispatchAnswer(state: QuestState, answer: { ok: true } | {
     if (answer.refusal.status === 503) return null;
     return accept({ type: 'dispatch-abandoned', day: d.day, reason: answer.refusal.detail });
   }
-  const events: QuestEvent[] = d.accepting ? [{ type: 'accepted', day: d.day, organization_id: d.organization_id, agent_id: d.agent_id }] : [];
-  return accept(...events, { type: 'dispatched', day: d.day, party_id: d.party_id, members: d.members, agent_id: d.agent_id });
+  const org = named(d.organization_name);
+  const party = d.party_name === undefined ? {} : { party_name: d.party_name };
+  const events: QuestEvent[] = d.accepting ? [{ type: 'accepted', day: d.day, organization_id: d.organization_id, agent_id: d.agent_id, ...org }] : [];
+  return accept(...events, { type: 'dispatched', day: d.day, party_id: d.party_id, members: d.members, agent_id: d.agent_id, ...party, ...org });
 }
 
 export function checkOpen(state: QuestState, what: string): Decision<never> | null {

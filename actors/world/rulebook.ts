@@ -18,7 +18,7 @@ import { DANGER_SPREAD } from '../quest/rules';
 import { CAREER_DAYS, HIRING_FEE_BASE, HIRING_FEE_PER_LEVEL } from '../adventurer/rules';
 import { AVAILABLE_POOL_TARGET, RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL } from './quest-board';
 import {
-  ESTABLISHMENT_FAMILIES, INCOME_PER_DAY, RECRUITMENT_CHANCE, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT,
+  ESTABLISHMENT_FAMILIES, INCOME_PER_DAY, RECRUITMENT_CHANCE, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, TRAVEL_DAY_CUT, TRAVEL_MAX_CUT,
 } from '../organization/establishments';
 import { CANCEL_REFUND_SHARE, PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE } from '../organization/projects';
 import { DANGER_PER_DAY } from '../organization/travel';
@@ -72,7 +72,7 @@ export function rulebook() {
       'Workers cost 25 gold each to hire and 1 gold a day; they may be lost in dangerous wilderness. A production plan produces only while its declared workforce is present.',
       'Projects reserve their whole budget at once and progress once a day; cancelling returns part of the unused budget; completion may create an establishment. Location gaps are observations, not orders.',
       `Output is paid for: a project's budget must cover each unit of its output at the resource's base price where it works (${PROJECT_OUTPUT_COST_SHARE * 100}%); a production plan's workers bring the labour, so its budget covers ${PLAN_OUTPUT_COST_SHARE * 100}% of the base price for every unit it may make (output_quantity a day for duration_days). Where nobody trades the resource, the dearest base price of any market counts; a resource no market trades cannot be produced.`,
-      `Travel: a journey follows the quickest chain of roads to its destination and passes through the places between without stopping there; it takes the road days plus one day per ${DANGER_PER_DAY} danger of the destination (rounded up). Once begun it cannot be cancelled or cut short: a second journey waits for arrival. To stop on the way, travel to that place first. A party is dispatched only where its organization stands. GET /api/travel/plan quotes a journey (route, places passed, danger on the way, arrival day) without setting out.`,
+      `Travel: a journey follows the quickest chain of roads to its destination and passes through the places between without stopping there; it takes the road days plus one day per ${DANGER_PER_DAY} danger of the destination (rounded up), ${TRAVEL_DAY_CUT} day less when it sets out from a place with a travel establishment (living_world.establishments; never under 1 day). Once begun it cannot be cancelled or cut short: a second journey waits for arrival. To stop on the way, travel to that place first. A party is dispatched only where its organization stands. GET /api/travel/plan quotes a journey (route, places passed, danger on the way, arrival day) without setting out.`,
       `Markets are regional: an organization trades at the market where it stands. Emberfall holds the reference market. The price rule: price = base price x (usual supply / supply)^${PRICE_ELASTICITY}, kept between ${PRICE_FLOOR_RATIO} and ${PRICE_CEILING_RATIO} times the base price, times the factor of any world event on prices. A trade of q units costs (buying) the mean of the price before and after it times q, rounded up, or fetches (selling) the same rounded down: a large order moves the price against itself. GET /api/market/{resource}/quote quotes a trade without making it.`,
       'The living population eats food daily; active projects consume timber and ore; growth and construction raise demand; deaths and completed projects lower it.',
       'Contracts are proposed, accepted by the counterparty, then fulfilled; payment happens only on fulfilment, and a resource contract moves its quantity from proposer to counterparty then. Goods change hands in person: a resource contract is fulfilled only while both organizations stand at the same place, neither on the road; gold needs neither. Who fulfils: a resource contract, either side (goods and gold move in the same step); a service contract (no resource), only the counterparty, whose fulfilment is its payment for the service received, so the side paid cannot collect without delivering. A proposer may withdraw its contract while it is still proposed (POST /api/contracts/{id}/withdraw); it then stands as rejected, with withdrawn true.',
@@ -96,7 +96,7 @@ export function rulebook() {
       founding_allowance: { first: 1, refill_days: GRANT_REFILL_DAYS },
       output_cost_share_of_base_price: { project: PROJECT_OUTPUT_COST_SHARE, production_plan: PLAN_OUTPUT_COST_SHARE },
       cancelled_project_refund_share_of_unused_budget: CANCEL_REFUND_SHARE,
-      travel: { danger_per_extra_day: DANGER_PER_DAY },
+      travel: { danger_per_extra_day: DANGER_PER_DAY, travel_establishment_day_cut: TRAVEL_DAY_CUT },
       price: { elasticity: PRICE_ELASTICITY, floor_ratio: PRICE_FLOOR_RATIO, ceiling_ratio: PRICE_CEILING_RATIO },
     },
     event_categories: EVENT_CATEGORIES,
@@ -135,9 +135,9 @@ export function rulebook() {
         rule: `Each adventurer's career lasts ${CAREER_DAYS.min} to ${CAREER_DAYS.max} days from its arrival (fixed by its id). When it is over, an adventurer out of work dies of old age (status dead, category death in the history); one employed works on and dies the day it is next out of work. Newcomers arrive with chance ${RECRUIT_CHANCE} a day while fewer than ${AVAILABLE_POOL_TARGET} adventurers are available, ${RECRUIT_CHANCE_FULL_POOL} otherwise, plus what recruiting establishments add.`,
       },
       establishments: {
-        rule: 'An establishment does what its kind says, read by the words of the kind (whole words, any case); a kind of no family is a named service without an effect. Effects last while the establishment stands; income is paid only to an active owner.',
+        rule: 'An establishment does what its kind says, read by the words of the kind (whole words, any case); a kind with words of two families is of the first in the order safety, income, recruitment, travel; a kind of no family is a named service without an effect. Effects last while the establishment stands; income is paid only to an active owner.',
         families: ESTABLISHMENT_FAMILIES,
-        numbers: { safety_danger_cut: SAFETY_DANGER_CUT, safety_max_cut: SAFETY_MAX_CUT, income_per_day: INCOME_PER_DAY, recruitment_chance: RECRUITMENT_CHANCE, recruitment_max: RECRUITMENT_MAX },
+        numbers: { safety_danger_cut: SAFETY_DANGER_CUT, safety_max_cut: SAFETY_MAX_CUT, income_per_day: INCOME_PER_DAY, recruitment_chance: RECRUITMENT_CHANCE, recruitment_max: RECRUITMENT_MAX, travel_day_cut: TRAVEL_DAY_CUT, travel_max_cut: TRAVEL_MAX_CUT },
       },
     },
     accounting: {

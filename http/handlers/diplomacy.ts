@@ -17,7 +17,12 @@ const summary = (o: OrganizationRow | undefined) => (o ? { id: o.id, name: o.nam
 
 const newestFirst = <T extends MessageRow>(rows: T[]) => rows.sort((a, b) => b.sent_day - a.sent_day || String(b.id).localeCompare(String(a.id), undefined, { numeric: true }));
 
-/** Days a private message takes between two places: immediate in the same place, else as long as the journey. */
+/**
+ * Days a private message takes between two places: immediate in the same place, else the
+ * road's days and the destination's danger, as a journey's (core rule 15). A message is no
+ * journey: the travel establishments that speed journeys (establishments.ts travelCut)
+ * do not speed it.
+ */
 export function deliveryDelay(places: RouteGraphNode[], from: string, to: string): number {
   if (from === to) return 0;
   const road = roadDays(places, from, to);

@@ -2,6 +2,7 @@
 // plans, establishments and the gaps of a place.
 import type { TradeReceipt } from '../../actors/location/actor';
 import type { OrganizationCommand } from '../../actors/organization/messages';
+import { travelCut, type EstablishmentLike } from '../../actors/organization/establishments';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
 import { travelPlan, type PlanPlace } from '../../actors/organization/travel-plan';
 import type { Market } from '../../actors/location/market';
@@ -18,6 +19,9 @@ import { route } from '../route';
 import type { Services } from '../services';
 
 export const REFERENCE_MARKET = 'emberfall';
+
+/** Days the travel establishments of a place take off a journey setting out from it (establishments.ts travelCut). */
+const setOutCut = async (s: Services, locationId: string) => travelCut(await s.read.list<EstablishmentLike>('establishmentsAt', locationId), locationId);
 
 interface OrgRow { id: number; location_id: string; status: string; travel: unknown; agent_id: number | null }
 interface LocationRow extends RouteGraphNode { name: string; kind: string; has_market: boolean; monster_population: number; population: number }
@@ -139,7 +143,7 @@ export const economyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/travel/plan', auth: 'none', query: TravelPlanQuery,
-    summary: "A journey's plan before setting out: the route and the places it passes (without stopping), the danger of each road and place, the days and the arrival day. From from_id, else organization_id's place, else emberfall. Changes nothing.",
+    summary: "A journey's plan before setting out: the route and the places it passes (without stopping), the danger of each road and place, the days (less days_saved by travel establishments where it sets out) and the arrival day. From from_id, else organization_id's place, else emberfall. Changes nothing.",
     async handle({ query }, s) {
       const org = query.organization_id === undefined ? null : (await s.read.row<OrgRow & { name: string }>('organization', query.organization_id)) ?? null;
       if (query.organization_id !== undefined && !org) throw notFoundError(`organization ${query.organization_id} not found`);
@@ -147,7 +151,7 @@ export const economyRoutes = [
       const from = query.from_id ?? org?.location_id ?? REFERENCE_MARKET;
       await location(s, from);
       const destination = await location(s, query.destination_id);
-      const plan = travelPlan(await s.read.list<PlanPlace>('locations'), from, destination.id);
+      const plan = travelPlan(await s.read.list<PlanPlace>('locations'), from, destination.id, await setOutCut(s, from));
       if (!plan) throw notFoundError(`no road leads from ${from} to ${destination.id}`);
       const day = await s.day();
       const travel = org?.travel as { destination_id: string; arrives_day: number } | null | undefined;
@@ -174,14 +178,14 @@ export const economyRoutes = [
   }),
   route({
     method: 'POST', path: '/api/travel', auth: 'agent', body: TravelCreate,
-    summary: 'Set out for another location; the journey takes the road days plus one day per 20 danger of the destination.',
+    summary: 'Set out for another location; the journey takes the road days plus one day per 20 danger of the destination, a day less from a place with a travel establishment (never under 1 day).',
     async handle({ body, caller }, s) {
       const org = await controlledOrganization(s, body.organization_id, caller);
       const destination = await location(s, body.destination_id);
       const road = roadDays(await s.read.list<LocationRow>('locations'), org.location_id, destination.id);
       if (road === null && org.location_id !== destination.id) throw conflictError(`no road leads from ${org.location_id} to ${destination.id}`);
       return askOrg(s, body.organization_id, {
-        type: 'travel', agent_id: caller!.id, day: await s.day(), destination_id: destination.id, days: travelDays(road ?? 0, destination.danger),
+        type: 'travel', agent_id: caller!.id, day: await s.day(), destination_id: destination.id, days: travelDays(road ?? 0, destination.danger, await setOutCut(s, org.location_id)),
       });
     },
   }),

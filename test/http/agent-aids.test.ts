@@ -289,8 +289,8 @@ describe('what an agent needs to decide (issue 13)', function () {
     });
   });
 
-  describe('the history names organizations by name', () => {
-    it('in quest postings and acceptances, contract, alliance, message and hiring summaries, under categories the rulebook lists', async () => {
+  describe('the history names organizations, parties and quests by name', () => {
+    it('in quest, party, contract, alliance, message and hiring summaries, under categories the rulebook lists', async () => {
       expectStatus(await w.post('/api/messages', { sender_id: a.org.id, recipient_id: b.org.id, body: 'Your caravan is safe.' }, a.key), 201);
       const events: Array<{ id: number; category: string; summary: string }> = [];
       let page = (await w.get('/api/events?limit=100')).body as typeof events;
@@ -300,12 +300,21 @@ describe('what an agent needs to decide (issue 13)', function () {
       }
       const categories = (await w.get('/api/rules')).body.event_categories as Record<string, string>;
       for (const e of events) assert.ok(e.category in categories, `the rulebook lists the category ${e.category}`);
-      const told = events.filter((e) => ['contract', 'alliance', 'message', 'adventurer'].includes(e.category)
-        || (e.category === 'quest' && / (posted|accepted) "/.test(e.summary)));
+      const told = events.filter((e) => ['contract', 'alliance', 'message', 'adventurer', 'quest', 'party'].includes(e.category));
       assert.ok(told.length > 10, `enough history to judge: ${told.length}`);
       const numbered = told.filter((e) => /\borganizations? \d+/i.test(e.summary));
       assert.deepEqual(numbered.map((e) => e.summary), [], 'no summary names an organization by number');
+      const questNumbered = told.filter((e) => /\b(quest|party) \d+/i.test(e.summary));
+      assert.deepEqual(questNumbered.map((e) => e.summary), [], 'no summary names a quest or a party by number');
       const summaries = told.map((e) => e.summary);
+      // The organization's side of a quest names the quest by its title (its id stays in data.quest_id).
+      assert.ok(summaries.includes('Ashvale Traders set aside 120 gold for the reward of "Clear the cellars"'), summaries.join('\n'));
+      assert.ok(summaries.includes('Lantern Company dispatched the party "The Lanterns" on "Clear the cellars"'), summaries.join('\n'));
+      assert.ok(summaries.includes('The party "The Lanterns" of Lantern Company set out on "Clear the cellars" at emberfall'), summaries.join('\n'));
+      assert.ok(summaries.some((s) => /^(Lantern Company|Ashvale Traders) received \d+ gold from "Clear the cellars" \(quest (full|partial|failure)\)$/.test(s)), summaries.join('\n'));
+      assert.ok(summaries.some((s) => /^Ashvale Traders received 40 gold from "Errand for 40" \(/.test(s)), 'the withdrawn errand\'s reward comes back, named');
+      const reserved = events.find((e) => e.summary === 'Ashvale Traders set aside 120 gold for the reward of "Clear the cellars"') as unknown as { data: { quest_id: number } };
+      assert.equal(typeof reserved.data.quest_id, 'number', 'the id stays in data');
       assert.ok(summaries.includes('Ashvale Traders posted "Clear the cellars" at emberfall for 120 gold'), summaries.join('\n'));
       assert.ok(summaries.includes('Lantern Company accepted "Clear the cellars"'));
       assert.ok(summaries.includes('Lantern Company sent a private message to Ashvale Traders (2 gold)'));

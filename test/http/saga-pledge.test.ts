@@ -44,6 +44,12 @@ describe("a quest's return of an ended sponsor's pledge survives a crash at ever
     assert.deepEqual(q.sponsors, [], 'the quest no longer holds the pledge');
     assert.equal(q.reward, REWARD);
     assert.equal(await paidTo(w, s.quest, s.a.org.id), PLEDGE, 'the pledge went back once');
+    // The history names the sponsor and the quest, whichever step the crash cut short.
+    const told = (await allEvents(w)).filter((e) => (e.data as { quest_id?: number })?.quest_id === s.quest).map((e) => e.summary);
+    assert.ok(told.includes(`Generous Sponsors pledged ${PLEDGE} gold to "Trouble in town"; the reward is now ${REWARD + PLEDGE}`), told.join('\n'));
+    assert.ok(told.includes(`Generous Sponsors set aside ${PLEDGE} gold for its pledge to "Trouble in town"`), told.join('\n'));
+    assert.ok(told.includes(`Generous Sponsors received ${PLEDGE} gold from "Trouble in town" (pledge returned)`), told.join('\n'));
+    assert.ok(told.includes(`The ${PLEDGE} gold Generous Sponsors pledged to "Trouble in town" went back to it as it ended; the reward is now ${REWARD}`), told.join('\n'));
     const a = (await w.get(`/api/organizations/${s.a.org.id}`)).body;
     assert.equal(a.status, 'dissolved');
     assert.equal(a.treasury, 0, 'and passed to the world with the rest of the estate');

@@ -95,6 +95,17 @@ describe('rules of what an agent needs to decide', () => {
       assert.equal(plan.max_danger, Math.max(...plan.legs.flatMap((l) => [l.road_danger, l.place_danger])));
     });
 
+    it('takes off the days a travel establishment where it sets out saves, as the journey does', () => {
+      const plain = travelPlan(places, 'emberfall', 'sunken-crypt')!;
+      const quick = travelPlan(places, 'emberfall', 'sunken-crypt', 1)!;
+      assert.equal(plain.days_saved, 0);
+      assert.equal(quick.days_saved, 1);
+      assert.equal(quick.days, plain.days - 1);
+      assert.equal(quick.days, quick.road_days + quick.danger_days - quick.days_saved);
+      assert.equal(quick.days, travelDays(roadDays(places, 'emberfall', 'sunken-crypt')!, plain.legs[plain.legs.length - 1].place_danger, 1));
+      assert.equal(travelPlan(places, 'emberfall', 'emberfall', 1)!.days, 0, 'no journey to where one stands');
+    });
+
     it('is empty for where one stands, and null where no road leads', () => {
       assert.equal(travelPlan(places, 'emberfall', 'emberfall')!.days, 0);
       const island: PlanPlace = { id: 'isle', name: 'Isle', danger: 0, routes: [] };

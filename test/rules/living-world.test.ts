@@ -11,10 +11,12 @@ import { CAREER_DAYS, careerDays, decideDay as decideAdventurerDay, dueDay, evol
 import type { Adventurer, AdventurerState } from '../../actors/adventurer/messages';
 import { RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL, recruits, seededQuest } from '../../actors/world/quest-board';
 import {
-  INCOME_PER_DAY, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, establishmentIncome, establishmentRole, recruitmentBonus, safetyCut,
+  ESTABLISHMENT_FAMILIES, INCOME_PER_DAY, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, TRAVEL_DAY_CUT, TRAVEL_MAX_CUT,
+  establishmentIncome, establishmentRole, recruitmentBonus, safetyCut, travelCut,
 } from '../../actors/organization/establishments';
 import { decideDay as decideOrganizationDay, evolve as evolveOrganization } from '../../actors/organization/rules';
 import type { OrganizationState } from '../../actors/organization/messages';
+import { travelDays } from '../../actors/organization/travel';
 import { FLOWS } from '../../actors/ledger';
 import { rulebook } from '../../actors/world/rulebook';
 import type { LocationState } from '../../actors/location/messages';
@@ -146,6 +148,41 @@ describe('a living world: rules', () => {
       assert.equal(establishmentRole('printer'), null, 'whole words only: no inn in printer');
     });
 
+    it('reads travel kinds by their words, whole words only, after the other families', () => {
+      for (const kind of ['stable', 'Royal Stables', 'waystation', 'Way Station', 'river ferry', 'harbor', 'Harbour', 'port', 'dock', 'the docks', 'Stone Bridge', 'caravanserai', 'coaching house']) {
+        assert.equal(establishmentRole(kind), 'travel', kind);
+      }
+      assert.equal(establishmentRole('passport office'), null, 'no port in passport');
+      assert.equal(establishmentRole('bridgework'), null, 'no bridge in bridgework');
+      assert.equal(establishmentRole('trading post'), 'income', 'post is not port');
+      // A kind with words of two families is of the first in the order: safety, income, recruitment, travel.
+      assert.deepEqual(Object.keys(ESTABLISHMENT_FAMILIES), ['safety', 'income', 'recruitment', 'travel']);
+      assert.equal(establishmentRole('bridge tower'), 'safety');
+      assert.equal(establishmentRole('harbour market'), 'income');
+      assert.equal(establishmentRole('ferry hall'), 'recruitment');
+      // No word of another family is a travel word, so no kind read before reads otherwise now.
+      const others = (['safety', 'income', 'recruitment'] as const).flatMap((f) => ESTABLISHMENT_FAMILIES[f].words);
+      for (const w of others) assert.notEqual(establishmentRole(w), 'travel', w);
+      for (const w of ESTABLISHMENT_FAMILIES.travel.words) assert.equal(others.includes(w), false, w);
+    });
+
+    it('travel takes a day off the journeys setting out from its place only, up to a limit, never under 1 day', () => {
+      const es = [{ kind: 'stables', location_id: 'emberfall' }, { kind: 'inn', location_id: 'wood' }, { kind: 'watchtower', location_id: 'wood' }];
+      assert.equal(travelCut(es, 'emberfall'), TRAVEL_DAY_CUT);
+      assert.equal(travelCut(es, 'wood'), 0, 'an inn and a watchtower do not speed journeys');
+      assert.equal(travelCut([], 'emberfall'), 0);
+      assert.equal(travelCut(Array.from({ length: 5 }, () => ({ kind: 'ferry', location_id: 'emberfall' })), 'emberfall'), TRAVEL_MAX_CUT);
+      assert.equal(TRAVEL_MAX_CUT, 1);
+      // The journey's days (travel.ts travelDays) take the cut: road 2, danger 30 -> 4 days, 3 from stables.
+      assert.equal(travelDays(2, 30), 4);
+      assert.equal(travelDays(2, 30, travelCut(es, 'emberfall')), 3);
+      assert.equal(travelDays(2, 30, travelCut(es, 'wood')), 4);
+      // Never under 1 day; the journey to where one stands stays none.
+      assert.equal(travelDays(1, 0, 1), 1);
+      assert.equal(travelDays(1, 0, 5), 1);
+      assert.equal(travelDays(0, 0, 1), 0);
+    });
+
     it('safety lowers the danger of its place only, up to a limit', () => {
       const es = [{ kind: 'watchtower', location_id: 'wood' }, { kind: 'inn', location_id: 'wood' }, { kind: 'fort', location_id: 'crag' }];
       assert.equal(safetyCut(es, 'wood'), SAFETY_DANGER_CUT);
@@ -175,6 +212,14 @@ describe('a living world: rules', () => {
     it('are written in the rulebook, with the market, quest risk and careers', () => {
       const book = rulebook() as unknown as { living_world: Record<string, unknown> };
       for (const key of ['markets', 'quest_risk', 'adventurers', 'establishments']) assert.ok(book.living_world[key], key);
+      const est = book.living_world.establishments as { families: Record<string, { words: string[]; effect: string }>; numbers: Record<string, number> };
+      assert.deepEqual(Object.keys(est.families), ['safety', 'income', 'recruitment', 'travel']);
+      assert.ok(est.families.travel.words.includes('waystation'));
+      assert.match(est.families.travel.effect, /journey setting out from its location takes 1 day less/);
+      assert.equal(est.numbers.travel_day_cut, TRAVEL_DAY_CUT);
+      assert.equal(est.numbers.travel_max_cut, TRAVEL_MAX_CUT);
+      const travelRule = (rulebook() as unknown as { core_rules: string[] }).core_rules.find((r) => r.startsWith('Travel:'));
+      assert.match(travelRule!, /1 day less when it sets out from a place with a travel establishment/);
     });
   });
 });

@@ -16,7 +16,7 @@ function view(over: Partial<PolicyView> = {}, org: Partial<PolicyView['org']> = 
   return {
     seed: 's', day: 10,
     org: { id: 1, name: 'Guild', treasury: 5000, reputation: 10, location_id: 'emberfall', travel: null, holdings: {}, daily_maintenance: 5, ...org },
-    members: [], parties: [], markets: [], quests: [], places, available: [], world: [1, 2], ...over,
+    members: [], parties: [], markets: [], quests: [], places, establishments: [], available: [], world: [1, 2], ...over,
   };
 }
 const quest = (o: Partial<PolicyView['quests'][number]> = {}): PolicyView['quests'][number] => ({
@@ -48,6 +48,13 @@ describe('the policy of an organization no agent controls', () => {
     assert.deepEqual(actions.filter((a) => a.type === 'accept' || a.type === 'travel'), [
       { type: 'accept', quest_id: 7 }, { type: 'travel', destination_id: 'moors', days: 3 + 2 },
     ]);
+  });
+
+  it('sets out a day sooner from a place with a travel establishment, as the travel action counts it', () => {
+    const from = (establishments: PolicyView['establishments']) => decideTurn(view({ members: [member(1, 45)], quests: [quest()], establishments })).find((a) => a.type === 'travel');
+    assert.deepEqual(from([{ kind: 'Stone Bridge', location_id: 'emberfall' }]), { type: 'travel', destination_id: 'moors', days: 3 + 2 - 1 });
+    assert.deepEqual(from([{ kind: 'stables', location_id: 'emberfall' }, { kind: 'ferry', location_id: 'emberfall' }]), { type: 'travel', destination_id: 'moors', days: 3 + 2 - 1 }, 'at most one day less');
+    assert.deepEqual(from([{ kind: 'stables', location_id: 'moors' }, { kind: 'inn', location_id: 'emberfall' }]), { type: 'travel', destination_id: 'moors', days: 3 + 2 }, 'only where it sets out, and only travel ones');
   });
 
   it('leaves alone quests beyond what it dares, its own quests, agents\' quests, and those whose requirements it misses', () => {

@@ -18,6 +18,8 @@ import { decideAddPartyMember, decideDispatchParty, decideDay, decideDissolve, d
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
 import { decideAddRoute, decideBeginTrade, decideDay as decideLocationDay, decideMonstersChanged, decideSeed, decideTradeAnswer, evolve as evolveLocation } from '../../actors/location/rules';
 import { generateWorld } from '../../actors/world/generate';
+import { questKind } from '../../actors/quest/actor';
+import { organizationKind } from '../../actors/organization/actor';
 import { evolve as evolveWorldEvent, type WorldEventSpec } from '../../actors/world-event/actor';
 import type { ContractEvent, ContractState } from '../../actors/contract/messages';
 import { decideAction, decideBeginFulfilment, decideBeginRejection, decidePropose, evolve as evolveContract, fulfilmentOp } from '../../actors/contract/rules';
@@ -304,6 +306,17 @@ describe('rules of actions that span actors', () => {
       assert.ok('refusal' in closed && closed.refusal.status === 409, 'refuses as before, recording nothing');
     });
 
+    it('names the sponsor in the history when its name was kept on the intent, by id in older records', () => {
+      const open = eventsOf(decidePost(null, { ...spec, requester_name: 'Ashvale' }, 3, 2)).reduce<QuestState>(evolveQuest, null);
+      const told = (name?: string) => {
+        const s = eventsOf(decideBeginSponsoring(open, 5, 10, 4, 3, name)).reduce(evolveQuest, open);
+        const [e] = eventsOf(decideReservationAnswer(s, { ok: true }));
+        return questKind.chronicle!(e, evolveQuest(s, e), s).map((h) => h.summary);
+      };
+      assert.deepEqual(told('Lantern Co'), ['Lantern Co pledged 10 gold to "Clear the road"; the reward is now 30']);
+      assert.deepEqual(told(), ['Organization 5 pledged 10 gold to "Clear the road"; the reward is now 30']);
+    });
+
     it('the organization sets a named reservation aside once, whatever happened since', () => {
       const found: FoundCommand = { type: 'found', id: 1, agent_id: 3, name: 'Lantern Co', kind: 'merchant company', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
       const o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null) as Organization;
@@ -354,6 +367,46 @@ describe('rules of actions that span actors', () => {
       assert.deepEqual(eventsOf(decideDispatchParty(away, send)), []);
       const home = evolveOrganization(away, { type: 'quest-settled', day: 4, quest_id: 8, gold: 0, flows: [], reputation: 0, trust: {}, party_id: 4, dead: [], reason: 'quest full', op: 'quest:8:resolved' });
       assert.deepEqual(eventsOf(decideDispatchParty(home, send)), [], 'not sent again once it is home');
+    });
+
+    it('names the party, its organization and the quest in the history; older records without the names read by id', () => {
+      // The quest's side: the names kept on the intent go on accepted and dispatched.
+      const named = eventsOf(decideBeginDispatch(open(), { ...sending, party_name: 'The Few', organization_name: 'Band' })).reduce(evolveQuest, open()) as Quest;
+      const end = eventsOf(decideDispatchAnswer(named, { ok: true }));
+      const told = (es: QuestEvent[], from: QuestState) => {
+        const out: string[] = [];
+        let q = from;
+        for (const e of es) { const next = evolveQuest(q, e); out.push(...questKind.chronicle!(e, next, q).map((h) => h.summary)); q = next; }
+        return out;
+      };
+      assert.deepEqual(told(end, named), ['Band accepted "Clear the road"', 'The party "The Few" of Band set out on "Clear the road" at emberfall']);
+      const old = eventsOf(decideBeginDispatch(open(), sending)).reduce(evolveQuest, open()) as Quest;
+      assert.deepEqual(told(eventsOf(decideDispatchAnswer(old, { ok: true })), old), ['Organization 7 accepted "Clear the road"', 'Party 4 set out on "Clear the road" at emberfall']);
+
+      // The organization's side: the quest's title, carried on the command, names it; the id stays in data.
+      const found: FoundCommand = { type: 'found', id: 7, agent_id: 5, name: 'Band', kind: 'adventurers band', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+      let o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null);
+      o = evolveOrganization(o, { type: 'party-formed', day: 2, agent_id: 5, party_id: 4, name: 'The Few' });
+      const history = (before: OrganizationState, es: OrganizationEvent[]) => {
+        const out: Array<{ summary: string; data?: Record<string, unknown> }> = [];
+        let st = before;
+        for (const e of es) { const next = evolveOrganization(st, e); out.push(...organizationKind.chronicle!(e, next, st)); st = next; }
+        return out;
+      };
+      const reserve = { type: 'reserve-gold' as const, agent_id: 5, day: 2, amount: 20, quest_id: 8, purpose: 'reward' as const, op: 'quest:8:reserved:1' };
+      const [withTitle] = history(o, eventsOf(decideReserveGold(o, { ...reserve, quest_title: 'Clear the road' })));
+      assert.equal(withTitle.summary, 'Band set aside 20 gold for the reward of "Clear the road"');
+      assert.equal(withTitle.data!.quest_id, 8);
+      assert.equal(history(o, eventsOf(decideReserveGold(o, reserve)))[0].summary, 'Band set aside 20 gold for the reward of quest 8', 'an older event reads by id');
+      const settle = { type: 'quest-settled' as const, day: 4, quest_id: 8, gold: 20, flows: [{ flow: 'quest_escrow' as const, gold: 20 }], reputation: 0, trust: {}, party_id: null, dead: [], reason: 'quest full', op: 'quest:8:resolved' };
+      assert.equal(history(o, eventsOf(decideQuestSettled(o, { ...settle, quest_title: 'Clear the road' })))[0].summary, 'Band received 20 gold from "Clear the road" (quest full)');
+      assert.equal(history(o, eventsOf(decideQuestSettled(o, settle)))[0].summary, 'Band received 20 gold from quest 8 (quest full)');
+      o = evolveOrganization(o, { type: 'party-member-added', day: 2, agent_id: 5, party_id: 4, adventurer_id: 30 });
+      const send = { type: 'dispatch-party' as const, agent_id: 5, day: 3, party_id: 4, quest_id: 8, location_id: 'emberfall', op: 'quest:8:dispatch:1' };
+      const [dispatched] = history(o, eventsOf(decideDispatchParty(o, { ...send, quest_title: 'Clear the road' })));
+      assert.equal(dispatched.summary, 'Band dispatched the party "The Few" on "Clear the road"');
+      assert.equal(dispatched.data!.quest_id, 8);
+      assert.equal(history(o, eventsOf(decideDispatchParty(o, send)))[0].summary, 'Band dispatched the party "The Few" on quest 8');
     });
   });
 
@@ -439,6 +492,18 @@ describe('rules of actions that span actors', () => {
       const withdrawn = evolveQuest(sponsored(), { type: 'withdrawn', day: 3, agent_id: 1, reason: 'withdrawn by the requester' });
       assert.deepEqual(eventsOf(decidePledgeReturn(withdrawn, 5, 4)), [], 'its withdrawal paid the pledge back');
       assert.deepEqual(eventsOf(decidePledgeReturn(null, 5, 4)), []);
+    });
+
+    it('names the sponsor whose pledge went back when its name was kept on the intent, by id in older records', () => {
+      const named = eventsOf(decidePledgeReturn(sponsored(), 5, 4, 'Lantern Co'));
+      assert.equal((named[0] as { pledge_return: { organization_name?: string } }).pledge_return.organization_name, 'Lantern Co');
+      const s = named.reduce(evolveQuest, sponsored());
+      const refund = (p: { organization_name?: string }): QuestEvent => ({ type: 'sponsorship-refunded', day: 4, organization_id: 5, amount: 15, ...(p.organization_name ? { organization_name: p.organization_name } : {}) });
+      const e = refund((s as Quest).pledge_return!);
+      assert.deepEqual(questKind.chronicle!(e, evolveQuest(s, e), s).map((h) => h.summary), ['The 15 gold Lantern Co pledged to "Clear the road" went back to it as it ended; the reward is now 27']);
+      const old = eventsOf(decidePledgeReturn(sponsored(), 5, 4)).reduce(evolveQuest, sponsored());
+      const e2 = refund((old as Quest).pledge_return!);
+      assert.match(questKind.chronicle!(e2, evolveQuest(old, e2), old)[0].summary, /^The 15 gold organization 5 pledged/);
     });
   });
 
