@@ -16,14 +16,16 @@ export interface Caller {
   id: number;
   status: 'active' | 'retired';
   key: string;
+  /** The agent's name, for the history. */
+  name?: string;
 }
 
 export async function resolveAgent(read: ReadModel, key: string | undefined): Promise<Caller> {
   if (!key) throw unauthorized('this endpoint needs the X-Agent-Key header with the key you received at registration');
   const id = await read.agentForKeyHash(hashKey(key));
-  const agent = id === undefined ? undefined : await read.row<{ id: number; status: 'active' | 'retired' }>('agent', id);
+  const agent = id === undefined ? undefined : await read.row<{ id: number; status: 'active' | 'retired'; name?: string }>('agent', id);
   if (!agent) throw unauthorized('the X-Agent-Key is not a known agent key');
-  return { id: agent.id, status: agent.status, key };
+  return { id: agent.id, status: agent.status, key, ...(agent.name === undefined ? {} : { name: agent.name }) };
 }
 
 export function requireActive(caller: Caller): void {

@@ -68,7 +68,7 @@ const move = (io: EntityIO, type: 'transfer' | 'check-transfer', organizationId:
  * Goods change hands in person; gold travels by letter and needs neither.
  */
 async function checkFulfilment(io: EntityIO, c: Contract, day: number): Promise<{ refusal: Refusal } | { location_id: string | null }> {
-  const reason = `contract ${c.id}`;
+  const reason = `the contract "${c.title}"`;
   const deliver = deliverOf(c, 0);
   const canDeliver = await move(io, 'check-transfer', c.proposer_id, day, reason, deliver);
   if (!canDeliver.ok) return { refusal: canDeliver.refusal };
@@ -90,7 +90,7 @@ async function continueFulfilment(state: ContractState, io: EntityIO): Promise<O
   const f = state?.fulfilment;
   if (!f) return { events: [] };
   const c = state!;
-  const reason = `contract ${c.id}`;
+  const reason = `the contract "${c.title}"`;
   const unknown = (r: { refusal: Refusal }): Outcome<ContractState, ContractEvent> => ({ refusal: r.refusal.status === 503 ? r.refusal : { status: 503, detail: `the world could not finish this action in time; read the current state before trying again (contract ${c.id}: ${r.refusal.detail})` } });
   if (f.undoing) {
     const returned = await move(io, 'transfer', c.proposer_id, f.day, `${reason} (goods returned)`, {

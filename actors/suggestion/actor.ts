@@ -14,18 +14,18 @@ export interface Suggestion {
 export type SuggestionState = Suggestion | null;
 
 export type SuggestionCommand =
-  | { type: 'create'; id: number; agent_id: number; title: string; body: string; category: string; day: number }
+  | { type: 'create'; id: number; agent_id: number; title: string; body: string; category: string; day: number; agent_name?: string }
   | { type: 'review'; status: Exclude<SuggestionStatus, 'new'>; admin_note: string | null; day: number };
 
 export type SuggestionEvent =
-  | { type: 'created'; day: number; suggestion: Omit<Suggestion, 'status' | 'admin_note' | 'created_day' | 'reviewed_day'> }
+  | { type: 'created'; day: number; suggestion: Omit<Suggestion, 'status' | 'admin_note' | 'created_day' | 'reviewed_day'>; agent_name?: string }
   | { type: 'reviewed'; day: number; status: Exclude<SuggestionStatus, 'new'>; admin_note: string | null };
 
 export function decide(state: SuggestionState, c: SuggestionCommand): Decision<SuggestionEvent> {
   if (c.type === 'create') {
     if (state) return conflict(`suggestion ${c.id} already exists`);
-    const { type: _t, day, ...suggestion } = c;
-    return accept({ type: 'created', day, suggestion });
+    const { type: _t, day, agent_name, ...suggestion } = c;
+    return accept({ type: 'created', day, suggestion, ...(agent_name === undefined ? {} : { agent_name }) });
   }
   if (!state) return notFound('suggestion not found');
   return accept({ type: 'reviewed', day: c.day, status: c.status, admin_note: c.admin_note });
@@ -40,7 +40,7 @@ function chronicle(e: SuggestionEvent, after: SuggestionState): HistoryEntry[] {
   if (!after) return [];
   return [{
     day: e.day, category: 'suggestion', agent_id: e.type === 'created' ? after.agent_id : null, organization_ids: [],
-    summary: e.type === 'created' ? `Agent ${after.agent_id} sent a suggestion to the operator` : `The operator reviewed a suggestion (${after.status})`,
+    summary: e.type === 'created' ? `${e.agent_name ?? `Agent ${after.agent_id}`} sent a suggestion to the operator` : `The operator reviewed a suggestion (${after.status})`,
   }];
 }
 

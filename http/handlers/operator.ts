@@ -58,7 +58,7 @@ export const operatorRoutes = [
     summary: 'Send the operator a private suggestion. It changes nothing in the world.',
     async handle({ body, caller }, s) {
       const id = await s.store.nextId('suggestion');
-      return unwrap(await s.entities.ask('suggestion', id, { type: 'create', id, agent_id: caller!.id, title: body.title, body: body.body, category: body.category, day: await s.day() }));
+      return unwrap(await s.entities.ask('suggestion', id, { type: 'create', id, agent_id: caller!.id, agent_name: caller!.name, title: body.title, body: body.body, category: body.category, day: await s.day() }));
     },
   }),
   route({

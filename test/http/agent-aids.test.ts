@@ -292,6 +292,8 @@ describe('what an agent needs to decide (issue 13)', function () {
   describe('the history names organizations, parties and quests by name', () => {
     it('in quest, party, contract, alliance, message and hiring summaries, under categories the rulebook lists', async () => {
       expectStatus(await w.post('/api/messages', { sender_id: a.org.id, recipient_id: b.org.id, body: 'Your caravan is safe.' }, a.key), 201);
+      const mira = await w.register('Mira of the Maps');
+      expectStatus(await w.post('/api/suggestions', { title: 'More roads', body: 'A road to the crypt would help.', category: 'world' }, mira.key), 201);
       const events: Array<{ id: number; category: string; summary: string }> = [];
       let page = (await w.get('/api/events?limit=100')).body as typeof events;
       while (page.length) {
@@ -300,12 +302,12 @@ describe('what an agent needs to decide (issue 13)', function () {
       }
       const categories = (await w.get('/api/rules')).body.event_categories as Record<string, string>;
       for (const e of events) assert.ok(e.category in categories, `the rulebook lists the category ${e.category}`);
-      const told = events.filter((e) => ['contract', 'alliance', 'message', 'adventurer', 'quest', 'party'].includes(e.category));
+      const told = events.filter((e) => ['contract', 'alliance', 'message', 'adventurer', 'quest', 'party', 'suggestion'].includes(e.category));
       assert.ok(told.length > 10, `enough history to judge: ${told.length}`);
       const numbered = told.filter((e) => /\borganizations? \d+/i.test(e.summary));
       assert.deepEqual(numbered.map((e) => e.summary), [], 'no summary names an organization by number');
-      const questNumbered = told.filter((e) => /\b(quest|party) \d+/i.test(e.summary));
-      assert.deepEqual(questNumbered.map((e) => e.summary), [], 'no summary names a quest or a party by number');
+      const questNumbered = told.filter((e) => /\b(quest|party|contract|agent) \d+/i.test(e.summary));
+      assert.deepEqual(questNumbered.map((e) => e.summary), [], 'no summary names a quest, a party, a contract or an agent by number');
       const summaries = told.map((e) => e.summary);
       // The organization's side of a quest names the quest by its title (its id stays in data.quest_id).
       assert.ok(summaries.includes('Ashvale Traders set aside 120 gold for the reward of "Clear the cellars"'), summaries.join('\n'));
@@ -319,6 +321,9 @@ describe('what an agent needs to decide (issue 13)', function () {
       assert.ok(summaries.includes('Lantern Company accepted "Clear the cellars"'));
       assert.ok(summaries.includes('Lantern Company sent a private message to Ashvale Traders (2 gold)'));
       assert.ok(summaries.some((s) => / was hired by Lantern Company$/.test(s)));
+      assert.ok(summaries.some((s) => /^Lantern Company paid \d+ gold to hire /.test(s)), 'the hiring fee, named');
+      assert.ok(summaries.some((s) => / \(the contract "Food delivery"\)$/.test(s)), 'a contract\'s movements name the contract');
+      assert.ok(summaries.includes('Mira of the Maps sent a suggestion to the operator'));
       assert.ok(summaries.some((s) => s.startsWith('Quiet Cartographers proposed an alliance to Ashvale Traders')));
       assert.ok(summaries.some((s) => /^Night watch|paid 30 gold to Lantern Company$/.test(s) || s.includes('Ashvale Traders paid 30 gold to Lantern Company')));
     });
