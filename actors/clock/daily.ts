@@ -16,6 +16,11 @@ import { worldFounds, worldOrganizationsTurn } from '../organization/turn';
 import type { DayBegan } from './messages';
 
 export const TICK_CONCURRENCY = 256;
+/**
+ * Given as `hosts`, the tick takes the world's initiative alone, settling no entity (on
+ * many nodes the initiative is taken apart, once every shard has settled the day).
+ */
+export const INITIATIVE_ONLY = (): boolean => false;
 /** Attempts to settle an entity the world could not reach, and the pause between them. */
 export const SETTLE_ATTEMPTS = 3;
 export const SETTLE_RETRY_MS = 300;
@@ -72,44 +77,50 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       await askSettling(kind, id, command);
     };
 
-    // Active world events shape the day for places and organizations alike.
-    const worldEvents = await read.list<{ id: number; effects: Effect[] }>('activeWorldEvents');
-    const hosted = <R>(kind: string, id: (r: R) => string | number) => (r: R) => hosts(kind, id(r));
-    const effects = worldEvents.flatMap((e) => e.effects);
-
-    // Places first: markets and populations live through the day.
-    const construction = new Map<string, number>();
-    for (const p of await read.list<{ location_id: string; production_plan: boolean }>('activeProjects')) {
-      if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
-    }
-    const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
-    // Establishments do what their kind says: safety ones lower their place's danger (organization/establishments.ts).
-    const establishments = await read.list<EstablishmentLike>('establishments');
-    const withSafety = (l: { id: string }, m: ReturnType<typeof locationModifiers>) => ({ ...m, danger: m.danger - safetyCut(establishments, l.id) });
-    await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, seed, construction: construction.get(l.id) ?? 0, modifiers: withSafety(l, locationModifiers(effects, l)) }));
-    await placesSettled();
-
-    // Then organizations: arrivals, work, upkeep, at the places as this day left them.
-    const facts = new Map((await read.list<{ id: string; kind: string; danger: number }>('locations')).map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
-    // An organization arriving today works where it arrives.
     type Row = { id: number; agent_id: number | null; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
-    const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
-    const organizations = await read.list<Row>('activeOrganizations');
-    await forEachLimited(organizations.filter(hosted('organization', (o) => o.id)), TICK_CONCURRENCY, async (o) => {
-      await askSettling<{ status: string }, 'organization'>('organization', o.id, {
-        type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
+    // Establishments do what their kind says: safety ones lower their place's danger, recruiting ones draw newcomers (organization/establishments.ts).
+    const establishments = await read.list<EstablishmentLike>('establishments');
+    let organizations: Row[];
+    if (hosts === INITIATIVE_ONLY) {
+      organizations = await read.list<Row>('activeOrganizations');
+    } else {
+      // Active world events shape the day for places and organizations alike.
+      const worldEvents = await read.list<{ id: number; effects: Effect[] }>('activeWorldEvents');
+      const hosted = <R>(kind: string, id: (r: R) => string | number) => (r: R) => hosts(kind, id(r));
+      const effects = worldEvents.flatMap((e) => e.effects);
+
+      // Places first: markets and populations live through the day.
+      const construction = new Map<string, number>();
+      for (const p of await read.list<{ location_id: string; production_plan: boolean }>('activeProjects')) {
+        if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
+      }
+      const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
+      // Establishments do what their kind says: safety ones lower their place's danger (organization/establishments.ts).
+      const withSafety = (l: { id: string }, m: ReturnType<typeof locationModifiers>) => ({ ...m, danger: m.danger - safetyCut(establishments, l.id) });
+      await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, seed, construction: construction.get(l.id) ?? 0, modifiers: withSafety(l, locationModifiers(effects, l)) }));
+      await placesSettled();
+
+      // Then organizations: arrivals, work, upkeep, at the places as this day left them.
+      const facts = new Map((await read.list<{ id: string; kind: string; danger: number }>('locations')).map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
+      // An organization arriving today works where it arrives.
+      const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
+      organizations = await read.list<Row>('activeOrganizations');
+      await forEachLimited(organizations.filter(hosted('organization', (o) => o.id)), TICK_CONCURRENCY, async (o) => {
+        await askSettling<{ status: string }, 'organization'>('organization', o.id, {
+          type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
+        });
       });
-    });
-    // Every action left unfinished: the follow-up of the organizations that just went
-    // bankrupt, and any a crash cut short (actors/intents.ts).
-    await resumeIntents(entities, read, (line) => log(`day ${day}: ${line}`), hosts);
+      // Every action left unfinished: the follow-up of the organizations that just went
+      // bankrupt, and any a crash cut short (actors/intents.ts).
+      await resumeIntents(entities, read, (line) => log(`day ${day}: ${line}`), hosts);
 
-    // Quests whose deadline has passed; adventurers whose wounds have healed.
-    await forEachLimited((await read.ids('questsDue', day)).filter(hosted('quest', (id) => id)), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));
-    await forEachLimited((await read.ids('adventurersDue', day)).filter(hosted('adventurer', (id) => id)), TICK_CONCURRENCY, (id) => settle('adventurer', id, { type: 'day-began', day }));
+      // Quests whose deadline has passed; adventurers whose wounds have healed.
+      await forEachLimited((await read.ids('questsDue', day)).filter(hosted('quest', (id) => id)), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));
+      await forEachLimited((await read.ids('adventurersDue', day)).filter(hosted('adventurer', (id) => id)), TICK_CONCURRENCY, (id) => settle('adventurer', id, { type: 'day-began', day }));
 
-    // World events that have run their course end after shaping their last day.
-    await forEachLimited(worldEvents.filter(hosted('world-event', (e) => e.id)), TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), { type: 'day-began', day }));
+      // World events that have run their course end after shaping their last day.
+      await forEachLimited(worldEvents.filter(hosted('world-event', (e) => e.id)), TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), { type: 'day-began', day }));
+    }
     if (!initiative) return;
 
     // The world's own initiative: seeded organizations post quests; new adventurers arrive

@@ -8,11 +8,17 @@
 import type { DaySettlements } from '../../actors/ports/bus';
 import type { Store } from '../../actors/ports/store';
 import { FIRST_DAY } from '../../actors/clock/rules';
-import { SETTLEMENT_POLL_MS } from '../clock/store-settlements';
+import { INITIATIVE_ONLY } from '../../actors/clock/daily';
 import { shardOf } from './shards';
 
 /** How long a node waits for the other shards at a step of the day (their places settled; the whole day, before the initiative). */
 export const STEP_WAIT_MS = 60_000;
+/**
+ * How often a waiting node (or the clock) reads the other shards' days. A day passes
+ * three such waits on many nodes (places, the initiative, the clock), so the interval is
+ * short; each read is of a few settings rows, and only of the shards still awaited.
+ */
+export const SHARD_POLL_MS = 20;
 
 export const shardSetting = (shard: number) => `settled_day:shard:${shard}`;
 /** The last day whose places the shard has settled (its organizations wait for every shard's). */
@@ -52,7 +58,7 @@ export class ShardSettlements implements DaySettlements {
       if (waiting.length === 0) return;
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`day ${day} was not settled within ${Math.round(timeoutMs / 1000)} s (shards ${waiting.join(', ')} have not settled it)`);
-      await new Promise((r) => setTimeout(r, Math.min(SETTLEMENT_POLL_MS, left)));
+      await new Promise((r) => setTimeout(r, Math.min(SHARD_POLL_MS, left)));
     }
   }
 }
@@ -124,7 +130,7 @@ export class ShardSettler {
       if (initiative) {
         await this.record([...scope].filter((s) => s !== this.clockShard), d);
         await this.waitForShards(d, scope, shardSetting);
-        await this.tick(d, true, () => false);
+        await this.tick(d, true, INITIATIVE_ONLY);
       }
       if (clockHere && (initiative || taken === null)) await this.store.setSetting('initiative_day', String(d));
       await this.record([...scope], d);
@@ -170,7 +176,7 @@ export class ShardSettler {
         this.log(`day ${day}: shards ${waiting.join(', ')} had not reached ${step(waiting[0]).replace(/:shard:.*/, '')} after ${STEP_WAIT_MS / 1000} s; the day goes on without waiting for them`);
         return;
       }
-      await new Promise((r) => setTimeout(r, SETTLEMENT_POLL_MS));
+      await new Promise((r) => setTimeout(r, SHARD_POLL_MS));
     }
   }
 }
