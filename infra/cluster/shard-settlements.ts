@@ -19,6 +19,8 @@ export const STEP_WAIT_MS = 60_000;
  * short; each read is of a few settings rows, and only of the shards still awaited.
  */
 export const SHARD_POLL_MS = 20;
+/** How long an announced day the world's row does not show yet is read again for. */
+export const ANNOUNCED_DAY_WAIT_MS = 5_000;
 
 export const shardSetting = (shard: number) => `settled_day:shard:${shard}`;
 /** The last day whose places the shard has settled (its organizations wait for every shard's). */
@@ -100,7 +102,14 @@ export class ShardSettler {
   }
 
   private async settleNow(announced: number): Promise<void> {
-    const current = await this.today();
+    let current = await this.today();
+    // The clock announces a day once it is recorded, but this node may read the world's
+    // row a moment before it shows the day: it reads again for a while before it decides
+    // the day is not this world's (a day ignored here would stay unsettled until a rebalance).
+    for (const deadline = Date.now() + ANNOUNCED_DAY_WAIT_MS; announced !== Number.POSITIVE_INFINITY && announced > current && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, SHARD_POLL_MS));
+      current = await this.today();
+    }
     if (announced !== Number.POSITIVE_INFINITY && announced > current) {
       this.log(`day ${announced} was announced, but this world's clock is at day ${current}: ignored (is another world using the same topics?)`);
       return;

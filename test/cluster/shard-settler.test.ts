@@ -40,6 +40,19 @@ describe('ShardSettler: the days of the shards a node hosts', () => {
     assert.equal(await store.setting('initiative_day'), undefined);
   });
 
+  it("settles a day announced a moment before the world's row shows it (it reads the row again), and ignores one its clock never reaches", async () => {
+    today = 0;
+    const settling = settler.settle(1);
+    setTimeout(() => { today = 1; }, 200);
+    await settling;
+    assert.deepEqual(ticks, [[1, false]], 'the first day, read again, is settled');
+    const lines: string[] = [];
+    const other = new ShardSettler(store, { hosts: () => true }, SHARDS, async (day, initiative) => { ticks.push([day, initiative]); }, async () => 1, CLOCK_SHARD, (l) => lines.push(l));
+    await other.settle(7);
+    assert.deepEqual(ticks, [[1, false]], "a day this world's clock does not reach is not settled");
+    assert.match(lines[0], /day 7 was announced, but this world's clock is at day 1: ignored/);
+  });
+
   it("begins the world's first day quiet, whether a catch-up came before the world began or not, and takes the initiative from the next day on", async () => {
     await settler.catchUp();
     today = 1;
