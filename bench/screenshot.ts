@@ -1,10 +1,10 @@
 // The README's screenshot of the spectator page: a fresh world with a few organizations,
 // quests and days, photographed in headless Chromium.
-//   npm run build && node dist/test/browser/screenshot.js [docs/spectator-page.png]
+//   npm run build && node dist/bench/screenshot.js [docs/spectator-page.png]
 import fs from 'fs';
 import path from 'path';
-import { startTestWorld } from '../support/world';
-import { launchChromium } from './chromium';
+import { startTestWorld } from '../test/support/world';
+import { launchChromium } from '../test/browser/chromium';
 
 async function main(out: string): Promise<void> {
   const w = await startTestWorld({ store: 'sqlite', bus: 'local' });
