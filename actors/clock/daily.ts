@@ -95,7 +95,6 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
         if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
       }
       const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
-      // Establishments do what their kind says: safety ones lower their place's danger (organization/establishments.ts).
       const withSafety = (l: { id: string }, m: ReturnType<typeof locationModifiers>) => ({ ...m, danger: m.danger - safetyCut(establishments, l.id) });
       await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, seed, construction: construction.get(l.id) ?? 0, modifiers: withSafety(l, locationModifiers(effects, l)) }));
       await placesSettled();

@@ -147,9 +147,12 @@ export class ShardSettler {
     }
   }
 
-  /** Records the day of the shards this node still hosts (one that moved away meanwhile is settled by its new host). */
-  private async record(shards: number[], day: number): Promise<void> {
-    await Promise.all(shards.filter((s) => this.node.hosts(s)).map((s) => this.store.setSetting(shardSetting(s), String(day))));
+  /**
+   * Records that the shards this node still hosts reached `day` (settled it, or the step
+   * `step` names); one that moved away meanwhile is settled by its new host.
+   */
+  private async record(shards: number[], day: number, step: (shard: number) => string = shardSetting): Promise<void> {
+    await Promise.all(shards.filter((s) => this.node.hosts(s)).map((s) => this.store.setSetting(step(s), String(day))));
   }
 
   private within(shards: Set<number>): (kind: string, id: string | number) => boolean {
@@ -165,7 +168,7 @@ export class ShardSettler {
    * than stopping it.
    */
   private async waitForShards(day: number, scope: Set<number>, step: (shard: number) => string): Promise<void> {
-    if (step !== shardSetting) await Promise.all([...scope].filter((s) => this.node.hosts(s)).map((s) => this.store.setSetting(step(s), String(day))));
+    if (step !== shardSetting) await this.record([...scope], day, step);
     const deadline = Date.now() + STEP_WAIT_MS;
     let waiting = Array.from({ length: this.shards }, (_, s) => s).filter((s) => !scope.has(s));
     for (;;) {
@@ -175,9 +178,7 @@ export class ShardSettler {
       const taken = new Set(waiting.filter((s) => this.node.hosts(s)));
       if (taken.size) {
         // Their places settle and pass this step here; the rest of their day follows at once.
-        await this.tick(day, false, this.within(taken), async () => {
-          await Promise.all([...taken].map((s) => this.store.setSetting(PLACES_SETTLED(s), String(day))));
-        });
+        await this.tick(day, false, this.within(taken), () => this.record([...taken], day, PLACES_SETTLED));
         await this.record([...taken], day);
         continue;
       }

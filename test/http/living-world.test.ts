@@ -4,6 +4,7 @@
 // accounted for. Two worlds of the same seed unfold alike.
 import assert from 'assert/strict';
 import { simulate, type Pulse } from '../../bench/simulate';
+import { establishmentProject } from '../support/http';
 import { assertBooks, mark } from '../support/sagas';
 import { startTestWorld, type TestWorld } from '../support/world';
 
@@ -88,10 +89,6 @@ describe('a world left alone for 100 days (issue 13)', function () {
 
 describe('establishments do what their kind says, over HTTP', function () {
   this.timeout(120_000);
-  const project = (owner: number, title: string, kind: string) => ({
-    owner_id: owner, title, kind: 'construction', description: `Building ${title} for the town.`, location_id: 'greenhollow',
-    budget: 100, duration_days: 1, output_resource: null, output_quantity: 0, establishment_kind: kind,
-  });
 
   it('a watchtower lowers its place\'s danger by 5 and an inn pays its owner 6 gold a day, as named flows', async () => {
     // Two worlds of one seed: one builds, the other does not; they differ only by what was built.
@@ -102,7 +99,7 @@ describe('establishments do what their kind says, over HTTP', function () {
       const org = await built.post<{ id: number; treasury: number }>('/api/organizations', { name: 'Greenhollow Wardens', kind: 'town guard', location_id: 'greenhollow' }, agent.key);
       assert.equal(org.status, 201, org.text);
       for (const [title, kind] of [['The Stone Watchtower', 'watchtower'], ['The Mossy Inn', 'inn'], ['The Quiet Shrine', 'shrine']]) {
-        const r = await built.post('/api/projects', project(org.body.id, title, kind), agent.key);
+        const r = await built.post('/api/projects', establishmentProject(org.body.id, title, kind), agent.key);
         assert.equal(r.status, 201, r.text);
       }
       for (let i = 0; i < 3; i++) await Promise.all([built.tick(), plain.tick()]);

@@ -2,15 +2,11 @@
 // a place, a journey setting out from there takes a day less than the same journey in a
 // world without it, and the travel plan quotes the journey as it then goes.
 import assert from 'assert/strict';
-import { expectStatus } from '../support/http';
+import { establishmentProject, expectStatus } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 describe('travel establishments shorten the journeys setting out from their place, over HTTP', function () {
   this.timeout(120_000);
-  const project = (owner: number, title: string, kind: string) => ({
-    owner_id: owner, title, kind: 'construction', description: `Building ${title} for the town.`, location_id: 'greenhollow',
-    budget: 100, duration_days: 1, output_resource: null, output_quantity: 0, establishment_kind: kind,
-  });
 
   it('a waystation at greenhollow brings a journey from there a day sooner, and the plan quotes it', async () => {
     // Two worlds of one seed, alike but for what was built: a waystation in one, a shrine (no effect) in the other.
@@ -20,7 +16,7 @@ describe('travel establishments shorten the journeys setting out from their plac
         const agent = await w.register('Carter agent');
         const org = await w.post<{ id: number }>('/api/organizations', { name: 'Greenhollow Carters', kind: 'merchant company', location_id: 'greenhollow' }, agent.key);
         expectStatus(org, 201);
-        expectStatus(await w.post('/api/projects', project(org.body.id, 'The Roadside Building', kind), agent.key), 201);
+        expectStatus(await w.post('/api/projects', establishmentProject(org.body.id, 'The Roadside Building', kind), agent.key), 201);
         return { id: org.body.id, key: agent.key };
       };
       const [b, p] = [await setUp(built, 'waystation'), await setUp(plain, 'shrine')];

@@ -12,6 +12,12 @@ export async function foundOrg(w: TestWorld, name: string, kind = 'merchant comp
   return { key: agent.key, agentId: agent.id, org: r.body as { id: number; treasury: number; location_id: string } };
 }
 
+/** A one-day construction project at greenhollow that opens an establishment of the given kind (ProjectCreate's body). */
+export const establishmentProject = (owner: number, title: string, kind: string) => ({
+  owner_id: owner, title, kind: 'construction', description: `Building ${title} for the town.`, location_id: 'greenhollow',
+  budget: 100, duration_days: 1, output_resource: null, output_quantity: 0, establishment_kind: kind,
+});
+
 export async function orgOf(w: TestWorld, id: number) {
   const r = await w.get(`/api/organizations/${id}`);
   assert.equal(r.status, 200, r.text);
