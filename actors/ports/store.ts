@@ -298,6 +298,8 @@ export interface Store extends ReadModel {
   reserveIdsUpTo(sequence: string, value: number): Promise<void>;
   /** Small durable settings (generated operator keys, the world seed, whether the world was seeded). */
   setting(name: string): Promise<string | undefined>;
+  /** Several settings read at once (one request on Cassandra): the value of each name that has one. */
+  settings(names: readonly string[]): Promise<Map<string, string>>;
   setSetting(name: string, value: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -43,6 +43,14 @@ type Options = { commandId?: string };
 /** An answer; `ms` is how long the serving node spent on it (so the asker can tell the hop from the work). */
 type Reply = { correlation: string; result?: Result<unknown>; moved?: true; ms?: number };
 
+/**
+ * Kinds whose asks a shard's handover does not wait for. The clock answers a day once every
+ * shard has settled it, its own shard's next host included: a handover held until that
+ * answer held itself up (10 s, the in-flight limit). Its one write, the new day, is fenced
+ * by the lease like any other, and its wait only reads.
+ */
+const OUTLASTS_HANDOVER = new Set(['clock']);
+
 const timedOut = (what: string): Result<never> => ({ ok: false, refusal: { status: 503, detail: `the world could not finish this action in time (${what}); read the current state before trying again` } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -142,13 +150,16 @@ export class ClusterNode {
     await this.producer.connect();
 
     await this.replies.connect();
-    await whileTopicsSettle(() => this.replies.subscribe({ topic: this.replyTopic, fromBeginning: false }));
+    // From the beginning when the group has no offset yet: "latest" would be read a moment
+    // after the group is joined, and an answer sent in that moment would be lost.
+    await whileTopicsSettle(() => this.replies.subscribe({ topic: this.replyTopic, fromBeginning: true }));
     let repliesJoined!: () => void;
     const repliesReady = new Promise<void>((r) => { repliesJoined = r; });
     this.replies.on(this.replies.events.GROUP_JOIN, () => repliesJoined());
-    // Answers are only for this process, now: nothing to commit.
+    // Answers are only for this process, now; the offsets are committed so that a restart
+    // reads from about where this process stopped, not the whole topic.
     await this.replies.run({
-      autoCommit: false,
+      autoCommitInterval: 1_000,
       eachMessage: async ({ message }) => {
         const reply = JSON.parse(String(message.value)) as Reply;
         const waiting = this.pending.get(reply.correlation);
@@ -157,7 +168,11 @@ export class ClusterNode {
     });
 
     await this.members.connect();
-    await whileTopicsSettle(() => this.members.subscribe({ topic: commandTopic, fromBeginning: false }));
+    // A shard whose partition the group has no offset for yet (a new world) is read from its
+    // beginning: with "latest", a command sent before its new host first read the partition
+    // was lost, and its asker waited out its deadline (30 s). Older commands are passed over
+    // by their deadline; a command id is applied once.
+    await whileTopicsSettle(() => this.members.subscribe({ topic: commandTopic, fromBeginning: true }));
     let firstJoin!: () => void;
     const joined = new Promise<void>((r) => { firstJoin = r; });
     this.members.on(this.members.events.GROUP_JOIN, ({ payload }) => {
@@ -245,6 +260,7 @@ export class ClusterNode {
   }
 
   private async local<T>(shard: number, kind: string, id: string | number, command: unknown, timeoutMs: number, options?: Options): Promise<Result<T>> {
+    if (OUTLASTS_HANDOVER.has(kind)) return this.region.ask<T, any>(kind as any, id, command as any, timeoutMs, options);
     this.inFlight.set(shard, (this.inFlight.get(shard) ?? 0) + 1);
     try {
       return await this.region.ask<T, any>(kind as any, id, command as any, timeoutMs, options);

@@ -16,7 +16,7 @@ export const STEP_WAIT_MS = 60_000;
 /**
  * How often a waiting node (or the clock) reads the other shards' days. A day passes
  * three such waits on many nodes (places, the initiative, the clock), so the interval is
- * short; each read is of a few settings rows, and only of the shards still awaited.
+ * short; each read is one request for the settings of the shards still awaited.
  */
 export const SHARD_POLL_MS = 20;
 /** How long an announced day the world's row does not show yet is read again for. */
@@ -31,13 +31,19 @@ async function readDay(store: Store, name: string): Promise<number | null> {
   return v === undefined ? null : Number(v);
 }
 
+/** The days several shards reached (each by the settings `names` gives it, the highest of them; -1 for none), in one read. */
+async function readDays(store: Store, shards: readonly number[], names: (shard: number) => string[]): Promise<number[]> {
+  const found = await store.settings([...new Set(shards.flatMap(names))]);
+  return shards.map((s) => Math.max(-1, ...names(s).map((n) => (found.has(n) ? Number(found.get(n)) : -1))));
+}
+
 /** What the clock waits for: every shard's settlement. (The node's own settling is `ShardSettler`.) */
 export class ShardSettlements implements DaySettlements {
   constructor(private readonly store: Store, private readonly shards: number) {}
 
   async lastSettled(): Promise<number | null> {
-    const days = await Promise.all(Array.from({ length: this.shards }, (_, s) => readDay(this.store, shardSetting(s))));
-    return days.some((d) => d === null) ? null : Math.min(...(days as number[]));
+    const days = await readDays(this.store, Array.from({ length: this.shards }, (_, s) => s), (s) => [shardSetting(s)]);
+    return days.some((d) => d < 0) ? null : Math.min(...days);
   }
 
   /** Shards record their own days (ShardSettler); nothing is recorded for the world as a whole. */
@@ -55,8 +61,8 @@ export class ShardSettlements implements DaySettlements {
     const deadline = Date.now() + timeoutMs;
     let waiting = Array.from({ length: this.shards }, (_, s) => s);
     for (;;) {
-      const days = await Promise.all(waiting.map((s) => readDay(this.store, shardSetting(s))));
-      waiting = waiting.filter((_, i) => !(days[i] !== null && days[i]! >= day));
+      const days = await readDays(this.store, waiting, (s) => [shardSetting(s)]);
+      waiting = waiting.filter((_, i) => days[i] < day);
       if (waiting.length === 0) return;
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`day ${day} was not settled within ${Math.round(timeoutMs / 1000)} s (shards ${waiting.join(', ')} have not settled it)`);
@@ -120,8 +126,8 @@ export class ShardSettler {
     const day = Math.min(announced, current);
     const hosted = Array.from({ length: this.shards }, (_, s) => s).filter((s) => this.node.hosts(s));
     if (hosted.length === 0) return;
-    const last = new Map<number, number | null>();
-    await Promise.all(hosted.map(async (s) => { last.set(s, await readDay(this.store, shardSetting(s))); }));
+    const settled = await readDays(this.store, hosted, (s) => [shardSetting(s)]);
+    const last = new Map<number, number | null>(hosted.map((s, i) => [s, settled[i] < 0 ? null : settled[i]]));
     // A shard that has never settled a day (a new world) settles only the day it is given.
     let from = day;
     for (const l of last.values()) if (l !== null) from = Math.min(from, l + 1);
@@ -172,7 +178,7 @@ export class ShardSettler {
     const deadline = Date.now() + STEP_WAIT_MS;
     let waiting = Array.from({ length: this.shards }, (_, s) => s).filter((s) => !scope.has(s));
     for (;;) {
-      const days = await Promise.all(waiting.map(async (s) => Math.max(await readDay(this.store, step(s)) ?? -1, await readDay(this.store, shardSetting(s)) ?? -1)));
+      const days = await readDays(this.store, waiting, (s) => [step(s), shardSetting(s)]);
       waiting = waiting.filter((_, i) => days[i] < day);
       if (waiting.length === 0) return;
       const taken = new Set(waiting.filter((s) => this.node.hosts(s)));

@@ -866,6 +866,14 @@ export class CassandraStore implements Store {
     return row ? (row.get('value') as string) : undefined;
   }
 
+  async settings(names: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (names.length === 0) return found;
+    const r = await this.exec('settings read', `SELECT name, value FROM ${this.t('settings')} WHERE world = ? AND name IN ?`, [this.world, [...names]]);
+    for (const row of r.rows) found.set(row.get('name') as string, row.get('value') as string);
+    return found;
+  }
+
   async setSetting(name: string, value: string): Promise<void> {
     await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (world, name, value) VALUES (?, ?, ?)`, [this.world, name, value], { consistency: this.write }));
   }

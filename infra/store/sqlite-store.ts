@@ -365,6 +365,15 @@ export class SqliteStore implements Store {
     return (this.stmts.setting.get(name) as { value: string } | undefined)?.value;
   }
 
+  async settings(names: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const name of names) {
+      const row = this.stmts.setting.get(name) as { value: string } | undefined;
+      if (row) found.set(name, row.value);
+    }
+    return found;
+  }
+
   async setSetting(name: string, value: string): Promise<void> {
     this.stmts.putSetting.run(name, value);
   }

@@ -407,6 +407,15 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         assert.equal(await store.setting('contract-test-other'), '');
       });
 
+      it('reads several settings at once: the value of each name that has one, none for the others', async () => {
+        const store = ctx.current();
+        await store.setSetting('contract-many-a', '1');
+        await store.setSetting('contract-many-b', '2');
+        const found = await store.settings(['contract-many-a', 'contract-many-missing', 'contract-many-b']);
+        assert.deepEqual([...found].sort(), [['contract-many-a', '1'], ['contract-many-b', '2']]);
+        assert.equal((await store.settings([])).size, 0);
+      });
+
       it('keeps settings across a reopen', async function () {
         const opened = ctx.opened();
         await ctx.current().setSetting('contract-test-kept', 'kept');

@@ -4,6 +4,7 @@ import crypto from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
+import { Kafka, logLevel } from 'kafkajs';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, type BusKind, type Config, type StoreKind } from '../../infra/config';
 import { openCassandraStore } from '../../infra/store/cassandra-store';
@@ -97,6 +98,40 @@ function busConfig(dataDir: string, overrides: Partial<Config>): Pick<Config, 'b
 }
 
 /**
+ * A test world's topics and consumer groups are deleted once its data folder is gone (the
+ * tests remove it when they are done with the world; a restart on the same folder finds
+ * them): a run starts some thousands of worlds, and a broker that kept every one of their
+ * partitions spent most of a core on them and slowed every later world down.
+ */
+const kafkaWorlds = new Map<string, { dataDir: string; brokers: string[]; open: number }>();
+
+async function deleteGoneWorldsTopics(): Promise<void> {
+  const gone = [...kafkaWorlds].filter(([, w]) => w.open === 0 && !fs.existsSync(w.dataDir));
+  if (gone.length === 0) return;
+  for (const [name] of gone) kafkaWorlds.delete(name);
+  const kafka = new Kafka({ clientId: 'test-cleanup', brokers: gone[0][1].brokers, logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    const prefixes = gone.map(([name]) => `${name}.`);
+    const mine = (n: string) => prefixes.some((p) => n.startsWith(p));
+    const topics = (await admin.listTopics()).filter(mine);
+    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter(mine);
+    if (groups.length) await admin.deleteGroups(groups).catch(() => undefined);
+    if (topics.length) await admin.deleteTopics({ topics, timeout: 10_000 });
+  } catch {
+    // Cleaning up is a kindness to the broker, not part of any test.
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+if (typeof afterEach === 'function') {
+  afterEach(deleteGoneWorldsTopics);
+  after(deleteGoneWorldsTopics);
+}
+
+/**
  * On many nodes a world answers before every shard has found its node and settled the
  * current day; a test begins once they have, so that nothing it did not cause happens
  * while it runs.
@@ -107,7 +142,8 @@ async function allShardsSettled(nodes: World[], shards: number, timeoutMs = 60_0
   for (;;) {
     const hosted = new Set(nodes.flatMap((n) => (n.node?.status().shards ?? []) as number[]));
     const day = await nodes[0].services.day();
-    const days = await Promise.all(Array.from({ length: shards }, (_, s) => store.setting(`settled_day:shard:${s}`)));
+    const found = await store.settings(Array.from({ length: shards }, (_, s) => `settled_day:shard:${s}`));
+    const days = Array.from({ length: shards }, (_, s) => found.get(`settled_day:shard:${s}`));
     if (hosted.size === shards && days.every((d) => d !== undefined && Number(d) >= day)) return;
     if (Date.now() > deadline) throw new Error(`the world's shards did not all settle day ${day}: hosted ${[...hosted].join(',')}, settled ${days.join(',')}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -133,6 +169,13 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
     daySeconds: 0, seed: 'test-seed', nodeId: '1', shards: 8, rateLimits: TEST_RATE_LIMITS, ...overrides, ...await storeConfig(dataDir, overrides), ...busConfig(dataDir, overrides),
   };
   const count = config.store === 'cassandra' && config.bus === 'kafka' ? (wanted ?? TEST_NODES) : 1;
+  let kept: { open: number } | undefined;
+  if (config.bus === 'kafka' && config.kafka.clientId === kafkaNameFor(dataDir)) {
+    const known = kafkaWorlds.get(config.kafka.clientId) ?? { dataDir, brokers: config.kafka.brokers, open: 0 };
+    known.open += 1;
+    kafkaWorlds.set(config.kafka.clientId, known);
+    kept = known;
+  }
   const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startWorld({ ...config, nodeId: String(i + 1) }, () => undefined)));
   if (config.store === 'cassandra' && config.bus === 'kafka') await allShardsSettled(nodes, config.shards);
 
@@ -168,7 +211,11 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
     get logger() { return first().logger; },
     get metrics() { return first().metrics; },
     nodes,
-    close: async () => { await Promise.all(nodes.map((n) => n.close())); },
+    close: async () => {
+      await Promise.all(nodes.map((n) => n.close()));
+      if (kept && kept.open > 0) kept.open -= 1;
+      kept = undefined;
+    },
     async caughtUp() {
       for (const n of nodes) await n.caughtUp();
     },
