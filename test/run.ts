@@ -3,7 +3,10 @@
 //    Kafka), unless CASSANDRA_CONTACT_POINTS and KAFKA_BROKERS say where they already run.
 //    If they cannot start, the run fails and says why: nothing is skipped.
 // 2. Runs the whole suite (the embedded store and bus; the adapters' own tests; the
-//    cluster's tests with node processes).
+//    cluster's tests with node processes) in two mocha processes side by side: the tests
+//    of the servers, the node processes and the browser (test/infra, test/cluster,
+//    test/browser), which mostly wait for them, beside the rest (rules, codecs, the HTTP
+//    suite on the embedded store), which keeps a core busy and touches no server.
 // 3. Runs the HTTP suite again with every world on three nodes on Cassandra and Kafka
 //    (WORLD_TEST_NODES=3; requests go to the nodes in turn; a test that injects faults into
 //    one process runs on one node of that layout), split into lanes of test files of about
@@ -15,6 +18,7 @@
 import { spawn, spawnSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
+import { FILE_TIMES_MARK } from './support/file-times';
 
 const root = path.resolve(__dirname, '..', '..');
 const mocha = path.join(root, 'node_modules', '.bin', 'mocha');
@@ -23,7 +27,19 @@ const extra = process.argv.slice(2);
 
 /** How many mocha processes share the HTTP suite on three nodes. */
 const NODE_LANES = 3;
-const HTTP_DIR = path.join(root, 'dist', 'test', 'http');
+const TEST_DIR = path.join(root, 'dist', 'test');
+const HTTP_DIR = path.join(TEST_DIR, 'http');
+/** The folders of the tests that use the servers (one of them stops and starts Kafka; another, Cassandra). */
+const SERVER_TESTS = ['infra', 'cluster', 'browser'];
+
+/** Every test file of the whole suite, as paths. */
+function allTestFiles(dir = TEST_DIR): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return allTestFiles(p);
+    return e.name.endsWith('.test.js') ? [p] : [];
+  }).sort();
+}
 /** Files the three-node pass leaves out, and why; every one of them runs in the whole suite (the embedded store and bus). */
 const NOT_ON_NODES: Record<string, string> = {
   'accounting.test.js': 'its 400 random actions take more than 300 s on three nodes',
@@ -34,15 +50,17 @@ function httpFiles(): string[] {
 }
 
 /**
- * The seconds the tests of the slowest files took on three nodes (26 November 2026, a
- * 2-core machine): the weights for splitting the suite into lanes of about equal time.
- * A file not named here counts for its size (a few seconds).
+ * The seconds the slowest files took on three nodes (26 November 2026, a 2-core machine,
+ * three lanes side by side; the run prints every file's figure at its end): the weights
+ * for splitting the suite into lanes of about equal time. A file not named here counts for
+ * its size (a few seconds).
  */
 const SECONDS_ON_NODES: Record<string, number> = {
-  'world-events.test.js': 153, 'saga-quest.test.js': 130, 'openapi.test.js': 130, 'saga-founding-hiring.test.js': 107, 'saga-party.test.js': 99,
-  'seeded-policies.test.js': 90, 'saga-alliance.test.js': 79, 'saga-initiative.test.js': 77, 'saga-contract.test.js': 72, 'quest-gold.test.js': 71,
-  'living-world.test.js': 60, 'fair-play.test.js': 60, 'saga-world-event.test.js': 60, 'saga-trade.test.js': 58, 'saga-posting.test.js': 51,
-  'stream.test.js': 43, 'saga-ending.test.js': 43, 'quests.test.js': 35, 'saga-pledge.test.js': 34, 'gaps.test.js': 29,
+  'openapi.test.js': 175, 'fair-play.test.js': 155, 'quest-gold.test.js': 106, 'world-events.test.js': 100, 'seeded-policies.test.js': 90,
+  'saga-initiative.test.js': 83, 'saga-alliance.test.js': 70, 'saga-party.test.js': 65, 'saga-founding-hiring.test.js': 62, 'saga-quest.test.js': 60,
+  'saga-contract.test.js': 57, 'living-world.test.js': 55, 'economy-projects.test.js': 55, 'gaps.test.js': 50, 'diplomacy.test.js': 50,
+  'saga-ending.test.js': 43, 'saga-trade.test.js': 41, 'saga-posting.test.js': 39, 'quests.test.js': 35, 'saga-world-event.test.js': 28,
+  'saga-pledge.test.js': 27, 'restart-every-read.test.js': 22, 'stream.test.js': 20, 'economy.test.js': 16, 'agent-aids.test.js': 15,
 };
 
 /** Splits the files into `n` lanes of about equal time. */
@@ -57,14 +75,27 @@ function split(files: string[], n: number): string[][] {
   return lanes.map((l) => l.files.sort());
 }
 
-/** One mocha process over some HTTP test files. */
-function lane(what: string, files: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const args = ['--no-config', '--timeout', '120000', '--exit', '--node-option', 'no-deprecation', ...extra, ...files.map((f) => path.join(HTTP_DIR, f))];
+/** One mocha process over some HTTP test files; it reports the seconds each file took (support/file-times.ts). */
+function lane(what: string, files: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  // A longer limit than the whole suite's: three nodes on two cores, three lanes side by
+  // side, make a test of a hundred days several times slower without making it wrong.
+  const args = ['--no-config', '--timeout', '240000', '--exit', '--node-option', 'no-deprecation', '--require', path.join(TEST_DIR, 'support', 'file-times.js'),
+    ...extra, ...files.map((f) => path.join(HTTP_DIR, f))];
   return mochaRun(`${what} (${files.length} files)`, args, env);
 }
 
+/** The seconds per file the lanes reported, slowest first: the figures for SECONDS_ON_NODES. */
+function fileSeconds(outputs: string[]): string {
+  const all: Record<string, number> = {};
+  for (const out of outputs) {
+    const line = out.split('\n').find((l) => l.startsWith(FILE_TIMES_MARK));
+    if (line) Object.assign(all, JSON.parse(line.slice(FILE_TIMES_MARK.length)));
+  }
+  return Object.entries(all).sort((a, b) => b[1] - a[1]).map(([f, s]) => `'${f}': ${s}`).join(', ');
+}
+
 /** One mocha process; its output is printed whole when it ends, so runs side by side do not interleave. */
-function mochaRun(what: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+function mochaRun(what: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(mocha, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -74,8 +105,9 @@ function mochaRun(what: string, args: string[], env: NodeJS.ProcessEnv): Promise
     child.on('error', (e) => out.push(Buffer.from(`${what}: ${e.message}\n`)));
     child.on('close', (code) => {
       console.log(`\n== ${what}: ${Math.round((Date.now() - started) / 1000)} s`);
-      process.stdout.write(Buffer.concat(out));
-      resolve(code ?? 1);
+      const output = Buffer.concat(out);
+      process.stdout.write(output);
+      resolve({ code: code ?? 1, output: output.toString('utf8') });
     });
   });
 }
@@ -107,12 +139,22 @@ async function main(): Promise<number> {
   }
   try {
     console.log(`\n== left out on three nodes: ${Object.entries(NOT_ON_NODES).map(([f, why]) => `${f} (${why})`).join('; ')}`);
-    // The whole suite first, alone: beside the lanes, on two cores, it took three times as
-    // long and Cassandra timed out (26 November 2026).
-    const embedded = run('the whole suite', mocha, extra, env);
+    // The whole suite first, without the lanes: beside them, on two cores, it took three
+    // times as long and Cassandra timed out (26 November 2026).
+    const files = allTestFiles();
+    const usesServers = (f: string) => SERVER_TESTS.some((d) => f.startsWith(path.join(TEST_DIR, d) + path.sep));
+    // .mocharc.json's options, with the files given here instead of its spec.
+    const rc = JSON.parse(fs.readFileSync(path.join(root, '.mocharc.json'), 'utf8')) as { timeout: number; 'node-option'?: string[] };
+    const options = ['--no-config', '--timeout', String(rc.timeout), '--exit', ...(rc['node-option'] ?? []).flatMap((o) => ['--node-option', o]), ...extra];
+    const embedded = Math.max(...(await Promise.all([
+      mochaRun('the whole suite: servers, node processes, browser', [...options, ...files.filter(usesServers)], env),
+      mochaRun('the whole suite: rules, codecs, HTTP on the embedded store', [...options, ...files.filter((f) => !usesServers(f))], env),
+    ])).map((r) => r.code));
     const lanes = split(httpFiles().filter((f) => !(f in NOT_ON_NODES)), NODE_LANES)
       .map((files, i) => lane(`the HTTP suite on three nodes, lane ${i + 1} of ${NODE_LANES}`, files, { ...env, WORLD_TEST_NODES: '3' }));
-    return Math.max(embedded, ...await Promise.all(lanes));
+    const ran = await Promise.all(lanes);
+    console.log(`\n== seconds per file on three nodes: ${fileSeconds(ran.map((r) => r.output))}`);
+    return Math.max(embedded, ...ran.map((r) => r.code));
   } finally {
     for (const s of started) run(`infra/servers down ${s}`, servers, ['down', s], env);
   }
