@@ -50,17 +50,20 @@ function httpFiles(): string[] {
 }
 
 /**
- * The seconds the slowest files took on three nodes (26 November 2026, a 2-core machine,
- * three lanes side by side; the run prints every file's figure at its end): the weights
- * for splitting the suite into lanes of about equal time. A file not named here counts for
- * its size (a few seconds).
+ * The seconds each file took on three nodes (26 November 2026, a 2-core machine, three
+ * lanes side by side, as the run prints them at its end): the weights for splitting the
+ * suite into lanes of about equal time. A file not named here counts for its size.
  */
 const SECONDS_ON_NODES: Record<string, number> = {
-  'openapi.test.js': 175, 'fair-play.test.js': 155, 'quest-gold.test.js': 106, 'world-events.test.js': 100, 'seeded-policies.test.js': 90,
-  'saga-initiative.test.js': 83, 'saga-alliance.test.js': 70, 'saga-party.test.js': 65, 'saga-founding-hiring.test.js': 62, 'saga-quest.test.js': 60,
-  'saga-contract.test.js': 57, 'living-world.test.js': 55, 'economy-projects.test.js': 55, 'gaps.test.js': 50, 'diplomacy.test.js': 50,
-  'saga-ending.test.js': 43, 'saga-trade.test.js': 41, 'saga-posting.test.js': 39, 'quests.test.js': 35, 'saga-world-event.test.js': 28,
-  'saga-pledge.test.js': 27, 'restart-every-read.test.js': 22, 'stream.test.js': 20, 'economy.test.js': 16, 'agent-aids.test.js': 15,
+  'diplomacy.test.js': 209, 'fair-play.test.js': 179, 'seeded-policies.test.js': 178, 'openapi.test.js': 132, 'living-world.test.js': 130,
+  'world-events.test.js': 117, 'quest-gold.test.js': 95, 'gaps.test.js': 94, 'saga-initiative.test.js': 87, 'economy-projects.test.js': 81,
+  'foundation-history.test.js': 80, 'saga-alliance.test.js': 63, 'saga-quest.test.js': 58, 'saga-founding-hiring.test.js': 57, 'saga-contract.test.js': 55,
+  'saga-party.test.js': 48, 'saga-posting.test.js': 39, 'quests.test.js': 37, 'saga-world-event.test.js': 36, 'foundation-clock.test.js': 35,
+  'saga-ending.test.js': 33, 'saga-trade.test.js': 32, 'agent-aids.test.js': 32, 'economy.test.js': 31, 'foundation-agents.test.js': 25,
+  'saga-pledge.test.js': 23, 'foundation-organizations.test.js': 22, 'rate-limit.test.js': 19, 'stream.test.js': 19, 'foundation-world.test.js': 16,
+  'restart-every-read.test.js': 16, 'foundation-restart.test.js': 13, 'foundation-no-leak.test.js': 13, 'foundation-errors.test.js': 12, 'echo-and-dispatch.test.js': 9,
+  'idempotency.test.js': 8, 'mcp.test.js': 8, 'security-paging.test.js': 7, 'logs.test.js': 6, 'travel-establishments.test.js': 6,
+  'security-key-in-text.test.js': 4, 'security-operator-keys.test.js': 3, 'metrics.test.js': 3, 'security-transport.test.js': 2,
 };
 
 /** Splits the files into `n` lanes of about equal time. */
