@@ -97,6 +97,20 @@ function fileSeconds(outputs: string[]): string {
   return Object.entries(all).sort((a, b) => b[1] - a[1]).map(([f, s]) => `'${f}': ${s}`).join(', ');
 }
 
+/**
+ * What each mocha process ended with (its passing and failing counts, and the title of
+ * each failure), printed last, so that the tail of a long run says what failed.
+ */
+const endings: string[] = [];
+
+function ending(what: string, seconds: number, output: string): string {
+  const lines = output.split('\n');
+  const counts = lines.filter((l) => /^\s+\d+ (passing|failing|pending)/.test(l)).map((l) => l.trim()).join(', ');
+  const at = lines.findIndex((l) => /^\s+\d+ failing/.test(l));
+  const failures = at < 0 ? [] : lines.slice(at + 1).filter((l) => /^\s{2}\d+\) /.test(l)).map((l) => `   ${l.trim()}`);
+  return [`${what}: ${seconds} s; ${counts || 'no count (did it start?)'}`, ...failures].join('\n');
+}
+
 /** One mocha process; its output is printed whole when it ends, so runs side by side do not interleave. */
 function mochaRun(what: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   const started = Date.now();
@@ -107,9 +121,11 @@ function mochaRun(what: string, args: string[], env: NodeJS.ProcessEnv): Promise
     child.stderr.on('data', (c: Buffer) => out.push(c));
     child.on('error', (e) => out.push(Buffer.from(`${what}: ${e.message}\n`)));
     child.on('close', (code) => {
-      console.log(`\n== ${what}: ${Math.round((Date.now() - started) / 1000)} s`);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`\n== ${what}: ${seconds} s`);
       const output = Buffer.concat(out);
       process.stdout.write(output);
+      endings.push(ending(what, seconds, output.toString('utf8')));
       resolve({ code: code ?? 1, output: output.toString('utf8') });
     });
   });
@@ -160,6 +176,7 @@ async function main(): Promise<number> {
     return Math.max(embedded, ...ran.map((r) => r.code));
   } finally {
     for (const s of started) run(`infra/servers down ${s}`, servers, ['down', s], env);
+    console.log(`\n== how each part ended\n${endings.join('\n')}`);
   }
 }
 
