@@ -653,11 +653,12 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
     });
 
     it('commits many concurrent persists with a bounded number of requests in flight', async function () {
-      this.timeout(120_000);
+      this.timeout(180_000);
       const store = await openCassandraStore(cassandra.options({ maxInFlight: 64 }));
       const region = new Region<TestProtocols>(store.engine, store, [counterKind]);
       const ids = Array.from({ length: 3000 }, (_, i) => `c${i}`);
-      const answers = await Promise.all(ids.map((id) => region.ask('counter', id, { type: 'add', id, amount: 12 })));
+      // What is measured is the bound, not the time: the asks may wait long behind it on a busy machine.
+      const answers = await Promise.all(ids.map((id) => region.ask('counter', id, { type: 'add', id, amount: 12 }, 100_000)));
       assert.ok(answers.every((a) => a.ok));
       assert.ok(store.peakInFlight <= 64, `at most 64 requests in flight (peak ${store.peakInFlight})`);
       assert.equal(await store.lastHistoryId(), 3000);
