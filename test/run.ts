@@ -123,10 +123,10 @@ function mochaRun(what: string, args: string[], env: NodeJS.ProcessEnv): Promise
     child.on('close', (code) => {
       const seconds = Math.round((Date.now() - started) / 1000);
       console.log(`\n== ${what}: ${seconds} s`);
-      const output = Buffer.concat(out);
+      const output = Buffer.concat(out).toString('utf8');
       process.stdout.write(output);
-      endings.push(ending(what, seconds, output.toString('utf8')));
-      resolve({ code: code ?? 1, output: output.toString('utf8') });
+      endings.push(ending(what, seconds, output));
+      resolve({ code: code ?? 1, output });
     });
   });
 }

@@ -7,6 +7,7 @@ import path from 'path';
 import { Kafka, logLevel } from 'kafkajs';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, type BusKind, type Config, type StoreKind } from '../../infra/config';
+import { shardSetting } from '../../infra/cluster/shard-settlements';
 import { openCassandraStore } from '../../infra/store/cassandra-store';
 import { assertConforms } from './conformance';
 import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, sharedKeyspace, trackKeyspace } from './cassandra';
@@ -142,8 +143,8 @@ async function allShardsSettled(nodes: World[], shards: number, timeoutMs = 60_0
   for (;;) {
     const hosted = new Set(nodes.flatMap((n) => (n.node?.status().shards ?? []) as number[]));
     const day = await nodes[0].services.day();
-    const found = await store.settings(Array.from({ length: shards }, (_, s) => `settled_day:shard:${s}`));
-    const days = Array.from({ length: shards }, (_, s) => found.get(`settled_day:shard:${s}`));
+    const found = await store.settings(Array.from({ length: shards }, (_, s) => shardSetting(s)));
+    const days = Array.from({ length: shards }, (_, s) => found.get(shardSetting(s)));
     if (hosted.size === shards && days.every((d) => d !== undefined && Number(d) >= day)) return;
     if (Date.now() > deadline) throw new Error(`the world's shards did not all settle day ${day}: hosted ${[...hosted].join(',')}, settled ${days.join(',')}`);
     await new Promise((r) => setTimeout(r, 50));
