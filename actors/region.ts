@@ -51,6 +51,45 @@ const decodeSnapshot = (data: unknown): ShellState<unknown> =>
 const INTERNAL = { status: 503 as const, detail: 'the world could not finish this action in time; read the current state before trying again' };
 
 /**
+ * Writes an answer reflects that are queued but not yet durable. On a store that numbers
+ * its writes (the embedded store commits them in that order), an actor goes on as soon as
+ * its write is queued instead of waiting for the disk, and its answer carries what it
+ * waits for: an actor asking another makes its next write depend on the answer's writes
+ * (it fails if they fail), and an answer leaves the region (to the HTTP layer, the clock's
+ * fan-out) only once every write it reflects is durable.
+ */
+interface Unfinished {
+  /** Their numbers. */
+  seqs: number[];
+  /** Resolves once all are durable; rejects if any failed. */
+  durable: Promise<void>;
+  /** All durable. */
+  done: boolean;
+}
+
+/** A reply between actors of this region, with the writes it reflects when they are unfinished. */
+type Reply = Result<unknown> & { unfinished?: Unfinished };
+
+function unfinished(seqs: number[], durable: Promise<void>): Unfinished {
+  const u: Unfinished = { seqs, durable, done: false };
+  durable.then(() => { u.done = true; }, () => undefined);
+  return u;
+}
+
+/** What of these is still unfinished, as one. */
+function joined(all: Array<Unfinished | null>): Unfinished | undefined {
+  let first: Unfinished | undefined;
+  let rest: Unfinished[] | undefined;
+  for (const u of all) {
+    if (!u || u.done) continue;
+    if (!first) first = u; else (rest ??= []).push(u);
+  }
+  if (!first || !rest) return first;
+  const every = [first, ...rest];
+  return unfinished(every.flatMap((u) => u.seqs), Promise.all(every.map((u) => u.durable)).then(() => undefined));
+}
+
+/**
  * The in-process region. `P` is the protocol map of the kinds it hosts: the world's
  * `Protocols` unless a test hosts kinds of its own.
  */
@@ -110,7 +149,7 @@ export class Region<P = Protocols> implements Entities<P> {
     return { ok: false, refusal: { status: 422, detail: `the ${kind} entity does not handle the command ${named}` } };
   }
 
-  private async askRaw<T>(kind: string, id: string | number, command: unknown, timeoutMs: number, retry: boolean, commandId?: string): Promise<Result<T>> {
+  private async askRaw<T>(kind: string, id: string | number, command: unknown, timeoutMs: number, retry: boolean, commandId?: string, inner?: (u: Unfinished) => void): Promise<Result<T>> {
     const refused = this.unhandled(kind, command) ?? this.badCommandId(commandId);
     if (refused) {
       this.log(`ask ${kind}:${id} refused: ${refused.refusal.detail}`);
@@ -119,14 +158,28 @@ export class Region<P = Protocols> implements Entities<P> {
     const ref = this.ref(kind, id);
     const started = performance.now();
     try {
-      const r = await query(ref, (replyTo: unknown) => ({ command, replyTo, commandId } satisfies Envelope<unknown>), timeoutMs) as Result<T>;
+      const reply = await query(ref, (replyTo: unknown) => ({ command, replyTo, commandId } satisfies Envelope<unknown>), timeoutMs) as Reply;
+      let r = reply as Result<T>;
+      if (reply.unfinished) {
+        const { unfinished: u, ...answer } = reply;
+        r = answer as Result<T>;
+        if (inner) inner(u);
+        else {
+          // The answer leaves the actors: only once what it reflects is durable.
+          try {
+            await u.durable;
+          } catch {
+            r = { ok: false, refusal: INTERNAL };
+          }
+        }
+      }
       this.metrics.asked(kind, r.ok ? 'ok' : r.refusal.status >= 500 ? 'unavailable' : 'refused', secondsSince(started));
       return r;
     } catch (e) {
       // The actor was passivated between lookup and ask: spawn it again once.
       if (retry && String((e as Error)?.message).includes('stopped')) {
         if (this.refs.get(this.key(kind, id)) === ref) this.refs.delete(this.key(kind, id));
-        return this.askRaw(kind, id, command, timeoutMs, false, commandId);
+        return this.askRaw(kind, id, command, timeoutMs, false, commandId, inner);
       }
       this.log(`ask ${kind}:${id} failed: ${(e as Error)?.message}`);
       this.metrics.asked(kind, 'unavailable', secondsSince(started));
@@ -145,9 +198,14 @@ export class Region<P = Protocols> implements Entities<P> {
     const entity = this.kinds.get(kind);
     const parent = this.parents.get(kind);
     if (!entity || !parent) throw new Error(`unknown entity kind ${kind}`);
-    const io = this.ioFor(entity);
     const log = this.log;
     const metrics = this.metrics;
+    // This actor's last write not yet known to be durable (a store that numbers its writes),
+    // and the unfinished writes of the answers it was given while handling the current command.
+    let tail: Unfinished | null = null;
+    let given: Unfinished[] = [];
+    const pending = () => joined([tail, ...given]);
+    const io = this.ioFor(entity, undefined, { given: (u) => { given.push(u); }, pending });
     const f = async (shell: ShellState<unknown>, msg: any, ctx: any): Promise<ShellState<unknown>> => {
       if (ctx.recovering) {
         const record = msg as PersistedRecord<unknown>;
@@ -155,7 +213,12 @@ export class Region<P = Protocols> implements Entities<P> {
         return { state, applied: record.command_id === undefined ? shell.applied : remember(shell.applied, record.command_id, record.answer) };
       }
       const { command, replyTo, commandId } = msg as Envelope<unknown>;
-      const reply = (r: Result<unknown>) => { if (replyTo) dispatch(replyTo as Ref<unknown>, r); };
+      given = [];
+      const reply = (r: Result<unknown>) => {
+        if (!replyTo) return;
+        const u = pending();
+        dispatch(replyTo as Ref<unknown>, u ? { ...r, unfinished: u } satisfies Reply : r);
+      };
       if (commandId !== undefined) {
         // A command id applied before: nothing is decided or persisted again; the first answer is given.
         const seen = shell.applied.find(([id]) => id === commandId);
@@ -168,7 +231,7 @@ export class Region<P = Protocols> implements Entities<P> {
       let next = shell.state;
       const applied = shell.applied;
       try {
-        outcome = await entity.handle(next, command, commandId === undefined ? io : this.ioFor(entity, commandId));
+        outcome = await entity.handle(next, command, commandId === undefined ? io : this.ioFor(entity, commandId, { given: (u) => { given.push(u); }, pending }));
       } catch (e) {
         log(`${key} failed to handle ${JSON.stringify((command as any)?.type)}: ${(e as Error)?.stack}`);
         reply({ ok: false, refusal: INTERNAL });
@@ -178,7 +241,7 @@ export class Region<P = Protocols> implements Entities<P> {
       let kept: { answer: unknown } | null = null;
       for (;;) {
         const events = outcome.events ?? [];
-        const writes: Required<Writes> = { rows: [], history: [], credentials: [] };
+        const writes: Required<Pick<Writes, 'rows' | 'history' | 'credentials'>> = { rows: [], history: [], credentials: [] };
         const eventRows = [];
         let after = next;
         for (const event of events) {
@@ -198,16 +261,35 @@ export class Region<P = Protocols> implements Entities<P> {
           writes.rows = [...entity.project(after), ...eventRows];
           const record: PersistedRecord<unknown> = keep ? { events, command_id: commandId, answer } : { events };
           const persisting = performance.now();
-          try {
-            await ctx.persist(record, [], writes);
-            metrics.persisted(kind, true, secondsSince(persisting));
-          } catch (e) {
-            metrics.persisted(kind, false, secondsSince(persisting));
-            log(`${key} could not persist: ${(e as Error)?.message}`);
-            reply({ ok: false, refusal: INTERNAL });
-            // The actor's sequence number moved on; stop it so the next message recovers afresh.
-            setImmediate(() => stop(ctx.self));
-            return { state: next, applied };
+          const ticket: { seq?: number } = {};
+          const dependsOn = pending();
+          const written: Promise<void> = ctx.persist(record, [], { ...writes, ticket, after: dependsOn?.seqs });
+          if (ticket.seq !== undefined) {
+            // Numbered: the actor goes on; its answers wait for this write (see Unfinished).
+            const self = ctx.self;
+            const durable = written.then(
+              () => { metrics.persisted(kind, true, secondsSince(persisting)); },
+              (e) => {
+                metrics.persisted(kind, false, secondsSince(persisting));
+                log(`${key} could not persist: ${(e as Error)?.message}`);
+                // Its state holds events that are not on disk: the next message recovers afresh.
+                stop(self);
+                throw e;
+              });
+            durable.catch(() => undefined);
+            tail = unfinished([ticket.seq], durable);
+          } else {
+            try {
+              await written;
+              metrics.persisted(kind, true, secondsSince(persisting));
+            } catch (e) {
+              metrics.persisted(kind, false, secondsSince(persisting));
+              log(`${key} could not persist: ${(e as Error)?.message}`);
+              reply({ ok: false, refusal: INTERNAL });
+              // The actor's sequence number moved on; stop it so the next message recovers afresh.
+              setImmediate(() => stop(ctx.self));
+              return { state: next, applied };
+            }
           }
         }
         next = after;
@@ -226,6 +308,14 @@ export class Region<P = Protocols> implements Entities<P> {
         }
       }
       if (outcome.after) {
+        try {
+          // What follows a write (the clock's daily fan-out) starts once it is durable.
+          const u = pending();
+          if (u) await u.durable;
+        } catch {
+          reply({ ok: false, refusal: INTERNAL });
+          return { state: next, applied };
+        }
         try {
           await outcome.after(next);
         } catch (e) {
@@ -254,7 +344,7 @@ export class Region<P = Protocols> implements Entities<P> {
    * its asks under the same ids, so the actors below apply each of them once. An id given
    * explicitly wins.
    */
-  private ioFor(entity: EntityKind<any, any, any>, parent?: string): EntityIO {
+  private ioFor(entity: EntityKind<any, any, any>, parent: string | undefined, writes: { given: (u: Unfinished) => void; pending: () => Unfinished | undefined }): EntityIO {
     const counts = new Map<string, number>();
     const derive = (kind: string, id: string | number, command: unknown): string | undefined => {
       if (parent === undefined) return undefined;
@@ -268,11 +358,34 @@ export class Region<P = Protocols> implements Entities<P> {
       if (!target || target.rank >= entity.rank) {
         throw new Error(`ask order violated: ${entity.kind} (rank ${entity.rank}) may not ask ${kind}`);
       }
-      return this.route().ask(kind, id, command, timeoutMs ?? this.askTimeoutMs, { commandId: options?.commandId ?? derive(kind, id, command) });
+      const commandId = options?.commandId ?? derive(kind, id, command);
+      const routed = this.route();
+      // In this region the answer's unfinished writes come along (the asker's next write depends on them).
+      if (routed === (this as unknown)) return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, commandId, writes.given);
+      return routed.ask(kind, id, command, timeoutMs ?? this.askTimeoutMs, { commandId });
     };
     const tell = (kind: string, id: string | number, command: unknown, options?: CommandOptions) =>
       this.route().tell(kind, id, command, { commandId: options?.commandId ?? derive(kind, id, command) });
-    return { read: this.read, ask: ask as EntityIO['ask'], tell: tell as EntityIO['tell'] };
+    return { read: this.readAfter(writes.pending), ask: ask as EntityIO['ask'], tell: tell as EntityIO['tell'] };
+  }
+
+  /**
+   * The read model as an actor handling a command sees it: a read first waits for the
+   * writes the actor's state and answers reflect, so it sees every change that led to it.
+   */
+  private readAfter(pending: () => Unfinished | undefined): ReadModel {
+    const read = this.read;
+    return new Proxy(read, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const u = pending();
+          if (!u) return value.apply(target, args);
+          return u.durable.catch(() => undefined).then(() => value.apply(target, args));
+        };
+      },
+    });
   }
 
   /** Number of entity actors currently awake. */

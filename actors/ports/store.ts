@@ -50,6 +50,16 @@ export interface Writes {
   rows?: ProjectionRow[];
   history?: HistoryEntry[];
   credentials?: Credential[];
+  /**
+   * Filled in by a store whose writes become durable in the order they were queued (the
+   * embedded store): the write's number, set before `persist` returns. A write queued after
+   * another is never durable before it, so an actor may go on once its write is numbered
+   * and answer once the last write its answer reflects is durable (actors/region.ts). A
+   * store that leaves it empty is waited on at every write.
+   */
+  ticket?: { seq?: number };
+  /** Numbered writes this one depends on: it fails, and writes nothing, if any of them failed. */
+  after?: number[];
 }
 
 /**

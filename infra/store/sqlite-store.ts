@@ -49,6 +49,9 @@ CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)
 
 export const ID_BLOCK = 64;
 
+/** How many failed write numbers are remembered for the writes that depend on them (always recent ones). */
+const FAILURES_KEPT = 4096;
+
 interface PendingWrite {
   item: WriteItem;
   resolve: () => void;
@@ -107,6 +110,15 @@ export class SqliteStore implements Store {
   private itemCount = 0;
   private readonly writer: Worker;
   private drained: Array<() => void> = [];
+  /** The number of the last write queued (see enqueue). */
+  private writeSeq = 0;
+  /** Numbers of writes that failed (the most recent FAILURES_KEPT). */
+  private readonly failedSeqs = new Set<number>();
+  /** Actors whose write failed: persistence key → the sequence number that failed. */
+  private readonly poisoned = new Map<string, number>();
+  /** Writes queued or on their way to disk, by persistence key, and who waits for them to end. */
+  private readonly pendingByKey = new Map<string, number>();
+  private readonly keyWaiters = new Map<string, Array<() => void>>();
   /** Ids handed out from blocks reserved durably in advance (hi-lo): one disk write per ID_BLOCK ids. */
   private readonly idBlocks = new Map<string, { next: number; last: number }>();
   private closed = false;
@@ -169,24 +181,44 @@ export class SqliteStore implements Store {
         }));
       },
       async latestSnapshot(persistenceKey: string) {
+        // An actor recovering (nact reads its snapshot first, then its events) sees every write
+        // its previous life queued: those still on their way are waited for.
+        await store.settledFor(persistenceKey);
         const r = store.stmts.snapshot.get(persistenceKey) as
           { persistence_key: string; sequence_nr: number; created_at: number; data: string } | undefined;
         return r ? { key: r.persistence_key, sequenceNumber: r.sequence_nr, createdAt: r.created_at, data: JSON.parse(r.data) } : undefined;
       },
       takeSnapshot(s: PersistedSnapshot) {
-        return store.enqueue({ kind: 'snapshot', key: s.key, sequenceNumber: s.sequenceNumber, createdAt: s.createdAt, data: s.data });
+        return store.enqueue({ kind: 'snapshot', seq: 0, key: s.key, sequenceNumber: s.sequenceNumber, createdAt: s.createdAt, data: s.data });
       },
       persist(event: PersistedEvent, writes: Writes = {}) {
         return store.enqueue({
-          kind: 'event', key: event.key, sequenceNumber: event.sequenceNumber, createdAt: event.createdAt, data: event.data,
+          kind: 'event', seq: 0, after: writes.after?.length ? writes.after : undefined, key: event.key, sequenceNumber: event.sequenceNumber, createdAt: event.createdAt, data: event.data,
           tags: event.tags ?? [], isDeleted: !!event.isDeleted, rows: writes.rows ?? [], history: writes.history ?? [], credentials: writes.credentials ?? [],
-        });
+        }, writes.ticket);
       },
     };
   }
 
-  private enqueue(item: WriteItem): Promise<void> {
+  /**
+   * Queues a write and numbers it (`ticket`): writes commit in the order they are numbered,
+   * one batch at a time, so a write is never durable before one numbered earlier. A write
+   * whose actor had an earlier write fail, or that depends on a failed write (`after`),
+   * fails without being written: it was decided on a state that never became durable.
+   */
+  private enqueue(item: WriteItem, ticket?: { seq?: number }): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
+    item.seq = ++this.writeSeq;
+    if (ticket) ticket.seq = item.seq;
+    // The next life of an actor whose write failed starts at or below the failed number.
+    const poisoned = this.poisoned.get(item.key);
+    if (item.kind === 'event' && poisoned !== undefined && item.sequenceNumber <= poisoned) this.poisoned.delete(item.key);
+    const refused = this.refusal(item);
+    if (refused !== null) {
+      this.failed(item);
+      return Promise.reject(new Error(refused));
+    }
+    this.pendingByKey.set(item.key, (this.pendingByKey.get(item.key) ?? 0) + 1);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (!this.inFlight && !this.flushScheduled) {
@@ -204,8 +236,17 @@ export class SqliteStore implements Store {
       if (!this.inFlight && this.queue.length === 0) this.notifyDrained();
       return;
     }
-    const items = this.queue;
+    const items: PendingWrite[] = [];
+    for (const p of this.queue) {
+      // A write whose actor's earlier write, or a write it depends on, failed since it was queued.
+      const refused = this.refusal(p.item);
+      if (refused === null) { items.push(p); continue; }
+      this.failed(p.item);
+      this.ended(p.item);
+      p.reject(new Error(refused));
+    }
     this.queue = [];
+    if (items.length === 0) { this.flush(); return; }
     this.inFlight = { batch: ++this.batchCount, items, started: performance.now() };
     this.itemCount += items.length;
     this.writer.ref();
@@ -220,9 +261,48 @@ export class SqliteStore implements Store {
     this.metrics.committed(done.items.length, result.errors.every((e) => e === null), secondsSince(done.started));
     done.items.forEach((p, i) => {
       const error = result.errors[i];
+      if (error !== null) this.failed(p.item);
+      this.ended(p.item);
       if (error === null) p.resolve(); else p.reject(new Error(error));
     });
     this.flush();
+  }
+
+  /** Why a queued write may not be written (see enqueue), or null. */
+  private refusal(item: WriteItem): string | null {
+    const poisoned = this.poisoned.get(item.key);
+    if (poisoned !== undefined && item.sequenceNumber > poisoned) return `an earlier write of ${item.key} failed`;
+    if (item.kind === 'event' && item.after?.some((n) => this.failedSeqs.has(n))) return 'a write it depends on failed';
+    return null;
+  }
+
+  private failed(item: WriteItem): void {
+    this.failedSeqs.add(item.seq);
+    // Dependencies are recent writes: the oldest failures are forgotten.
+    if (this.failedSeqs.size > FAILURES_KEPT) this.failedSeqs.delete(this.failedSeqs.values().next().value!);
+    if (item.kind !== 'event') return;
+    const poisoned = this.poisoned.get(item.key);
+    if (poisoned === undefined || item.sequenceNumber < poisoned) this.poisoned.set(item.key, item.sequenceNumber);
+  }
+
+  /** A queued write is committed or failed. */
+  private ended(item: WriteItem): void {
+    const left = (this.pendingByKey.get(item.key) ?? 1) - 1;
+    if (left > 0) { this.pendingByKey.set(item.key, left); return; }
+    this.pendingByKey.delete(item.key);
+    const waiting = this.keyWaiters.get(item.key);
+    if (!waiting) return;
+    this.keyWaiters.delete(item.key);
+    for (const w of waiting) w();
+  }
+
+  /** Resolves once no write of this persistence key is queued or on its way to disk. */
+  settledFor(key: string): Promise<void> {
+    if (!this.pendingByKey.has(key)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiting = this.keyWaiters.get(key);
+      if (waiting) waiting.push(resolve); else this.keyWaiters.set(key, [resolve]);
+    });
   }
 
   /** Writes waiting for the writer or on their way to disk. */

@@ -5,7 +5,10 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'worker_threads';
 import type { Credential, HistoryEntry, ProjectionRow } from '../../actors/ports/store';
 
-export interface EventItem {
+/** Every write is numbered in queue order; `after` names the writes it depends on. */
+interface Numbered { seq: number; after?: number[] }
+
+export interface EventItem extends Numbered {
   kind: 'event';
   key: string;
   sequenceNumber: number;
@@ -18,7 +21,7 @@ export interface EventItem {
   credentials: Credential[];
 }
 
-export interface SnapshotItem { kind: 'snapshot'; key: string; sequenceNumber: number; createdAt: number; data: unknown }
+export interface SnapshotItem extends Numbered { kind: 'snapshot'; key: string; sequenceNumber: number; createdAt: number; data: unknown }
 
 export type WriteItem = EventItem | SnapshotItem;
 
@@ -79,9 +82,23 @@ if (parentPort) {
       writeAll(msg.items, now);
       errors = msg.items.map(() => null);
     } catch {
-      // One bad item must not sink the others: write them one by one.
+      // One bad item must not sink the others: write them one by one. But an item that
+      // depends on a failed one (a later write of the same actor, or one naming it in
+      // `after`) fails with it: it was decided on a state that never became durable.
+      const failedSeqs = new Set<number>();
+      const failedKeys = new Set<string>();
       errors = msg.items.map((item) => {
-        try { writeSingle(item, now); return null; } catch (e) { return String((e as Error)?.message ?? e); }
+        const failedBefore = failedKeys.has(item.key) ? `an earlier write of ${item.key} failed`
+          : item.after?.some((n) => failedSeqs.has(n)) ? 'a write it depends on failed' : null;
+        let error = failedBefore;
+        if (error === null) {
+          try { writeSingle(item, now); } catch (e) { error = String((e as Error)?.message ?? e); }
+        }
+        if (error !== null) {
+          failedSeqs.add(item.seq);
+          if (item.kind === 'event') failedKeys.add(item.key);
+        }
+        return error;
       });
     }
     port.postMessage({ batch: msg.batch, errors } satisfies BatchResult);
