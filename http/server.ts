@@ -20,6 +20,7 @@ import type { Services } from './services';
 import { StoreUnavailableError } from '../actors/ports/store';
 import { serveHistoryStream, type LiveStreams, type StreamLimits } from './stream';
 import { serveSpectatorPage } from './spectator-page';
+import { JsonText, ReadCache } from './read-cache';
 
 const HEADER_MAX = 256;
 
@@ -106,12 +107,29 @@ function header(req: restify.Request, name: string, problems: DetailItem[]): str
   return value;
 }
 
+/** restify's JSON formatter (JSON.stringify, Content-Length), with answers already in JSON sent as they are. */
+function formatJson(_req: restify.Request, res: restify.Response, body: unknown): string {
+  let data: string;
+  try {
+    data = body instanceof JsonText ? body.text : JSON.stringify(body) ?? 'null';
+  } catch {
+    throw new HttpError(500, 'internal error');
+  }
+  res.setHeader('Content-Length', Buffer.byteLength(data));
+  return data;
+}
+
 export function buildServer(routes: Route[], log: (line: string) => void = () => undefined, options: { streams?: StreamLimits } = {}): ServerHandle {
   let services: Services | null = null;
   let unavailable: string | null = null;
   let degraded: string | null = null;
   let facts: () => Record<string, unknown> = () => ({});
-  const server = restify.createServer({ name: 'worldsim', handleUncaughtExceptions: false, ignoreTrailingSlash: true } as restify.ServerOptions);
+  const server = restify.createServer({
+    name: 'worldsim', handleUncaughtExceptions: false, ignoreTrailingSlash: true,
+    // restify's JSON formatter, which also sends an answer already in JSON (a kept read) as it is.
+    formatters: { 'application/json': formatJson },
+  } as restify.ServerOptions);
+  const reads = new ReadCache();
   // restify's own logger would print whole requests (keys included) on some failures: keep it quiet.
   (server.log as unknown as { level: string }).level = 'silent'; // restify 11 logs through pino
   server.use(restify.plugins.queryParser({ mapParams: false }));
@@ -202,6 +220,24 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
             async (scoped) => ({ status: r.success, body: await r.handle({ params, query, body, caller }, scoped) }), errorBody);
           if (answer.replayed) res.header(REPLAYED_HEADER, 'true');
           res.send(answer.status, answer.body);
+          return;
+        }
+        // A read answers again what it answered while nothing has been committed since (read-cache.ts).
+        const generation = r.method === 'GET' ? services.store.readGeneration?.() : undefined;
+        if (generation !== undefined) {
+          const key = `${caller?.id ?? ''} ${req.url}`;
+          let answer = reads.get(generation, key);
+          if (!answer) {
+            const value = await r.handle({ params, query, body, caller }, services);
+            const page = value instanceof Page ? value : null;
+            answer = {
+              body: new JsonText(JSON.stringify(page ? page.items : value) ?? 'null'),
+              link: page?.next ? `<${nextPageUrl(req.url ?? r.path, page.next)}>; rel="next"` : undefined,
+            };
+            reads.put(generation, key, answer);
+          }
+          if (answer.link) res.header('Link', answer.link);
+          res.send(r.success, answer.body);
           return;
         }
         const value = await r.handle({ params, query, body, caller }, services);

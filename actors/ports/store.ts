@@ -312,4 +312,11 @@ export interface Store extends ReadModel {
   settings(names: readonly string[]): Promise<Map<string, string>>;
   setSetting(name: string, value: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A number that changes whenever anything the read model answers may have changed, before
+   * any write that changed it is acknowledged (the embedded store counts its commits): reads
+   * may keep their answers while it stays the same (http/read-cache.ts). Absent where other
+   * processes change the read model too (Cassandra).
+   */
+  readGeneration?(): number;
 }

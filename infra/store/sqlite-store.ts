@@ -110,6 +110,8 @@ export class SqliteStore implements Store {
   private itemCount = 0;
   private readonly writer: Worker;
   private drained: Array<() => void> = [];
+  /** Changes with every commit (Store.readGeneration). */
+  private generation = 0;
   /** The number of the last write queued (see enqueue). */
   private writeSeq = 0;
   /** Numbers of writes that failed (the most recent FAILURES_KEPT). */
@@ -259,6 +261,8 @@ export class SqliteStore implements Store {
     this.writer.unref();
     if (!done || done.batch !== result.batch) return;
     this.metrics.committed(done.items.length, result.errors.every((e) => e === null), secondsSince(done.started));
+    // Before any write of the batch is acknowledged: a read that follows the acknowledgement computes afresh.
+    if (result.errors.some((e) => e === null)) this.generation++;
     done.items.forEach((p, i) => {
       const error = result.errors[i];
       if (error !== null) this.failed(p.item);
@@ -454,8 +458,14 @@ export class SqliteStore implements Store {
     return found;
   }
 
+  /** See Store.readGeneration: the commits of the writer and the settings written here, counted. */
+  readGeneration(): number {
+    return this.generation;
+  }
+
   async setSetting(name: string, value: string): Promise<void> {
     this.stmts.putSetting.run(name, value);
+    this.generation++;
   }
 
   /** Waits for queued writes to commit, then closes the writer and the file. */

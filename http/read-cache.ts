@@ -1,0 +1,46 @@
+// Answers of reads kept until the read model changes. A store that can tell when its read
+// model last changed (`Store.readGeneration`: the embedded store counts its commits) lets
+// a read answer again with the text it gave, as long as nothing was committed since; the
+// first commit after it makes every kept answer stale at once. A 2xx of a write is given
+// only after its commit, so a read that follows it is computed afresh. A store whose read
+// model other processes change (Cassandra) has no generation, and nothing is kept.
+
+/** An answer already in JSON: sent as it is (server.ts's JSON formatter). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+export interface KeptAnswer {
+  body: JsonText;
+  /** The Link header of a page that has a next one. */
+  link?: string;
+}
+
+/** The answers of one generation of the read model, at most `max` of them (the oldest go first). */
+export class ReadCache {
+  private generation: number | null = null;
+  private readonly answers = new Map<string, KeptAnswer>();
+
+  constructor(private readonly max = 2_000) {}
+
+  /** The answer kept under `key` in this generation. */
+  get(generation: number, key: string): KeptAnswer | undefined {
+    if (generation !== this.generation) {
+      this.answers.clear();
+      this.generation = generation;
+      return undefined;
+    }
+    return this.answers.get(key);
+  }
+
+  /** Keeps an answer computed in `generation` (computed from an older one, it is dropped). */
+  put(generation: number, key: string, answer: KeptAnswer): void {
+    if (generation !== this.generation) return;
+    if (this.answers.size >= this.max) this.answers.delete(this.answers.keys().next().value!);
+    this.answers.set(key, answer);
+  }
+
+  get size(): number {
+    return this.answers.size;
+  }
+}

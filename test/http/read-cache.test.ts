@@ -1,0 +1,83 @@
+// Reads keep their answers while the read model stays the same (http/read-cache.ts): the
+// same text again until the next commit, never an answer from before a write that was
+// acknowledged, one answer per caller, a page's Link with it; and nothing kept on a store
+// whose read model other processes change (Cassandra).
+import assert from 'assert/strict';
+import sinon from 'sinon';
+import { JsonText, ReadCache } from '../../http/read-cache';
+import { startTestWorld, type TestWorld } from '../support/world';
+
+describe('read cache: answers of one generation of the read model', () => {
+  const answer = (text: string) => ({ body: new JsonText(text) });
+
+  it('answers what was kept in the same generation, and forgets everything when the generation changes', () => {
+    const c = new ReadCache();
+    assert.equal(c.get(1, 'a'), undefined);
+    c.put(1, 'a', answer('"one"'));
+    assert.equal(c.get(1, 'a')?.body.text, '"one"');
+    assert.equal(c.get(2, 'a'), undefined);
+    assert.equal(c.size, 0);
+  });
+
+  it('drops an answer computed in a generation that has passed (a commit landed while it was computed)', () => {
+    const c = new ReadCache();
+    c.get(1, 'a');
+    c.get(2, 'b');
+    c.put(1, 'a', answer('"stale"'));
+    assert.equal(c.get(2, 'a'), undefined);
+  });
+
+  it('keeps at most its bound, the oldest going first', () => {
+    const c = new ReadCache(2);
+    c.get(1, 'x');
+    c.put(1, 'a', answer('1'));
+    c.put(1, 'b', answer('2'));
+    c.put(1, 'c', answer('3'));
+    assert.equal(c.size, 2);
+    assert.equal(c.get(1, 'a'), undefined);
+    assert.equal(c.get(1, 'c')?.body.text, '3');
+  });
+});
+
+describe('reads over HTTP on a kept read model', function () {
+  this.timeout(120_000);
+  let w: TestWorld;
+  before(async () => { w = await startTestWorld({ nodes: 1 }); });
+  after(async () => { await w.close(); });
+  afterEach(() => sinon.restore());
+
+  it('answer the same text again without reading the store until something is committed; a read after a 2xx sees the write', async () => {
+    const first = await w.get('/api/world');
+    const counted = sinon.spy(w.services.store, 'count');
+    const again = await w.get('/api/world');
+    assert.equal(again.text, first.text);
+    if (w.services.store.readGeneration) assert.equal(counted.callCount, 0, 'answered from the kept answer');
+    else assert.ok(counted.callCount > 0, 'a store without a generation is read every time');
+    await w.register('Counted Agent');
+    const after = await w.get('/api/world');
+    assert.equal(after.body.counts.agents, first.body.counts.agents + 1);
+  });
+
+  it('give each caller its own answer from the same address', async () => {
+    const a = await w.register('First Caller');
+    const b = await w.register('Second Caller');
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await w.get('/api/agents/me', a.key)).body.name, 'First Caller');
+      assert.equal((await w.get('/api/agents/me', b.key)).body.name, 'Second Caller');
+    }
+    assert.equal((await w.get('/api/agents/me')).status, 401, 'no key: no kept answer of another caller');
+  });
+
+  it("keep a page's Link to the next page with its answer", async () => {
+    await w.register('Paged One');
+    await w.register('Paged Two');
+    const links = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${w.url}/api/agents?limit=1`);
+      assert.equal(res.status, 200);
+      links.push(res.headers.get('link'));
+    }
+    assert.match(links[0] ?? '', /rel="next"/);
+    assert.equal(links[1], links[0]);
+  });
+});
