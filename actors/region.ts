@@ -76,12 +76,15 @@ function unfinished(seqs: number[], durable: Promise<void>): Unfinished {
   return u;
 }
 
-/** What of these is still unfinished, as one. */
-function joined(all: Array<Unfinished | null>): Unfinished | undefined {
-  let first: Unfinished | undefined;
+/** An actor's writes not yet known to be durable: its last one, and those of the answers it was given while handling the current command. */
+interface Pipeline { tail: Unfinished | null; given: Unfinished[] | null }
+
+/** What of an actor's writes is still unfinished, as one. */
+function pendingOf(p: Pipeline): Unfinished | undefined {
+  let first = p.tail && !p.tail.done ? p.tail : undefined;
   let rest: Unfinished[] | undefined;
-  for (const u of all) {
-    if (!u || u.done) continue;
+  for (const u of p.given ?? []) {
+    if (u.done) continue;
     if (!first) first = u; else (rest ??= []).push(u);
   }
   if (!first || !rest) return first;
@@ -202,10 +205,8 @@ export class Region<P = Protocols> implements Entities<P> {
     const metrics = this.metrics;
     // This actor's last write not yet known to be durable (a store that numbers its writes),
     // and the unfinished writes of the answers it was given while handling the current command.
-    let tail: Unfinished | null = null;
-    let given: Unfinished[] = [];
-    const pending = () => joined([tail, ...given]);
-    const io = this.ioFor(entity, undefined, { given: (u) => { given.push(u); }, pending });
+    const pipe: Pipeline = { tail: null, given: null };
+    const io = this.ioFor(entity, undefined, pipe);
     const f = async (shell: ShellState<unknown>, msg: any, ctx: any): Promise<ShellState<unknown>> => {
       if (ctx.recovering) {
         const record = msg as PersistedRecord<unknown>;
@@ -213,10 +214,10 @@ export class Region<P = Protocols> implements Entities<P> {
         return { state, applied: record.command_id === undefined ? shell.applied : remember(shell.applied, record.command_id, record.answer) };
       }
       const { command, replyTo, commandId } = msg as Envelope<unknown>;
-      given = [];
+      pipe.given = null;
       const reply = (r: Result<unknown>) => {
         if (!replyTo) return;
-        const u = pending();
+        const u = pendingOf(pipe);
         dispatch(replyTo as Ref<unknown>, u ? { ...r, unfinished: u } satisfies Reply : r);
       };
       if (commandId !== undefined) {
@@ -231,7 +232,7 @@ export class Region<P = Protocols> implements Entities<P> {
       let next = shell.state;
       const applied = shell.applied;
       try {
-        outcome = await entity.handle(next, command, commandId === undefined ? io : this.ioFor(entity, commandId, { given: (u) => { given.push(u); }, pending }));
+        outcome = await entity.handle(next, command, commandId === undefined ? io : this.ioFor(entity, commandId, pipe));
       } catch (e) {
         log(`${key} failed to handle ${JSON.stringify((command as any)?.type)}: ${(e as Error)?.stack}`);
         reply({ ok: false, refusal: INTERNAL });
@@ -262,13 +263,18 @@ export class Region<P = Protocols> implements Entities<P> {
           const record: PersistedRecord<unknown> = keep ? { events, command_id: commandId, answer } : { events };
           const persisting = performance.now();
           const ticket: { seq?: number } = {};
-          const dependsOn = pending();
+          const dependsOn = pendingOf(pipe);
           const written: Promise<void> = ctx.persist(record, [], { ...writes, ticket, after: dependsOn?.seqs });
           if (ticket.seq !== undefined) {
             // Numbered: the actor goes on; its answers wait for this write (see Unfinished).
             const self = ctx.self;
-            const durable = written.then(
-              () => { metrics.persisted(kind, true, secondsSince(persisting)); },
+            const u: Unfinished = { seqs: [ticket.seq], durable: written, done: false };
+            u.durable = written.then(
+              () => {
+                u.done = true;
+                if (pipe.tail === u) pipe.tail = null;
+                metrics.persisted(kind, true, secondsSince(persisting));
+              },
               (e) => {
                 metrics.persisted(kind, false, secondsSince(persisting));
                 log(`${key} could not persist: ${(e as Error)?.message}`);
@@ -276,8 +282,8 @@ export class Region<P = Protocols> implements Entities<P> {
                 stop(self);
                 throw e;
               });
-            durable.catch(() => undefined);
-            tail = unfinished([ticket.seq], durable);
+            u.durable.catch(() => undefined);
+            pipe.tail = u;
           } else {
             try {
               await written;
@@ -310,7 +316,7 @@ export class Region<P = Protocols> implements Entities<P> {
       if (outcome.after) {
         try {
           // What follows a write (the clock's daily fan-out) starts once it is durable.
-          const u = pending();
+          const u = pendingOf(pipe);
           if (u) await u.durable;
         } catch {
           reply({ ok: false, refusal: INTERNAL });
@@ -344,10 +350,11 @@ export class Region<P = Protocols> implements Entities<P> {
    * its asks under the same ids, so the actors below apply each of them once. An id given
    * explicitly wins.
    */
-  private ioFor(entity: EntityKind<any, any, any>, parent: string | undefined, writes: { given: (u: Unfinished) => void; pending: () => Unfinished | undefined }): EntityIO {
-    const counts = new Map<string, number>();
+  private ioFor(entity: EntityKind<any, any, any>, parent: string | undefined, pipe: Pipeline): EntityIO {
+    // Only a command with an id counts its asks (an actor's own io, made once, has none).
+    const counts = parent === undefined ? null : new Map<string, number>();
     const derive = (kind: string, id: string | number, command: unknown): string | undefined => {
-      if (parent === undefined) return undefined;
+      if (parent === undefined || counts === null) return undefined;
       const target = `${kind}:${id}:${String((command as { type?: unknown } | null)?.type)}`;
       const n = (counts.get(target) ?? 0) + 1;
       counts.set(target, n);
@@ -361,26 +368,33 @@ export class Region<P = Protocols> implements Entities<P> {
       const commandId = options?.commandId ?? derive(kind, id, command);
       const routed = this.route();
       // In this region the answer's unfinished writes come along (the asker's next write depends on them).
-      if (routed === (this as unknown)) return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, commandId, writes.given);
+      if (routed === (this as unknown)) return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, commandId, (u) => { (pipe.given ??= []).push(u); });
       return routed.ask(kind, id, command, timeoutMs ?? this.askTimeoutMs, { commandId });
     };
     const tell = (kind: string, id: string | number, command: unknown, options?: CommandOptions) =>
       this.route().tell(kind, id, command, { commandId: options?.commandId ?? derive(kind, id, command) });
-    return { read: this.readAfter(writes.pending), ask: ask as EntityIO['ask'], tell: tell as EntityIO['tell'] };
+    const read = this.read;
+    const region = this;
+    let waiting: ReadModel | null = null;
+    return {
+      // The read model as is while nothing the actor reflects is unfinished (the usual case).
+      get read() { return pendingOf(pipe) ? (waiting ??= region.readAfter(pipe)) : read; },
+      ask: ask as EntityIO['ask'], tell: tell as EntityIO['tell'],
+    };
   }
 
   /**
    * The read model as an actor handling a command sees it: a read first waits for the
    * writes the actor's state and answers reflect, so it sees every change that led to it.
    */
-  private readAfter(pending: () => Unfinished | undefined): ReadModel {
+  private readAfter(pipe: Pipeline): ReadModel {
     const read = this.read;
     return new Proxy(read, {
       get(target, name, receiver) {
         const value = Reflect.get(target, name, receiver);
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
-          const u = pending();
+          const u = pendingOf(pipe);
           if (!u) return value.apply(target, args);
           return u.durable.catch(() => undefined).then(() => value.apply(target, args));
         };

@@ -1,7 +1,9 @@
 // Benchmark: a day's tick over a large world. Builds a world of ORGS agent-owned
 // organizations and ADVENTURERS available adventurers through the real actors and store,
-// then times advances of the clock (what POST /api/tick does), with the writes and
-// commits each day took, memory, the number of actors awake, and the CPU time spent.
+// makes it busy as agents would (employees, projects, production plans, open quests,
+// parties on quests; BENCH_BUSY=0 leaves it quiet), then times advances of the clock (what
+// POST /api/tick does), with the writes and commits each day took, memory, the number of
+// actors awake, and the CPU time spent.
 //   node dist/bench/tick.js [orgs=10000] [adventurers=100000] [days=3]
 import fs from 'fs';
 import inspector from 'inspector';
@@ -25,6 +27,67 @@ function serverCpu(): number | null {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
+/** Where organization i stands: five in a row share a place (a quest's party comes from its neighbour). */
+const placeOf = (i: number) => (Math.floor(i / 5) % 3 === 0 ? 'greenhollow' : 'emberfall');
+
+/**
+ * The world as agents make it busy (BENCH_BUSY=0 leaves it quiet): every organization hires
+ * two adventurers; every second one starts a project, every fourth (from the second) a
+ * production plan; every fifth posts a quest, which its neighbour accepts and sends a party
+ * of its two adventurers on. Answers what was done, and what was refused, by kind.
+ */
+async function busyWorld(world: Awaited<ReturnType<typeof startWorld>>, orgIds: number[], adventurerIds: number[]): Promise<Record<string, number>> {
+  const { store } = world.services;
+  const { region } = world;
+  const done: Record<string, number> = {};
+  const count = (what: string, r: { ok: boolean; refusal?: { detail: string } }) => {
+    const key = r.ok ? what : `refused ${what} (${r.refusal!.detail.slice(0, 60)})`;
+    done[key] = (done[key] ?? 0) + 1;
+    return r.ok;
+  };
+  const food = new Map<string, number>();
+  for (const place of ['greenhollow', 'emberfall']) food.set(place, (await store.row<{ price: number }>('market', `${place}/food`))!.price);
+  const quests: number[] = [];
+  const step = async (i: number, phase: 'own' | 'party') => {
+    const id = orgIds[i];
+    const agent_id = 1_000_000 + i;
+    const place = placeOf(i);
+    const team = [adventurerIds[2 * i], adventurerIds[2 * i + 1]].filter((a) => a !== undefined);
+    if (phase === 'own') {
+      for (const a of team) count('employees', await region.ask('adventurer', a, { type: 'hire', organization_id: id, organization_name: `Bench Org ${i}`, agent_id, day: 1 }));
+      if (i % 2 === 0 || i % 4 === 1) {
+        const production = i % 4 === 1;
+        const project = {
+          id: await store.nextId('project'), title: production ? 'Bench farm' : 'Bench works', kind: production ? 'production' : 'construction',
+          description: 'Work that runs for weeks.', location_id: place, budget: production ? 200 : 40, duration_days: production ? 30 : 60,
+          output_resource: production ? 'food' : null, output_quantity: production ? 1 : 0, establishment_kind: null,
+        };
+        count(production ? 'production plans' : 'projects', await region.ask('organization', id, { type: 'start-project', agent_id, day: 1, project, unit_price: production ? food.get(place)! : null }));
+      }
+      if (i % 5 === 0) {
+        const quest = {
+          id: await store.nextId('quest'), title: 'Clear the road', description: 'Bandits hold the road.', requester_id: id, location_id: place,
+          reward: 20, deadline_days: 60, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: -100,
+        };
+        if (count('open quests', await region.ask('quest', quest.id, { type: 'post', quest, agent_id, day: 1 }))) quests[i] = quest.id;
+      }
+      return;
+    }
+    // A neighbour of a quest's requester forms a party of its two and sends it on the quest.
+    const quest = quests[i - 1];
+    if (i % 5 !== 1 || quest === undefined) return;
+    const party_id = await store.nextId('party');
+    if (!count('parties', await region.ask('organization', id, { type: 'form-party', agent_id, day: 1, party_id, name: `Bench Party ${i}` }))) return;
+    for (const a of team) count('party members', await region.ask('adventurer', a, { type: 'join-party', party_id, party_name: `Bench Party ${i}`, organization_id: id, agent_id, day: 1 }));
+    if (!count('accepted quests', await region.ask('quest', quest, { type: 'accept', organization_id: id, agent_id, day: 1 }))) return;
+    count('parties on quests', await region.ask('quest', quest, { type: 'dispatch', party_id, organization_id: id, agent_id, day: 1 }));
+  };
+  const all = Array.from({ length: orgIds.length }, (_, i) => i);
+  await forEachLimited(all, 256, (i) => step(i, 'own'));
+  await forEachLimited(all, 256, (i) => step(i, 'party'));
+  return done;
+}
+
 async function main() {
   const [orgs = 10_000, adventurers = 100_000, days = 3] = process.argv.slice(2).map(Number);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-'));
@@ -40,22 +103,28 @@ async function main() {
   const orgIds: number[] = [];
   await forEachLimited(Array.from({ length: orgs }, (_, i) => i), 256, async (i) => {
     const id = await store.nextId('organization');
-    orgIds.push(id);
+    orgIds[i] = id;
     const r = await region.ask('organization', id, {
       // Owned by agents (ids far above any real one), as agents' organizations are: seeded ones post quests daily.
-      type: 'found', id, agent_id: 1_000_000 + i, name: `Bench Org ${i}`, kind: 'trading company', location_id: i % 3 === 0 ? 'greenhollow' : 'emberfall',
+      type: 'found', id, agent_id: 1_000_000 + i, name: `Bench Org ${i}`, kind: 'trading company', location_id: placeOf(i),
       description: '', goals: '', motto: '', day: 1, 
     });
     if (!r.ok) throw new Error(r.refusal.detail);
   });
   const t1 = Date.now();
-  await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async () => {
+  const adventurerIds: number[] = [];
+  await forEachLimited(Array.from({ length: adventurers }, (_, i) => i), 256, async (i) => {
     const id = await store.nextId('adventurer');
+    adventurerIds[i] = id;
     const r = await region.ask('adventurer', id, { type: 'seed', adventurer: generateAdventurer('bench', id), day: 1 });
     if (!r.ok) throw new Error(r.refusal.detail);
   });
   const t2 = Date.now();
   console.log(`built ${orgs} organizations in ${((t1 - t0) / 1000).toFixed(1)} s, ${adventurers} adventurers in ${((t2 - t1) / 1000).toFixed(1)} s`);
+  if (process.env.BENCH_BUSY !== '0') {
+    const busy = await busyWorld(world, orgIds, adventurerIds);
+    console.log(`made it busy in ${((Date.now() - t2) / 1000).toFixed(1)} s: ${Object.entries(busy).map(([what, n]) => `${n} ${what}`).join(', ')}`);
+  }
   // BENCH_SETTLE=s: wait that long before the first tick (the server's compactions after the build), saying what the server spent meanwhile.
   if (process.env.BENCH_SETTLE) {
     const server = serverCpu();
