@@ -9,7 +9,10 @@ import type { Refusal } from './result';
 /**
  * What an actor may use while it handles a command: `ask` an actor of a lower rank
  * (asking upward throws: it could deadlock), `tell` anyone (no answer is awaited), and
- * read the read model.
+ * read the read model. A tell leaves at once, before the writes of the command that sends
+ * it are durable (before they are even made, when sent from `handle`), and nothing waits
+ * on it; no actor tells another today, and one that does should tell only what holds
+ * whether or not its own write lands.
  */
 export interface EntityIO extends Entities {
   read: ReadModel;
@@ -77,6 +80,11 @@ export interface Envelope<C> {
   replyTo: unknown;
   /** Names the command: the actor applies each id once (ports/entities.ts CommandOptions). */
   commandId?: string;
+  /**
+   * The asking actor's writes not yet durable when it asked (numbered writes: actors/region.ts,
+   * `Unfinished`): what this command does depends on them, so its writes name them in `after`.
+   */
+  after?: number[];
 }
 
 /**

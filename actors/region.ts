@@ -76,8 +76,13 @@ function unfinished(seqs: number[], durable: Promise<void>): Unfinished {
   return u;
 }
 
-/** An actor's writes not yet known to be durable: its last one, and those of the answers it was given while handling the current command. */
-interface Pipeline { tail: Unfinished | null; given: Unfinished[] | null }
+/**
+ * An actor's writes not yet known to be durable: its last one, and those of the answers it
+ * was given while handling the current command; the writes of its asker the current
+ * command depends on (`upstream`); and whether one of its writes failed (`failed`: this
+ * life of the actor writes nothing more, and is stopped once).
+ */
+interface Pipeline { tail: Unfinished | null; given: Unfinished[] | null; upstream: number[] | undefined; failed: boolean }
 
 /** What of an actor's writes is still unfinished, as one. */
 function pendingOf(p: Pipeline): Unfinished | undefined {
@@ -152,7 +157,7 @@ export class Region<P = Protocols> implements Entities<P> {
     return { ok: false, refusal: { status: 422, detail: `the ${kind} entity does not handle the command ${named}` } };
   }
 
-  private async askRaw<T>(kind: string, id: string | number, command: unknown, timeoutMs: number, retry: boolean, commandId?: string, inner?: (u: Unfinished) => void): Promise<Result<T>> {
+  private async askRaw<T>(kind: string, id: string | number, command: unknown, timeoutMs: number, retry: boolean, commandId?: string, inner?: (u: Unfinished) => void, after?: number[]): Promise<Result<T>> {
     const refused = this.unhandled(kind, command) ?? this.badCommandId(commandId);
     if (refused) {
       this.log(`ask ${kind}:${id} refused: ${refused.refusal.detail}`);
@@ -161,18 +166,25 @@ export class Region<P = Protocols> implements Entities<P> {
     const ref = this.ref(kind, id);
     const started = performance.now();
     try {
-      const reply = await query(ref, (replyTo: unknown) => ({ command, replyTo, commandId } satisfies Envelope<unknown>), timeoutMs) as Reply;
+      const reply = await query(ref, (replyTo: unknown) => ({ command, replyTo, commandId, after } satisfies Envelope<unknown>), timeoutMs) as Reply;
       let r = reply as Result<T>;
       if (reply.unfinished) {
         const { unfinished: u, ...answer } = reply;
         r = answer as Result<T>;
         if (inner) inner(u);
         else {
-          // The answer leaves the actors: only once what it reflects is durable.
+          // The answer leaves the actors: only once what it reflects is durable (within the ask's time).
+          let timer: NodeJS.Timeout | undefined;
           try {
-            await u.durable;
+            const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), timeoutMs); });
+            if (await Promise.race([u.durable, late]) === 'late') {
+              this.log(`ask ${kind}:${id}: its writes were not durable within ${timeoutMs} ms`);
+              r = { ok: false, refusal: INTERNAL };
+            }
           } catch {
             r = { ok: false, refusal: INTERNAL };
+          } finally {
+            clearTimeout(timer);
           }
         }
       }
@@ -182,7 +194,7 @@ export class Region<P = Protocols> implements Entities<P> {
       // The actor was passivated between lookup and ask: spawn it again once.
       if (retry && String((e as Error)?.message).includes('stopped')) {
         if (this.refs.get(this.key(kind, id)) === ref) this.refs.delete(this.key(kind, id));
-        return this.askRaw(kind, id, command, timeoutMs, false, commandId, inner);
+        return this.askRaw(kind, id, command, timeoutMs, false, commandId, inner, after);
       }
       this.log(`ask ${kind}:${id} failed: ${(e as Error)?.message}`);
       this.metrics.asked(kind, 'unavailable', secondsSince(started));
@@ -205,7 +217,7 @@ export class Region<P = Protocols> implements Entities<P> {
     const metrics = this.metrics;
     // This actor's last write not yet known to be durable (a store that numbers its writes),
     // and the unfinished writes of the answers it was given while handling the current command.
-    const pipe: Pipeline = { tail: null, given: null };
+    const pipe: Pipeline = { tail: null, given: null, upstream: undefined, failed: false };
     const io = this.ioFor(entity, undefined, pipe);
     const f = async (shell: ShellState<unknown>, msg: any, ctx: any): Promise<ShellState<unknown>> => {
       if (ctx.recovering) {
@@ -213,13 +225,19 @@ export class Region<P = Protocols> implements Entities<P> {
         const state = record.events.reduce((s, e) => entity.evolve(s, e), shell.state);
         return { state, applied: record.command_id === undefined ? shell.applied : remember(shell.applied, record.command_id, record.answer) };
       }
-      const { command, replyTo, commandId } = msg as Envelope<unknown>;
+      const { command, replyTo, commandId, after: upstream } = msg as Envelope<unknown>;
       pipe.given = null;
+      pipe.upstream = upstream;
       const reply = (r: Result<unknown>) => {
         if (!replyTo) return;
         const u = pendingOf(pipe);
         dispatch(replyTo as Ref<unknown>, u ? { ...r, unfinished: u } satisfies Reply : r);
       };
+      // A write of this life failed: it answers nothing more from a state that is not on disk.
+      if (pipe.failed) {
+        reply({ ok: false, refusal: INTERNAL });
+        return shell;
+      }
       if (commandId !== undefined) {
         // A command id applied before: nothing is decided or persisted again; the first answer is given.
         const seen = shell.applied.find(([id]) => id === commandId);
@@ -262,9 +280,15 @@ export class Region<P = Protocols> implements Entities<P> {
           writes.rows = [...entity.project(after), ...eventRows];
           const record: PersistedRecord<unknown> = keep ? { events, command_id: commandId, answer } : { events };
           const persisting = performance.now();
+          if (pipe.failed) {
+            // An earlier write of this command failed while it went on: nothing more is written.
+            reply({ ok: false, refusal: INTERNAL });
+            return { state: next, applied };
+          }
           const ticket: { seq?: number } = {};
-          const dependsOn = pendingOf(pipe);
-          const written: Promise<void> = ctx.persist(record, [], { ...writes, ticket, after: dependsOn?.seqs });
+          const dependsOn = pendingOf(pipe)?.seqs;
+          const dependencies = pipe.upstream ? [...(dependsOn ?? []), ...pipe.upstream] : dependsOn;
+          const written: Promise<void> = ctx.persist(record, [], { ...writes, ticket, after: dependencies });
           if (ticket.seq !== undefined) {
             // Numbered: the actor goes on; its answers wait for this write (see Unfinished).
             const self = ctx.self;
@@ -279,7 +303,11 @@ export class Region<P = Protocols> implements Entities<P> {
                 metrics.persisted(kind, false, secondsSince(persisting));
                 log(`${key} could not persist: ${(e as Error)?.message}`);
                 // Its state holds events that are not on disk: the next message recovers afresh.
-                stop(self);
+                // Stopped once: a later failure of this life must not stop the next one (nact finds actors by path).
+                if (!pipe.failed) {
+                  pipe.failed = true;
+                  stop(self);
+                }
                 throw e;
               });
             u.durable.catch(() => undefined);
@@ -368,7 +396,8 @@ export class Region<P = Protocols> implements Entities<P> {
       const commandId = options?.commandId ?? derive(kind, id, command);
       const routed = this.route();
       // In this region the answer's unfinished writes come along (the asker's next write depends on them).
-      if (routed === (this as unknown)) return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, commandId, (u) => { (pipe.given ??= []).push(u); });
+      // What the asked actor writes depends on the asker's unfinished writes (it fails if they fail).
+      if (routed === (this as unknown)) return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, commandId, (u) => { (pipe.given ??= []).push(u); }, pendingOf(pipe)?.seqs);
       return routed.ask(kind, id, command, timeoutMs ?? this.askTimeoutMs, { commandId });
     };
     const tell = (kind: string, id: string | number, command: unknown, options?: CommandOptions) =>

@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)
 export const ID_BLOCK = 64;
 
 /** How many failed write numbers are remembered for the writes that depend on them (always recent ones). */
-const FAILURES_KEPT = 4096;
+const FAILURES_KEPT = 65_536;
 
 interface PendingWrite {
   item: WriteItem;
@@ -116,7 +116,7 @@ export class SqliteStore implements Store {
   private writeSeq = 0;
   /** Numbers of writes that failed (the most recent FAILURES_KEPT). */
   private readonly failedSeqs = new Set<number>();
-  /** Actors whose write failed: persistence key → the sequence number that failed. */
+  /** Actors whose write failed: persistence key → the sequence number that failed, until the actor recovers. */
   private readonly poisoned = new Map<string, number>();
   /** Writes queued or on their way to disk, by persistence key, and who waits for them to end. */
   private readonly pendingByKey = new Map<string, number>();
@@ -184,8 +184,10 @@ export class SqliteStore implements Store {
       },
       async latestSnapshot(persistenceKey: string) {
         // An actor recovering (nact reads its snapshot first, then its events) sees every write
-        // its previous life queued: those still on their way are waited for.
+        // its previous life queued: those still on their way are waited for. Its new life
+        // starts from what is on disk, so a failure of the previous one no longer refuses its writes.
         await store.settledFor(persistenceKey);
+        store.recovering(persistenceKey);
         const r = store.stmts.snapshot.get(persistenceKey) as
           { persistence_key: string; sequence_nr: number; created_at: number; data: string } | undefined;
         return r ? { key: r.persistence_key, sequenceNumber: r.sequence_nr, createdAt: r.created_at, data: JSON.parse(r.data) } : undefined;
@@ -212,9 +214,6 @@ export class SqliteStore implements Store {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     item.seq = ++this.writeSeq;
     if (ticket) ticket.seq = item.seq;
-    // The next life of an actor whose write failed starts at or below the failed number.
-    const poisoned = this.poisoned.get(item.key);
-    if (item.kind === 'event' && poisoned !== undefined && item.sequenceNumber <= poisoned) this.poisoned.delete(item.key);
     const refused = this.refusal(item);
     if (refused !== null) {
       this.failed(item);
@@ -275,7 +274,8 @@ export class SqliteStore implements Store {
   /** Why a queued write may not be written (see enqueue), or null. */
   private refusal(item: WriteItem): string | null {
     const poisoned = this.poisoned.get(item.key);
-    if (poisoned !== undefined && item.sequenceNumber > poisoned) return `an earlier write of ${item.key} failed`;
+    // A snapshot at the failed number holds the failed event's state.
+    if (poisoned !== undefined && (item.sequenceNumber > poisoned || (item.kind === 'snapshot' && item.sequenceNumber === poisoned))) return `an earlier write of ${item.key} failed`;
     if (item.kind === 'event' && item.after?.some((n) => this.failedSeqs.has(n))) return 'a write it depends on failed';
     return null;
   }
@@ -287,6 +287,11 @@ export class SqliteStore implements Store {
     if (item.kind !== 'event') return;
     const poisoned = this.poisoned.get(item.key);
     if (poisoned === undefined || item.sequenceNumber < poisoned) this.poisoned.set(item.key, item.sequenceNumber);
+  }
+
+  /** A new life of the actor of `key` begins (from what is on disk, its earlier writes all settled). */
+  recovering(key: string): void {
+    this.poisoned.delete(key);
   }
 
   /** A queued write is committed or failed. */

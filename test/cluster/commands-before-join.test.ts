@@ -30,7 +30,17 @@ describe('Many nodes: a command sent before any node read its partition (real Ca
     await admin.connect();
     await producer.connect();
     try {
-      await admin.createTopics({ topics: [{ topic: commandTopic, numPartitions: SHARDS }, { topic: replyTopic, numPartitions: 1 }], waitForLeaders: true });
+      // The broker may answer for a new topic's partitions a moment after creating them
+      // (it is deleting other test worlds' topics meanwhile): the setup is tried again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await admin.createTopics({ topics: [{ topic: commandTopic, numPartitions: SHARDS }, { topic: replyTopic, numPartitions: 1 }], waitForLeaders: true });
+          break;
+        } catch (e) {
+          if (attempt >= 5 || !/does not host this topic-partition|LEADER_NOT_AVAILABLE|leader/i.test(String((e as Error)?.message))) throw e;
+          await new Promise((r) => setTimeout(r, 1_000));
+        }
+      }
       const routed = { kind: 'clock', id: CLOCK_ID, command: { type: 'now' }, commandId: `before-join:${name}`, deadline: Date.now() + 90_000, reply: { topic: replyTopic, correlation: 'sent-before-join' } };
       await producer.send({ topic: commandTopic, messages: [{ partition: shard, key: `clock:${CLOCK_ID}`, value: JSON.stringify(routed) }] });
     } finally {

@@ -55,19 +55,31 @@ describe('ordered writes of the embedded store', () => {
     assert.deepEqual(await eventsOf(store, 'b'), []);
   });
 
-  it("after an actor's write fails, its later writes fail too until its next life writes from the failed number", async () => {
+  it("after an actor's write fails, its later writes and snapshots fail too until its next life begins", async () => {
     await store.engine.persist(event('a', 1, { events: [{ n: 1 }] }));
     const failed = store.engine.persist(event('a', 2, UNWRITABLE));
     const later = store.engine.persist(event('a', 3, { events: [{ n: 3 }] })); // decided on the failed state
     await assert.rejects(failed);
     await assert.rejects(later, /earlier write of a failed/);
     await assert.rejects(store.engine.persist(event('a', 4, { events: [{ n: 4 }] })), /earlier write of a failed/);
-    await store.engine.takeSnapshot({ key: 'a', sequenceNumber: 4, createdAt: Date.now(), data: { poisoned: true } } as never).catch(() => undefined);
+    // A snapshot at the failed number, or after it, holds the failed state.
+    await assert.rejects(store.engine.takeSnapshot({ key: 'a', sequenceNumber: 2, createdAt: Date.now(), data: { poisoned: true } } as never), /earlier write of a failed/);
+    await assert.rejects(store.engine.takeSnapshot({ key: 'a', sequenceNumber: 4, createdAt: Date.now(), data: { poisoned: true } } as never), /earlier write of a failed/);
+    // The next life recovers to 1 (nact reads its snapshot first) and writes 2 again.
     assert.equal(await store.engine.latestSnapshot('a'), undefined, 'no snapshot of the failed state');
-    // The next life recovers to 1 and writes 2 again.
     await store.engine.persist(event('a', 2, { events: [{ n: 2 }] }));
     await store.engine.persist(event('a', 3, { events: [{ n: 3 }] }));
     assert.deepEqual(await eventsOf(store, 'a'), [{ events: [{ n: 1 }] }, { events: [{ n: 2 }] }, { events: [{ n: 3 }] }]);
+  });
+
+  it('lets the next life write on from what is on disk, even when the failed write had reached it', async () => {
+    await store.engine.persist(event('a', 1, { events: [{ n: 1 }] }));
+    // The same number again: refused by the journal, as a commit reported failed after it landed would be retried.
+    await assert.rejects(store.engine.persist(event('a', 1, { events: [{ n: 1 }] })));
+    await assert.rejects(store.engine.persist(event('a', 2, { events: [{ n: 2 }] })), /earlier write of a failed/);
+    await store.engine.latestSnapshot('a'); // the next life recovers: to 1
+    await store.engine.persist(event('a', 2, { events: [{ n: 2 }] }));
+    assert.equal((await eventsOf(store, 'a')).length, 2);
   });
 
   it("reads an actor's snapshot only after the writes of its key still on their way (recovery sees them)", async () => {
@@ -80,11 +92,15 @@ describe('ordered writes of the embedded store', () => {
 
 // Two kinds: a ledger (higher) asks a purse (lower) to pay, then records what was paid.
 type Purse = { id: string; total: number } | null;
-type PurseCommand = { type: 'pay'; id: string; amount: number; unwritable?: boolean } | { type: 'get' };
+type PurseCommand = { type: 'pay'; id: string; amount: number; unwritable?: boolean; slowMs?: number } | { type: 'get' };
 type PurseEvent = { type: 'paid'; id: string; amount: number; note?: bigint };
-type Ledger = { id: string; entries: number } | null;
-type LedgerCommand = { type: 'record'; id: string; purse: string; amount: number; unwritable?: boolean; read?: boolean } | { type: 'get' };
-type LedgerEvent = { type: 'recorded'; id: string };
+type Ledger = { id: string; entries: number; intents?: number } | null;
+type LedgerCommand =
+  | { type: 'record'; id: string; purse: string; amount: number; unwritable?: boolean; read?: boolean; slowMs?: number }
+  /** A saga: the ledger records its intent first (unwritable when asked), then asks the purse, then records. */
+  | { type: 'record-after-intent'; id: string; purse: string; amount: number; unwritableIntent?: boolean; slowMs?: number }
+  | { type: 'get' };
+type LedgerEvent = { type: 'recorded'; id: string } | { type: 'intended'; id: string; note?: bigint };
 type TestProtocols = { purse: PurseCommand; ledger: LedgerCommand };
 
 const purseKind: EntityKind<Purse, PurseCommand, PurseEvent> = {
@@ -96,20 +112,35 @@ const purseKind: EntityKind<Purse, PurseCommand, PurseEvent> = {
   project: (s) => (s ? [{ kind: 'purse', id: s.id, doc: { ...s } }] : []),
   chronicle: () => [],
   view: (s) => s,
-  handle: (_s, c) => (c.type === 'pay' ? { events: [{ type: 'paid', id: c.id, amount: c.amount, ...(c.unwritable ? { note: 1n } : {}) }] } : { events: [] }),
+  async handle(_s, c) {
+    if (c.type !== 'pay') return { events: [] };
+    if (c.slowMs) await new Promise((r) => setTimeout(r, c.slowMs));
+    if (c.amount === 0) return { events: [] };
+    return { events: [{ type: 'paid', id: c.id, amount: c.amount, ...(c.unwritable ? { note: 1n } : {}) }] };
+  },
 };
 
 const ledgerKind: EntityKind<Ledger, LedgerCommand, LedgerEvent> = {
   kind: 'ledger',
   rank: 10,
-  commands: { record: true, get: true },
+  commands: { record: true, 'record-after-intent': true, get: true },
   initialState: null,
-  evolve: (s, e) => ({ id: e.id, entries: (s?.entries ?? 0) + 1 }),
+  evolve: (s, e) => (e.type === 'intended' ? { id: e.id, entries: s?.entries ?? 0, intents: (s?.intents ?? 0) + 1 } : { id: e.id, entries: (s?.entries ?? 0) + 1, intents: s?.intents }),
   project: (s) => (s ? [{ kind: 'ledger', id: s.id, doc: { ...s } }] : []),
   chronicle: () => [],
   view: (s) => s,
   async handle(_s, c, io) {
     if (c.type === 'get') return { events: [] };
+    if (c.type === 'record-after-intent') {
+      return {
+        events: [{ type: 'intended', id: c.id, ...(c.unwritableIntent ? { note: 1n } : {}) }],
+        andThen: async () => {
+          const paid = await io.ask<Purse>('purse' as never, c.purse, { type: 'pay', id: c.purse, amount: c.amount, slowMs: c.slowMs } as never);
+          if (!paid.ok) return { refusal: paid.refusal };
+          return { events: [{ type: 'recorded', id: c.id }] };
+        },
+      };
+    }
     // The world's protocols type `io`; these test kinds are not among them.
     const paid = await io.ask<Purse>('purse' as never, c.purse, { type: 'pay', id: c.purse, amount: c.amount, unwritable: c.unwritable } as never);
     if (!paid.ok) return { refusal: paid.refusal };
@@ -154,6 +185,42 @@ describe('actors on ordered writes', () => {
     assert.ok(again.ok);
     assert.deepEqual(await store.row('purse', 'p'), { id: 'p', total: 12 });
     assert.deepEqual(await store.row('ledger', 'l'), { id: 'l', entries: 1 });
+  });
+
+  it("make what an asked actor writes depend on the asker's unfinished writes: the intent failed, so the payment is not made", async () => {
+    const r = await region.ask('ledger', 'l', { type: 'record-after-intent', id: 'l', purse: 'p', amount: 7, unwritableIntent: true });
+    assert.equal(!r.ok && r.refusal.status, 503);
+    assert.deepEqual(await eventsOf(store, 'ledger:l'), []);
+    assert.deepEqual(await eventsOf(store, 'purse:p'), [], 'the payment depended on the intent that failed');
+    assert.equal(await store.row('purse', 'p'), undefined);
+    // Both recover from disk and act again.
+    const again = await region.ask('ledger', 'l', { type: 'record-after-intent', id: 'l', purse: 'p', amount: 7 });
+    assert.ok(again.ok, JSON.stringify(again));
+    assert.deepEqual(await store.row('purse', 'p'), { id: 'p', total: 7 });
+    assert.deepEqual(await store.row('ledger', 'l'), { id: 'l', entries: 1, intents: 1 });
+  });
+
+  it('write nothing more in a life whose write failed, once it is known, and leave the next life writing', async () => {
+    // The intent fails while the purse takes its time: by then the ledger knows.
+    const r = await region.ask('ledger', 'l', { type: 'record-after-intent', id: 'l', purse: 'p', amount: 7, unwritableIntent: true, slowMs: 100 });
+    assert.equal(!r.ok && r.refusal.status, 503);
+    assert.deepEqual(await eventsOf(store, 'ledger:l'), []);
+    for (let i = 0; i < 3; i++) {
+      const next = await region.ask('ledger', 'l', { type: 'record-after-intent', id: 'l', purse: 'p', amount: 1 });
+      assert.ok(next.ok, `command ${i + 1} after the failure: ${JSON.stringify(next)}`);
+    }
+    assert.deepEqual(await store.row('ledger', 'l'), { id: 'l', entries: 3, intents: 3 });
+    assert.deepEqual(await store.row('purse', 'p'), { id: 'p', total: 3 });
+  });
+
+  it('let no write of a life whose write failed land after its next life began', async () => {
+    // The old life waits on the purse (which writes nothing) while a new life starts from disk.
+    const old = region.ask('ledger', 'l', { type: 'record-after-intent', id: 'l', purse: 'p', amount: 0, unwritableIntent: true, slowMs: 300 });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(await region.ask('ledger', 'l', { type: 'get' }), { ok: true, value: null }, 'the next life, from disk');
+    const r = await old;
+    assert.equal(!r.ok && r.refusal.status, 503);
+    assert.deepEqual(await eventsOf(store, 'ledger:l'), [], 'the old life recorded nothing once its intent had failed');
   });
 
   it("let an actor's read of the read model see the writes of the answers it was given", async () => {
