@@ -14,7 +14,7 @@ import type { BatchResult, WriteItem } from './sqlite-writer';
 import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import {
-  QUERIES, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
+  QUERIES, StoreUnavailableError, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
   type IdempotencyStore, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
 
@@ -124,6 +124,8 @@ export class SqliteStore implements Store {
   /** Ids handed out from blocks reserved durably in advance (hi-lo): one disk write per ID_BLOCK ids. */
   private readonly idBlocks = new Map<string, { next: number; last: number }>();
   private closed = false;
+  /** Why the writer thread is gone, once it is. */
+  private lostWriter: string | null = null;
   private readonly stmts;
   private readonly named = new Map<string, NamedQuery>();
   private readonly historyStmts = new Map<string, Database.Statement>();
@@ -165,6 +167,9 @@ export class SqliteStore implements Store {
     };
     this.writer = new Worker(path.join(__dirname, 'sqlite-writer.js'), { workerData: { file: path.join(dataDir, 'world.sqlite') } });
     this.writer.on('message', (m: BatchResult | 'closed') => { if (m !== 'closed') this.settle(m); });
+    // A writer thread that dies takes no write with it: what waited for it fails, and so does what comes after.
+    this.writer.on('error', (e) => this.writerLost(`the store's writer thread failed: ${e?.message ?? e}`));
+    this.writer.on('exit', (code) => { if (!this.closed) this.writerLost(`the store's writer thread stopped (exit code ${code})`); });
     this.writer.unref();
     this.engine = this.makeEngine();
   }
@@ -212,6 +217,7 @@ export class SqliteStore implements Store {
    */
   private enqueue(item: WriteItem, ticket?: { seq?: number }): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
+    if (this.lostWriter !== null) return Promise.reject(new StoreUnavailableError(this.lostWriter));
     item.seq = ++this.writeSeq;
     if (ticket) ticket.seq = item.seq;
     const refused = this.refusal(item);
@@ -287,6 +293,21 @@ export class SqliteStore implements Store {
     if (item.kind !== 'event') return;
     const poisoned = this.poisoned.get(item.key);
     if (poisoned === undefined || item.sequenceNumber < poisoned) this.poisoned.set(item.key, item.sequenceNumber);
+  }
+
+  /** The writer thread is gone: every write waiting for it fails, and every later one (see enqueue). */
+  private writerLost(reason: string): void {
+    if (this.lostWriter !== null) return;
+    this.lostWriter = reason;
+    const waiting = [...(this.inFlight?.items ?? []), ...this.queue];
+    this.inFlight = null;
+    this.queue = [];
+    for (const p of waiting) {
+      this.failed(p.item);
+      this.ended(p.item);
+      p.reject(new StoreUnavailableError(reason));
+    }
+    this.notifyDrained();
   }
 
   /** A new life of the actor of `key` begins (from what is on disk, its earlier writes all settled). */
@@ -475,6 +496,7 @@ export class SqliteStore implements Store {
 
   /** Waits for queued writes to commit, then closes the writer and the file. */
   async ping(): Promise<void> {
+    if (this.lostWriter !== null) throw new StoreUnavailableError(this.lostWriter);
     this.db.prepare('SELECT 1').get();
   }
 
@@ -483,10 +505,12 @@ export class SqliteStore implements Store {
       await new Promise<void>((r) => { this.drained.push(r); if (!this.inFlight && !this.flushScheduled) this.flush(); });
     }
     this.closed = true;
-    await new Promise<void>((resolve) => {
-      this.writer.once('message', () => resolve());
-      this.writer.postMessage('close');
-    });
+    if (this.lostWriter === null) {
+      await new Promise<void>((resolve) => {
+        this.writer.once('message', () => resolve());
+        this.writer.postMessage('close');
+      });
+    }
     await this.writer.terminate();
     this.db.close();
   }

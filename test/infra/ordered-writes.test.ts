@@ -82,6 +82,16 @@ describe('ordered writes of the embedded store', () => {
     assert.equal((await eventsOf(store, 'a')).length, 2);
   });
 
+  it('fails every write that waited for the writer thread, and every later one, once the thread is gone', async () => {
+    const writer = (store as unknown as { writer: { terminate(): Promise<number> } }).writer;
+    const queued = store.engine.persist(event('a', 1, { events: [] }));
+    await writer.terminate();
+    await assert.rejects(queued, /writer thread stopped/);
+    await assert.rejects(store.engine.persist(event('b', 1, { events: [] })), /writer thread stopped/);
+    assert.deepEqual(await eventsOf(store, 'b'), []);
+    await assert.rejects(store.ping(), /writer thread stopped/, 'the health check says so');
+  });
+
   it("reads an actor's snapshot only after the writes of its key still on their way (recovery sees them)", async () => {
     const written = store.engine.persist(event('a', 1, { events: [{ n: 1 }] }));
     assert.equal(await store.engine.latestSnapshot('a'), undefined);
