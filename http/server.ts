@@ -175,6 +175,19 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         let caller: Caller | null = null;
         // Only the headers a route uses are read: a public route ignores whatever key is sent.
         const agentKey = r.auth.startsWith('agent') ? header(req, AGENT_KEY_HEADER, problems) : undefined;
+        // A read answers again what it answered while nothing has been committed since
+        // (read-cache.ts), for the same address and key: in that generation of the read
+        // model the key found the same caller, with the same rights, and the address decoded
+        // the same. An agent's key is hashed but not looked up again; an operator's is
+        // checked below, as ever, before its kept answer is looked up.
+        const generation = r.method === 'GET' ? services.store.readGeneration?.() : undefined;
+        const keptKey = generation === undefined || problems.length ? undefined : `${agentKey ? hashKey(agentKey) : ''} ${req.url}`;
+        const kept = keptKey !== undefined && (r.auth === 'none' || r.auth.startsWith('agent')) ? reads.get(generation!, keptKey) : undefined;
+        if (kept) {
+          if (kept.link) res.header('Link', kept.link);
+          res.send(r.success, kept.body);
+          return;
+        }
         if (r.auth === 'agent' || r.auth === 'agent-read') {
           if (problems.length) throw invalid(problems);
           caller = await resolveAgent(services.read, agentKey);
@@ -222,10 +235,8 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           res.send(answer.status, answer.body);
           return;
         }
-        // A read answers again what it answered while nothing has been committed since (read-cache.ts).
-        const generation = r.method === 'GET' ? services.store.readGeneration?.() : undefined;
-        if (generation !== undefined) {
-          const key = `${caller?.id ?? ''} ${req.url}`;
+        if (generation !== undefined && keptKey !== undefined) {
+          const key = keptKey;
           let answer = reads.get(generation, key);
           if (!answer) {
             const value = await r.handle({ params, query, body, caller }, services);
