@@ -84,7 +84,14 @@ function unfinished(seqs: number[], durable: Promise<void>): Unfinished {
  */
 interface Pipeline { tail: Unfinished | null; given: Unfinished[] | null; upstream: number[] | undefined; failed: boolean }
 
-/** What of an actor's writes is still unfinished, as one. */
+/** The numbers of an actor's writes still unfinished (what its next write, and what it asks, depend on), or undefined. */
+function pendingSeqs(p: Pipeline): number[] | undefined {
+  let seqs = p.tail && !p.tail.done ? p.tail.seqs : undefined;
+  for (const u of p.given ?? []) if (!u.done) seqs = seqs ? [...seqs, ...u.seqs] : u.seqs;
+  return seqs;
+}
+
+/** What of an actor's writes is still unfinished, as one (what its answer waits for). */
 function pendingOf(p: Pipeline): Unfinished | undefined {
   let first = p.tail && !p.tail.done ? p.tail : undefined;
   let rest: Unfinished[] | undefined;
@@ -286,7 +293,7 @@ export class Region<P = Protocols> implements Entities<P> {
             return { state: next, applied };
           }
           const ticket: { seq?: number } = {};
-          const dependsOn = pendingOf(pipe)?.seqs;
+          const dependsOn = pendingSeqs(pipe);
           const dependencies = pipe.upstream ? [...(dependsOn ?? []), ...pipe.upstream] : dependsOn;
           const written: Promise<void> = ctx.persist(record, [], { ...writes, ticket, after: dependencies });
           if (ticket.seq !== undefined) {
@@ -382,7 +389,7 @@ export class Region<P = Protocols> implements Entities<P> {
     // Only a command with an id counts its asks (an actor's own io, made once, has none).
     const counts = parent === undefined ? null : new Map<string, number>();
     const derive = (kind: string, id: string | number, command: unknown): string | undefined => {
-      if (parent === undefined || counts === null) return undefined;
+      if (counts === null) return undefined;
       const target = `${kind}:${id}:${String((command as { type?: unknown } | null)?.type)}`;
       const n = (counts.get(target) ?? 0) + 1;
       counts.set(target, n);
@@ -397,7 +404,7 @@ export class Region<P = Protocols> implements Entities<P> {
       const routed = this.route();
       // In this region the answer's unfinished writes come along (the asker's next write depends on them).
       // What the asked actor writes depends on the asker's unfinished writes (it fails if they fail).
-      if (routed === (this as unknown)) return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, commandId, (u) => { (pipe.given ??= []).push(u); }, pendingOf(pipe)?.seqs);
+      if (routed === (this as unknown)) return this.askRaw(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, commandId, (u) => { (pipe.given ??= []).push(u); }, pendingSeqs(pipe));
       return routed.ask(kind, id, command, timeoutMs ?? this.askTimeoutMs, { commandId });
     };
     const tell = (kind: string, id: string | number, command: unknown, options?: CommandOptions) =>
@@ -407,7 +414,7 @@ export class Region<P = Protocols> implements Entities<P> {
     let waiting: ReadModel | null = null;
     return {
       // The read model as is while nothing the actor reflects is unfinished (the usual case).
-      get read() { return pendingOf(pipe) ? (waiting ??= region.readAfter(pipe)) : read; },
+      get read() { return pendingSeqs(pipe) ? (waiting ??= region.readAfter(pipe)) : read; },
       ask: ask as EntityIO['ask'], tell: tell as EntityIO['tell'],
     };
   }

@@ -20,7 +20,7 @@ import type { Services } from './services';
 import { StoreUnavailableError } from '../actors/ports/store';
 import { serveHistoryStream, type LiveStreams, type StreamLimits } from './stream';
 import { serveSpectatorPage } from './spectator-page';
-import { JsonText, ReadCache } from './read-cache';
+import { JsonText, ReadCache, type KeptAnswer } from './read-cache';
 
 const HEADER_MAX = 256;
 
@@ -119,6 +119,12 @@ function formatJson(_req: restify.Request, res: restify.Response, body: unknown)
   return data;
 }
 
+/** An answer in JSON already (kept, or to be kept), with its page's Link. */
+function sendKept(res: restify.Response, status: number, answer: KeptAnswer): void {
+  if (answer.link) res.header('Link', answer.link);
+  res.send(status, answer.body);
+}
+
 export function buildServer(routes: Route[], log: (line: string) => void = () => undefined, options: { streams?: StreamLimits } = {}): ServerHandle {
   let services: Services | null = null;
   let unavailable: string | null = null;
@@ -184,8 +190,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         const keptKey = generation === undefined || problems.length ? undefined : `${agentKey ? hashKey(agentKey) : ''} ${req.url}`;
         const kept = keptKey !== undefined && (r.auth === 'none' || r.auth.startsWith('agent')) ? reads.get(generation!, keptKey) : undefined;
         if (kept) {
-          if (kept.link) res.header('Link', kept.link);
-          res.send(r.success, kept.body);
+          sendKept(res, r.success, kept);
           return;
         }
         if (r.auth === 'agent' || r.auth === 'agent-read') {
@@ -247,8 +252,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
             };
             reads.put(generation, key, answer);
           }
-          if (answer.link) res.header('Link', answer.link);
-          res.send(r.success, answer.body);
+          sendKept(res, r.success, answer);
           return;
         }
         const value = await r.handle({ params, query, body, caller }, services);

@@ -37,12 +37,17 @@ async function readDays(store: Store, shards: readonly number[], names: (shard: 
   return shards.map((s) => Math.max(-1, ...names(s).map((n) => (found.has(n) ? Number(found.get(n)) : -1))));
 }
 
+/** The day each of the world's shards last settled, in shard order (-1: none yet). */
+export function settledDays(store: Store, shards: number): Promise<number[]> {
+  return readDays(store, Array.from({ length: shards }, (_, s) => s), (s) => [shardSetting(s)]);
+}
+
 /** What the clock waits for: every shard's settlement. (The node's own settling is `ShardSettler`.) */
 export class ShardSettlements implements DaySettlements {
   constructor(private readonly store: Store, private readonly shards: number) {}
 
   async lastSettled(): Promise<number | null> {
-    const days = await readDays(this.store, Array.from({ length: this.shards }, (_, s) => s), (s) => [shardSetting(s)]);
+    const days = await settledDays(this.store, this.shards);
     return days.some((d) => d < 0) ? null : Math.min(...days);
   }
 

@@ -7,7 +7,7 @@ import path from 'path';
 import { Kafka, logLevel } from 'kafkajs';
 import { startWorld, type World } from '../../infra/app';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA, type BusKind, type Config, type StoreKind } from '../../infra/config';
-import { shardSetting } from '../../infra/cluster/shard-settlements';
+import { settledDays } from '../../infra/cluster/shard-settlements';
 import { openCassandraStore } from '../../infra/store/cassandra-store';
 import { assertConforms } from './conformance';
 import { CASSANDRA_START_TIMEOUT_MS, ensureCassandra, sharedKeyspace, trackKeyspace } from './cassandra';
@@ -143,10 +143,9 @@ async function allShardsSettled(nodes: World[], shards: number, timeoutMs = 60_0
   for (;;) {
     const hosted = new Set(nodes.flatMap((n) => (n.node?.status().shards ?? []) as number[]));
     const day = await nodes[0].services.day();
-    const found = await store.settings(Array.from({ length: shards }, (_, s) => shardSetting(s)));
-    const days = Array.from({ length: shards }, (_, s) => found.get(shardSetting(s)));
-    if (hosted.size === shards && days.every((d) => d !== undefined && Number(d) >= day)) return;
-    if (Date.now() > deadline) throw new Error(`the world's shards did not all settle day ${day}: hosted ${[...hosted].join(',')}, settled ${days.join(',')}`);
+    const days = await settledDays(store, shards);
+    if (hosted.size === shards && days.every((d) => d >= day)) return;
+    if (Date.now() > deadline) throw new Error(`the world's shards did not all settle day ${day}: hosted ${[...hosted].join(',')}, settled ${days.join(',')} (-1: none yet)`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
