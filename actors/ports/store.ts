@@ -200,8 +200,13 @@ export interface ReadModel {
    * id order (Cassandra), an id may appear later than a higher one; callers allow for it.
    */
   historySince(afterId: number, limit: number): Promise<HistoryEvent[]>;
-  /** The id of the newest history event (0 before any): history is never deleted, so this counts it. */
+  /** The id of the newest history event (0 before any). */
   lastHistoryId(): Promise<number>;
+  /**
+   * How many history events there are. Not always the newest id: where ids are reserved
+   * before their write (Cassandra), a write that fails or times out leaves its ids unused.
+   */
+  historyCount(): Promise<number>;
   historyEvent(id: number): Promise<HistoryEvent | undefined>;
   /** Events of the days fromDay..toDay, at most `limit` of them: those nearest to event `nearId` (the earlier of two as near), in id order. */
   historyBetweenDays(fromDay: number, toDay: number, limit: number, nearId: number): Promise<HistoryEvent[]>;

@@ -39,8 +39,7 @@ async function worldSummary(s: Services) {
       adventurers_employed: await count('adventurersEmployed'),
       adventurers_dead: await count('adventurersDead'),
       quests_open: await count('openQuests'),
-      // History is never deleted, so the id of the newest event counts it.
-      history_events: await s.read.lastHistoryId(),
+      history_events: await s.read.historyCount(),
     },
   };
 }

@@ -175,6 +175,8 @@ export class CassandraStore implements Store {
   private readonly reserver: SequenceReserver;
   private readonly sequences = new Map<string, IdSource>();
   private readonly historyIds: IdSource;
+  /** Counts of the whole history's buckets two or more behind the newest, which no longer change (historyCount). */
+  private readonly closedBucketCounts = new Map<number, number>();
   private readonly exactIds: boolean;
   private readonly idBlock: number;
   private readonly knownBuckets = new Set<string>();
@@ -768,6 +770,27 @@ export class CassandraStore implements Store {
       if (row) return num(row.get('id'));
     }
     return 0;
+  }
+
+  /**
+   * Ids are reserved before their batch is written, so a batch that fails or times out
+   * leaves its ids unused: the events are counted, a bucket at a time. A bucket two or more
+   * behind the newest is counted once and remembered: an id that old is written by now
+   * (a write waits for its ids, then is written or fails within the driver's timeout).
+   */
+  async historyCount(): Promise<number> {
+    const buckets: number[] = [];
+    for await (const b of this.buckets(allHistory)) buckets.push(b);
+    const newest = buckets.length > 0 ? Math.max(...buckets) : 0;
+    const counts = await mapLimited(buckets, FAN_OUT, async (bucket) => {
+      const known = this.closedBucketCounts.get(bucket);
+      if (known !== undefined) return known;
+      const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t('history')} WHERE world = ? AND bucket = ?`, [this.world, bucket]);
+      const n = num(r.first().get('n'));
+      if (bucket <= newest - 2) this.closedBucketCounts.set(bucket, n);
+      return n;
+    });
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   async historyEvent(id: number): Promise<HistoryEvent | undefined> {

@@ -436,6 +436,11 @@ export class SqliteStore implements Store {
     return (this.stmts.lastHistoryId.get() as { n: number }).n;
   }
 
+  /** History ids are given by the transaction that writes the events (AUTOINCREMENT), and nothing is deleted: no id is skipped. */
+  async historyCount(): Promise<number> {
+    return this.lastHistoryId();
+  }
+
   async historySince(afterId: number, limit: number): Promise<HistoryEvent[]> {
     return (this.stmts.historySince.all(afterId, Math.max(0, Math.trunc(limit))) as HistoryRow[]).map(toHistoryEvent);
   }

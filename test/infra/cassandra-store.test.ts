@@ -544,6 +544,31 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       await store.close();
     });
 
+    it('leave ids unused that the history counts around: counts.history_events is a count, not the newest id', async () => {
+      const world = cassandra.world();
+      const persist = writer();
+      const entry: HistoryEntry = { day: 1, category: 'c', agent_id: null, organization_ids: [], summary: 's' };
+      const open = () => openCassandraStore(cassandra.options({ world, layout: SMALL_LAYOUT, historyIdBlock: 20 }));
+      const a = await open();
+      const b = await open();
+      await persist([a], 'k:1', { history: [entry] });
+      await persist([b], 'k:1', { history: [entry] });
+      await a.close(); // b reserved after a's block: the rest of it stays unused
+      for (let i = 0; i < 30; i++) await persist([b], 'k:1', { history: [entry] });
+      const written = 32;
+      const newest = await b.lastHistoryId();
+      assert.ok(newest > written, `ids were left unused (newest ${newest})`);
+      assert.ok(newest >= 3 * SMALL_LAYOUT.historyBucketSize, 'buckets two behind the newest are counted once and remembered');
+      assert.equal(await b.historyCount(), written);
+      assert.equal((await b.history({ limit: 100 })).length, written);
+      await persist([b], 'k:1', { history: [entry] });
+      assert.equal(await b.historyCount(), written + 1, 'a new event counts at once');
+      const c = await open();
+      assert.equal(await c.historyCount(), written + 1, 'another process counts the same');
+      await b.close();
+      await c.close();
+    });
+
     it('skip the rest of a block when another process reserved after it, and never repeat', async () => {
       const world = cassandra.world();
       const a = await openCassandraStore(cassandra.options({ world }));

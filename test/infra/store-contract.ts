@@ -66,6 +66,7 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         assert.equal(await store.count('organizations'), 0);
         assert.deepEqual(await store.history({ limit: 10 }), []);
         assert.equal(await store.lastHistoryId(), 0);
+        assert.equal(await store.historyCount(), 0);
         assert.equal(await store.historyEvent(1), undefined);
         assert.equal(await store.agentForKeyHash('nobody'), undefined);
         assert.equal(await store.engine.latestSnapshot('nobody:1'), undefined);
@@ -264,6 +265,7 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         assert.equal(ids.length, entries.length);
         for (let i = 1; i < ids.length; i++) assert.ok(ids[i] > ids[i - 1]);
         assert.equal(await ctx.current().lastHistoryId(), ids[ids.length - 1]);
+        assert.equal(await ctx.current().historyCount(), entries.length);
       });
 
       it('reads the history oldest first after an id, at most `limit` (the relay reads it as an outbox)', async () => {
