@@ -131,7 +131,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, Number(process.env.BENCH_SETTLE) * 1000));
     console.log(`settled ${process.env.BENCH_SETTLE} s${server === null ? '' : `; server cpu ${(serverCpu()! - server).toFixed(2)} s`}`);
   }
-  const stats = store as unknown as { writeStats?: { batches: number; writes: number; statements?: number } };
+  const stats = store as unknown as { writeStats?: { batches: number; writes: number; statements?: number; seconds?: number } };
   // BENCH_READS=1: the reads of the tick that took 20 ms or more.
   if (process.env.BENCH_READS) {
     const target = store as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
@@ -163,7 +163,8 @@ async function main() {
     const mem = process.memoryUsage();
     const after = stats.writeStats;
     const statements = before?.statements !== undefined && after?.statements !== undefined ? ` (${after.statements - before.statements} statements)` : '';
-    const batches = before && after ? `; ${after.writes - before.writes} writes in ${after.batches - before.batches} commits${statements}` : '';
+    const busy = before?.seconds !== undefined && after?.seconds !== undefined ? ` taking ${(after.seconds - before.seconds).toFixed(2)} s` : '';
+    const batches = before && after ? `; ${after.writes - before.writes} writes in ${after.batches - before.batches} commits${busy}${statements}` : '';
     console.log(`day ${r.value.day}: tick ${((Date.now() - start) / 1000).toFixed(2)} s${batches}; rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB; ${region.awake} actors awake; cpu ${(cpuSeconds(process.cpuUsage(cpu))).toFixed(2)} s${server === null ? '' : `, server cpu ${(serverCpu()! - server).toFixed(2)} s`}`);
   }
   if (profile) {

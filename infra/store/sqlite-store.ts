@@ -28,10 +28,16 @@ CREATE TABLE IF NOT EXISTS snapshots (
 CREATE TABLE IF NOT EXISTS entities (
   kind TEXT NOT NULL, id TEXT NOT NULL, status TEXT, location_id TEXT, organization_id INTEGER,
   agent_id INTEGER, due_day INTEGER, doc TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS entities_status ON entities (kind, status);
-CREATE INDEX IF NOT EXISTS entities_location ON entities (kind, location_id);
-CREATE INDEX IF NOT EXISTS entities_organization ON entities (kind, organization_id);
-CREATE INDEX IF NOT EXISTS entities_agent ON entities (kind, agent_id);
+-- Each index ends in the listings' order (ID_ORDER), so that a page of a long listing
+-- (the first 20 of 100,000 adventurers for hire) is read in order instead of sorted.
+DROP INDEX IF EXISTS entities_status;
+DROP INDEX IF EXISTS entities_location;
+DROP INDEX IF EXISTS entities_organization;
+DROP INDEX IF EXISTS entities_agent;
+CREATE INDEX IF NOT EXISTS entities_status_ordered ON entities (kind, status, CAST(id AS INTEGER), id);
+CREATE INDEX IF NOT EXISTS entities_location_ordered ON entities (kind, location_id, CAST(id AS INTEGER), id);
+CREATE INDEX IF NOT EXISTS entities_organization_ordered ON entities (kind, organization_id, CAST(id AS INTEGER), id);
+CREATE INDEX IF NOT EXISTS entities_agent_ordered ON entities (kind, agent_id, CAST(id AS INTEGER), id);
 CREATE INDEX IF NOT EXISTS entities_due ON entities (kind, due_day) WHERE due_day IS NOT NULL;
 CREATE TABLE IF NOT EXISTS credentials (key_hash TEXT PRIMARY KEY, agent_id INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS history (
@@ -108,6 +114,8 @@ export class SqliteStore implements Store {
   private inFlight: { batch: number; items: PendingWrite[]; started: number } | null = null;
   private batchCount = 0;
   private itemCount = 0;
+  /** Seconds from sending batches to the writer to their results, summed. */
+  private commitSeconds = 0;
   private readonly writer: Worker;
   private drained: Array<() => void> = [];
   /** Changes with every commit (Store.readGeneration). */
@@ -265,7 +273,9 @@ export class SqliteStore implements Store {
     this.inFlight = null;
     this.writer.unref();
     if (!done || done.batch !== result.batch) return;
-    this.metrics.committed(done.items.length, result.errors.every((e) => e === null), secondsSince(done.started));
+    const seconds = secondsSince(done.started);
+    this.commitSeconds += seconds;
+    this.metrics.committed(done.items.length, result.errors.every((e) => e === null), seconds);
     // Before any write of the batch is acknowledged: a read that follows the acknowledgement computes afresh.
     if (result.errors.some((e) => e === null)) this.generation++;
     done.items.forEach((p, i) => {
@@ -340,9 +350,9 @@ export class SqliteStore implements Store {
     return this.queue.length + (this.inFlight?.items.length ?? 0);
   }
 
-  /** Batches committed so far and the writes they carried (the benchmark reports the ratio). */
-  get writeStats(): { batches: number; writes: number } {
-    return { batches: this.batchCount, writes: this.itemCount };
+  /** Batches committed so far, the writes they carried and the seconds they took (the benchmark reports them). */
+  get writeStats(): { batches: number; writes: number; seconds: number } {
+    return { batches: this.batchCount, writes: this.itemCount, seconds: this.commitSeconds };
   }
 
   private notifyDrained(): void {

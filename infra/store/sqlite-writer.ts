@@ -41,6 +41,7 @@ function open(file: string) {
     insertHistory: db.prepare('INSERT INTO history (day, category, agent_id, organization_ids, summary, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     linkHistory: db.prepare('INSERT OR IGNORE INTO history_organizations (organization_id, history_id) VALUES (?, ?)'),
     putCredential: db.prepare('INSERT OR REPLACE INTO credentials (key_hash, agent_id) VALUES (?, ?)'),
+    updateDoc: db.prepare('UPDATE entities SET doc = @doc WHERE kind = @kind AND id = @id AND status IS @status AND location_id IS @location_id AND organization_id IS @organization_id AND agent_id IS @agent_id AND due_day IS @due_day'),
     deleteRow: db.prepare('DELETE FROM entities WHERE kind = ? AND id = ?'),
   };
   const writeOne = (item: WriteItem, now: string) => {
@@ -51,10 +52,13 @@ function open(file: string) {
     stmts.insertEvent.run(item.key, item.sequenceNumber, item.createdAt, JSON.stringify(item.data), JSON.stringify(item.tags), item.isDeleted ? 1 : 0);
     for (const row of item.rows) {
       if (row.deleted) { stmts.deleteRow.run(row.kind, String(row.id)); continue; }
-      stmts.upsertRow.run({
+      const values = {
         kind: row.kind, id: String(row.id), status: row.status ?? null, location_id: row.location_id ?? null,
         organization_id: row.organization_id ?? null, agent_id: row.agent_id ?? null, due_day: row.due_day ?? null, doc: JSON.stringify(row.doc),
-      });
+      };
+      // Most writes change a row's document and none of its indexed columns: an UPDATE of the
+      // document alone leaves the indexes untouched (a fifth of the writer's time in a day's tick).
+      if (stmts.updateDoc.run(values).changes === 0) stmts.upsertRow.run(values);
     }
     for (const c of item.credentials) stmts.putCredential.run(c.key_hash, c.agent_id);
     for (const h of item.history) {

@@ -1,4 +1,6 @@
 import assert from 'assert/strict';
+import Database from 'better-sqlite3';
+import path from 'path';
 import { Region } from '../../actors/region';
 import type { EntityKind } from '../../actors/entity';
 import { SqliteStore } from '../../infra/store/sqlite-store';
@@ -107,6 +109,22 @@ describe('SQLite store and entity region', () => {
     const r = await region.ask('low', 'l', { type: 'get' });
     assert.equal(r.ok, false);
     region.stop();
+    await store.close();
+  });
+
+  it('reads a page of a long listing in id order from an index, without sorting the whole listing', async () => {
+    const dir = tempDir();
+    const store = new SqliteStore(dir);
+    const rows = Array.from({ length: 300 }, (_, i) => ({ kind: 'adventurer', id: 300 - i, status: 'available', doc: { id: 300 - i } }));
+    await store.engine.persist({ key: 'fixture', sequenceNumber: 1, createdAt: 0, data: {}, tags: [] } as any, { rows } as any);
+    const page = await store.listPage<{ id: number }>('adventurersAvailable', undefined, '98', 3);
+    assert.deepEqual(page.map((r) => r.id), [99, 100, 101], 'ids in numeric order after 98');
+    // The plan of the listing's statement (as the store prepares it): an index gives the order.
+    const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
+    const plan = (db.prepare("EXPLAIN QUERY PLAN SELECT doc FROM entities WHERE kind = ? AND status IN (?) ORDER BY CAST(id AS INTEGER), id LIMIT ?").all('adventurer', 'available', 20) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+    db.close();
+    assert.match(plan, /USING INDEX entities_status_ordered/);
+    assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
     await store.close();
   });
 });

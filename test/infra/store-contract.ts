@@ -117,6 +117,19 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         assert.deepEqual(await store.list('organizationsOfAgent', 7), [{ id: 5, treasury: 0 }]);
       });
 
+      it('upserts a row whose indexed columns stay: the doc changes and the row stays in its listings', async () => {
+        const store = ctx.current();
+        const row = { kind: 'organization', id: 6, status: 'active', location_id: 'emberfall', organization_id: 6, agent_id: 8 };
+        await persist('organization:6', { rows: [{ ...row, doc: { id: 6, treasury: 100 } }] });
+        await persist('organization:6', { rows: [{ ...row, doc: { id: 6, treasury: 90 } }] });
+        assert.deepEqual(await store.row('organization', 6), { id: 6, treasury: 90 });
+        assert.deepEqual(await store.list('activeOrganizationsAt', 'emberfall'), [{ id: 6, treasury: 90 }]);
+        assert.deepEqual(await store.list('organizationsOfAgent', 8), [{ id: 6, treasury: 90 }]);
+        await persist('organization:6', { rows: [{ ...row, agent_id: null, doc: { id: 6, treasury: 80 } }] });
+        assert.deepEqual(await store.list('organizationsOfAgent', 8), [], 'a column set to null moves the row');
+        assert.deepEqual(await store.row('organization', 6), { id: 6, treasury: 80 });
+      });
+
       it('deletes a row marked deleted', async () => {
         const store = ctx.current();
         await persist('organization:5', { rows: [{ kind: 'party', id: 9, status: 'formed', location_id: 'emberfall', organization_id: 5, doc: { id: 9 } }] });
