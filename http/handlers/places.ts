@@ -30,14 +30,16 @@ export const placeRoutes = [
     summary: "Available and employed adventurers (the dead only when asked for by status); filter by status, organization_id, and location_id (employed ones whose organization stands there: the available have no place).",
     query: AdventurersQuery,
     async handle({ query }, s) {
-      if (query.status === undefined && query.location_id === undefined && query.organization_id === undefined) return readPage(s.read, 'adventurersListed', query);
+      if (query.location_id === undefined && query.organization_id === undefined) {
+        // Only the page is read: the listing's index gives its rows in id order.
+        const listing = query.status === undefined ? 'adventurersListed' : ({ available: 'adventurersAvailable', employed: 'adventurersEmployed', dead: 'adventurersDead' } as const)[query.status];
+        return readPage(s.read, listing, query);
+      }
       type Row = Listed & { id: number; status: string; organization_id: number | null };
-      let rows: Row[];
-      if (query.organization_id !== undefined) rows = await s.read.list<Row>('membersOf', query.organization_id);
-      else if (query.location_id !== undefined) {
-        const here = await s.read.list<{ id: number }>('activeOrganizationsAt', query.location_id);
-        rows = (await Promise.all(here.map((o) => s.read.list<Row>('membersOf', o.id)))).flat();
-      } else rows = await s.read.list<Row>({ available: 'adventurersAvailable', employed: 'adventurersEmployed', dead: 'adventurersDead' }[query.status!] as 'adventurersAvailable');
+      // By organization, or else by place: the members of the organizations standing there.
+      const rows: Row[] = query.organization_id !== undefined
+        ? await s.read.list<Row>('membersOf', query.organization_id)
+        : (await Promise.all((await s.read.list<{ id: number }>('activeOrganizationsAt', query.location_id!)).map((o) => s.read.list<Row>('membersOf', o.id)))).flat();
       const byPlace = query.location_id === undefined ? null
         : new Set((await s.read.list<{ id: number }>('activeOrganizationsAt', query.location_id)).map((o) => o.id));
       const matching = rows.filter((a) => (query.status === undefined ? a.status !== 'dead' : a.status === query.status)

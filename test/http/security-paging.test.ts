@@ -126,6 +126,21 @@ describe('security: listings come in pages', function () {
     assert.ok(pages >= 2);
   });
 
+  it('/api/adventurers?status= pages through the adventurers of that status only, each once, in id order', async () => {
+    const every = (await page('/api/adventurers?limit=100')).items as unknown as Array<{ id: number; status: string }>;
+    const available = every.filter((a) => a.status === 'available').map((a) => a.id);
+    assert.ok(available.length >= 5, 'adventurers for hire to page through');
+    const { seen, pages } = await walk('/api/adventurers?status=available&limit=2');
+    // The first page of the whole listing bounds the ids compared (a bigger world has more).
+    const bound = every[every.length - 1].id;
+    assert.deepEqual(seen.filter((id) => Number(id) <= bound), available);
+    assert.ok(pages >= 3);
+    assert.deepEqual([...seen].sort((a, b) => Number(a) - Number(b)), seen, 'in id order');
+    const employed = (await walk('/api/adventurers?status=employed&limit=2')).seen;
+    assert.ok(employed.every((id) => !available.includes(Number(id))), 'no adventurer for hire among the employed');
+    assert.deepEqual((await page('/api/adventurers?status=dead')).items, []);
+  });
+
   it('the next link keeps the other query fields (a filter stays applied)', async () => {
     const first = await page('/api/adventurers?limit=5');
     assert.match(first.next!, /^\/api\/adventurers\?limit=5&after_id=\d+$/);
