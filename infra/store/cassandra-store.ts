@@ -61,6 +61,11 @@ export interface CassandraStoreOptions {
    * memory (ExactSequence). Default false (one process: blocks).
    */
   exactIds?: boolean;
+  /**
+   * How long the count of an older bucket of the history is reused by historyCount (default
+   * 60,000 ms; 0 counts every bucket on every call).
+   */
+  historyCountReuseMs?: number;
   /** Partition sizes for a NEW keyspace; an existing keyspace keeps the ones it was created with. */
   layout?: Partial<Layout>;
   /**
@@ -175,8 +180,9 @@ export class CassandraStore implements Store {
   private readonly reserver: SequenceReserver;
   private readonly sequences = new Map<string, IdSource>();
   private readonly historyIds: IdSource;
-  /** Counts of the whole history's buckets two or more behind the newest, which no longer change (historyCount). */
-  private readonly closedBucketCounts = new Map<number, number>();
+  /** Counts of the whole history's buckets two or more behind the newest, and when each was taken (historyCount). */
+  private readonly olderBucketCounts = new Map<number, { n: number; at: number }>();
+  private readonly historyCountReuseMs: number;
   private readonly exactIds: boolean;
   private readonly idBlock: number;
   private readonly knownBuckets = new Set<string>();
@@ -215,6 +221,7 @@ export class CassandraStore implements Store {
     this.metrics = opts.metrics ?? NO_METRICS;
     if (!(this.group.persists >= 1 && this.group.inFlight >= 1)) throw new Error('groupCommit: persists and inFlight must be at least 1');
     this.exactIds = opts.exactIds ?? false;
+    this.historyCountReuseMs = opts.historyCountReuseMs ?? 60_000;
     this.historyIds = this.exactIds ? new ExactSequence(this.reserver, HISTORY_SEQUENCE) : new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
     this.cql = this.statements();
     this.engine = this.makeEngine();
@@ -775,19 +782,22 @@ export class CassandraStore implements Store {
   /**
    * Ids are reserved before their batch is written, so a batch that fails or times out
    * leaves its ids unused: the events are counted, a bucket at a time. A bucket two or more
-   * behind the newest is counted once and remembered: an id that old is written by now
-   * (a write waits for its ids, then is written or fails within the driver's timeout).
+   * behind the newest rarely changes, so its count is reused for a minute
+   * (historyCountReuseMs); an event written that late into it (a batch applied long after
+   * its ids were taken, or a second process on the same world writing from an old block)
+   * is counted once that minute is over.
    */
   async historyCount(): Promise<number> {
     const buckets: number[] = [];
     for await (const b of this.buckets(allHistory)) buckets.push(b);
     const newest = buckets.length > 0 ? Math.max(...buckets) : 0;
+    const now = Date.now();
     const counts = await mapLimited(buckets, FAN_OUT, async (bucket) => {
-      const known = this.closedBucketCounts.get(bucket);
-      if (known !== undefined) return known;
+      const known = this.olderBucketCounts.get(bucket);
+      if (known !== undefined && now - known.at < this.historyCountReuseMs) return known.n;
       const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t('history')} WHERE world = ? AND bucket = ?`, [this.world, bucket]);
       const n = num(r.first().get('n'));
-      if (bucket <= newest - 2) this.closedBucketCounts.set(bucket, n);
+      if (bucket <= newest - 2) this.olderBucketCounts.set(bucket, { n, at: now });
       return n;
     });
     return counts.reduce((a, b) => a + b, 0);

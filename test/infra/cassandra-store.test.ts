@@ -569,6 +569,24 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       await c.close();
     });
 
+    it('count an event written late into an older bucket once its count is no longer reused', async () => {
+      const world = cassandra.world();
+      const persist = writer();
+      const entry: HistoryEntry = { day: 1, category: 'c', agent_id: null, organization_ids: [], summary: 's' };
+      const reuseMs = 200;
+      const a = await openCassandraStore(cassandra.options({ world, layout: SMALL_LAYOUT, historyIdBlock: 20 }));
+      const b = await openCassandraStore(cassandra.options({ world, layout: SMALL_LAYOUT, historyIdBlock: 20, historyCountReuseMs: reuseMs }));
+      await persist([a], 'k:1', { history: [entry] });
+      for (let i = 0; i < 40; i++) await persist([b], 'k:1', { history: [entry] });
+      assert.ok(await b.lastHistoryId() >= 3 * SMALL_LAYOUT.historyBucketSize, 'the first bucket is two behind the newest');
+      assert.equal(await b.historyCount(), 41);
+      await persist([a], 'k:1', { history: [entry] }); // a writes on from its old block, into the first bucket
+      await new Promise((resolve) => setTimeout(resolve, reuseMs + 50));
+      assert.equal(await b.historyCount(), 42);
+      await a.close();
+      await b.close();
+    });
+
     it('skip the rest of a block when another process reserved after it, and never repeat', async () => {
       const world = cassandra.world();
       const a = await openCassandraStore(cassandra.options({ world }));
