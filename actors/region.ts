@@ -37,9 +37,6 @@ function remember(applied: Array<[string, unknown]>, id: string, answer: unknown
   return next;
 }
 
-// Snapshots of an actor that has applied no command id are the kind's bare state, as they
-// always were (so snapshots written before command ids existed still load); otherwise the
-// state and the ids travel together, marked.
 /**
  * The state an actor keeps, copied property by property into a fresh object. V8 (Node 20)
  * gives an object made by spreading another and adding a key (`{ ...state, employment }`,
@@ -53,6 +50,9 @@ function sharedShape<S>(state: S): S {
   return Object.assign({}, state);
 }
 
+// Snapshots of an actor that has applied no command id are the kind's bare state, as they
+// always were (so snapshots written before command ids existed still load); otherwise the
+// state and the ids travel together, marked.
 const SHELL_MARK = '@shell';
 const encodeSnapshot = (shell: ShellState<unknown>): unknown =>
   shell.applied.length === 0 ? shell.state : { [SHELL_MARK]: 1, state: shell.state, applied: shell.applied };
@@ -413,16 +413,11 @@ export class Region<P = Protocols> implements Entities<P> {
     this.route().tell(kind, id, command, { commandId });
   }
 
-  /** The read model as an actor sees it (ActorIO): as is while nothing it reflects is unfinished (the usual case). */
-  actorRead(pipe: Pipeline, io: { waiting: ReadModel | null }): ReadModel {
-    return pendingSeqs(pipe) ? (io.waiting ??= this.readAfter(pipe)) : this.read;
-  }
-
   /**
    * The read model as an actor handling a command sees it: a read first waits for the
    * writes the actor's state and answers reflect, so it sees every change that led to it.
    */
-  private readAfter(pipe: Pipeline): ReadModel {
+  readAfter(pipe: Pipeline): ReadModel {
     const read = this.read;
     return new Proxy(read, {
       get(target, name, receiver) {
@@ -480,14 +475,15 @@ class ActorIO implements EntityIO {
   /** Asks made so far under the command id, by target and type; null without one (an actor's own io, made once). */
   private readonly counts: Map<string, number> | null;
   /** The read model that waits for the actor's unfinished writes, made when first needed. */
-  waiting: ReadModel | null = null;
+  private waiting: ReadModel | null = null;
 
   constructor(private readonly region: Region<any>, private readonly entity: EntityKind<any, any, any>, private readonly parent: string | undefined, private readonly pipe: Pipeline) {
     this.counts = parent === undefined ? null : new Map<string, number>();
   }
 
+  /** The read model as is while nothing the actor reflects is unfinished (the usual case). */
   get read(): ReadModel {
-    return this.region.actorRead(this.pipe, this);
+    return pendingSeqs(this.pipe) ? (this.waiting ??= this.region.readAfter(this.pipe)) : this.region.read;
   }
 
   ask<T = unknown, K extends keyof Protocols & string = never>(kind: K, id: string | number, command: Protocols[K], timeoutMs?: number, options?: CommandOptions): Promise<Result<T>> {

@@ -241,8 +241,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           return;
         }
         if (generation !== undefined && keptKey !== undefined) {
-          const key = keptKey;
-          let answer = reads.get(generation, key);
+          let answer = reads.get(generation, keptKey);
           if (!answer) {
             const value = await r.handle({ params, query, body, caller }, services);
             const page = value instanceof Page ? value : null;
@@ -250,7 +249,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
               body: new JsonText(JSON.stringify(page ? page.items : value) ?? 'null'),
               link: page?.next ? `<${nextPageUrl(req.url ?? r.path, page.next)}>; rel="next"` : undefined,
             };
-            reads.put(generation, key, answer);
+            reads.put(generation, keptKey, answer);
           }
           sendKept(res, r.success, answer);
           return;

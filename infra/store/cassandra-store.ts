@@ -745,13 +745,26 @@ export class CassandraStore implements Store {
   }
 
   async historyCountOfAgent(agentId: number): Promise<number> {
-    const path = byAgent(agentId);
+    return this.countEvents(byAgent(agentId));
+  }
+
+  /**
+   * The events of an access path, counted a bucket at a time. With `older`, the count of a
+   * bucket two or more behind the newest is kept there and reused for historyCountReuseMs.
+   */
+  private async countEvents(path: HistoryPath, older?: Map<number, { n: number; at: number }>): Promise<number> {
     const buckets: number[] = [];
     for await (const b of this.buckets(path)) buckets.push(b);
+    const newest = buckets.length > 0 ? Math.max(...buckets) : 0;
+    const now = Date.now();
     const counts = await mapLimited(buckets, FAN_OUT, async (bucket) => {
+      const known = older?.get(bucket);
+      if (known !== undefined && now - known.at < this.historyCountReuseMs) return known.n;
       const { table, where, params } = this.partitionWhere(path, bucket);
       const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t(table)} WHERE ${where}`, params);
-      return num(r.first().get('n'));
+      const n = num(r.first().get('n'));
+      if (older && bucket <= newest - 2) older.set(bucket, { n, at: now });
+      return n;
     });
     return counts.reduce((a, b) => a + b, 0);
   }
@@ -788,19 +801,7 @@ export class CassandraStore implements Store {
    * is counted once that minute is over.
    */
   async historyCount(): Promise<number> {
-    const buckets: number[] = [];
-    for await (const b of this.buckets(allHistory)) buckets.push(b);
-    const newest = buckets.length > 0 ? Math.max(...buckets) : 0;
-    const now = Date.now();
-    const counts = await mapLimited(buckets, FAN_OUT, async (bucket) => {
-      const known = this.olderBucketCounts.get(bucket);
-      if (known !== undefined && now - known.at < this.historyCountReuseMs) return known.n;
-      const r = await this.exec('history count', `SELECT COUNT(*) AS n FROM ${this.t('history')} WHERE world = ? AND bucket = ?`, [this.world, bucket]);
-      const n = num(r.first().get('n'));
-      if (bucket <= newest - 2) this.olderBucketCounts.set(bucket, { n, at: now });
-      return n;
-    });
-    return counts.reduce((a, b) => a + b, 0);
+    return this.countEvents(allHistory, this.olderBucketCounts);
   }
 
   async historyEvent(id: number): Promise<HistoryEvent | undefined> {
