@@ -150,7 +150,8 @@ export class Region<P = Protocols> implements Entities<P> {
 
   /** Ask from outside every actor (the HTTP layer, the clock's fan-out): any kind may be asked. */
   ask<T = unknown, K extends keyof P & string = never>(kind: K, id: string | number, command: P[K], timeoutMs?: number, options?: CommandOptions): Promise<Result<T>> {
-    return this.askRaw<T>(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, options?.commandId);
+    const later = options?.durableLater;
+    return this.askRaw<T>(kind, id, command, timeoutMs ?? this.askTimeoutMs, true, options?.commandId, later && ((u) => later(u.durable)));
   }
 
   tell<K extends keyof P & string>(kind: K, id: string | number, command: P[K], options?: CommandOptions): void {

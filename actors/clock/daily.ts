@@ -24,6 +24,8 @@ export const INITIATIVE_ONLY = (): boolean => false;
 /** Attempts to settle an entity the world could not reach, and the pause between them. */
 export const SETTLE_ATTEMPTS = 3;
 export const SETTLE_RETRY_MS = 300;
+/** How long an entity has to settle its day, and its writes to become durable. */
+export const DAY_ASK_TIMEOUT_MS = 120_000;
 
 /**
  * The subscriber of the days topic. A day arrives at least once (a clock that restarts
@@ -63,9 +65,9 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
   return async (day: number, initiative: boolean, hosts: (kind: string, id: string | number) => boolean = () => true, placesSettled: () => Promise<void> = async () => undefined): Promise<void> => {
     // An entity the world could not reach (503: a failed write, a timeout) is asked again a
     // few times; one that still fails catches the day up the next time it settles.
-    const askSettling = async <T, K extends keyof Protocols>(kind: K, id: string | number, command: Protocols[K]) => {
+    const askSettling = async <T, K extends keyof Protocols>(kind: K, id: string | number, command: Protocols[K], durableLater?: (durable: Promise<void>) => void) => {
       for (let attempt = 1; ; attempt++) {
-        const r = await entities.ask<T, K>(kind, id, command, 120_000);
+        const r = await entities.ask<T, K>(kind, id, command, DAY_ASK_TIMEOUT_MS, attempt === 1 && durableLater ? { durableLater } : undefined);
         if (r.ok || r.refusal.status !== 503 || attempt >= SETTLE_ATTEMPTS) {
           if (!r.ok) log(`day ${day}: ${kind} ${id} could not settle${r.refusal.status === 503 ? ' (it catches up when it next settles)' : ''}: ${r.refusal.detail}`);
           return r;
@@ -73,8 +75,22 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
         await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS));
       }
     };
-    const settle = async <K extends 'location' | 'quest' | 'adventurer' | 'world-event'>(kind: K, id: string, command: Protocols[K]) => {
-      await askSettling(kind, id, command);
+    /**
+     * Settles each of `items`, pipelined: an entity answers once its writes are queued
+     * (durableLater), so the next ones are asked while the disk catches up, and all their
+     * writes are awaited together at the end. One whose writes failed, or were not durable in
+     * time, is asked again the usual way (and catches up when it next settles if it still fails).
+     */
+    const settleAll = async <K extends keyof Protocols, I>(kind: K, items: readonly I[], idOf: (item: I) => string | number, command: (item: I) => Protocols[K]) => {
+      const queued: Array<{ item: I; durable: Promise<void> }> = [];
+      await forEachLimited(items, TICK_CONCURRENCY, (item) => askSettling(kind, idOf(item), command(item), (durable) => { queued.push({ item, durable }); }));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => { timer = setTimeout(() => resolve('late'), DAY_ASK_TIMEOUT_MS); });
+      const outcomes = await Promise.all(queued.map(({ durable }) => Promise.race([durable.then(() => 'durable' as const, () => 'failed' as const), late])));
+      clearTimeout(timer);
+      const again = queued.filter((_, i) => outcomes[i] !== 'durable');
+      for (const { item } of again) log(`day ${day}: ${kind} ${idOf(item)} settled, but its writes did not become durable; asking again`);
+      await forEachLimited(again, TICK_CONCURRENCY, ({ item }) => askSettling(kind, idOf(item), command(item)));
     };
 
     type Row = { id: number; agent_id: number | null; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
@@ -96,7 +112,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       }
       const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
       const withSafety = (l: { id: string }, m: ReturnType<typeof locationModifiers>) => ({ ...m, danger: m.danger - safetyCut(establishments, l.id) });
-      await forEachLimited(places.filter(hosted('location', (l) => l.id)), TICK_CONCURRENCY, (l) => settle('location', l.id, { type: 'day-began', day, seed, construction: construction.get(l.id) ?? 0, modifiers: withSafety(l, locationModifiers(effects, l)) }));
+      await settleAll('location', places.filter(hosted('location', (l) => l.id)), (l) => l.id, (l) => ({ type: 'day-began', day, seed, construction: construction.get(l.id) ?? 0, modifiers: withSafety(l, locationModifiers(effects, l)) }));
       await placesSettled();
 
       // Then organizations: arrivals, work, upkeep, at the places as this day left them.
@@ -104,21 +120,20 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       // An organization arriving today works where it arrives.
       const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
       organizations = await read.list<Row>('activeOrganizations');
-      await forEachLimited(organizations.filter(hosted('organization', (o) => o.id)), TICK_CONCURRENCY, async (o) => {
-        await askSettling<{ status: string }, 'organization'>('organization', o.id, {
-          type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
-        });
-      });
+      await settleAll('organization', organizations.filter(hosted('organization', (o) => o.id)), (o) => o.id, (o) => ({
+        type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
+      }));
       // Every action left unfinished: the follow-up of the organizations that just went
       // bankrupt, and any a crash cut short (actors/intents.ts).
       await resumeIntents(entities, read, (line) => log(`day ${day}: ${line}`), hosts);
 
       // Quests whose deadline has passed; adventurers whose wounds have healed.
-      await forEachLimited((await read.ids('questsDue', day)).filter(hosted('quest', (id) => id)), TICK_CONCURRENCY, (id) => settle('quest', id, { type: 'day-began', day }));
-      await forEachLimited((await read.ids('adventurersDue', day)).filter(hosted('adventurer', (id) => id)), TICK_CONCURRENCY, (id) => settle('adventurer', id, { type: 'day-began', day }));
+      const itself = (id: string) => id;
+      await settleAll('quest', (await read.ids('questsDue', day)).filter(hosted('quest', itself)), itself, () => ({ type: 'day-began', day }));
+      await settleAll('adventurer', (await read.ids('adventurersDue', day)).filter(hosted('adventurer', itself)), itself, () => ({ type: 'day-began', day }));
 
       // World events that have run their course end after shaping their last day.
-      await forEachLimited(worldEvents.filter(hosted('world-event', (e) => e.id)), TICK_CONCURRENCY, (e) => settle('world-event', String(e.id), { type: 'day-began', day }));
+      await settleAll('world-event', worldEvents.filter(hosted('world-event', (e) => e.id)), (e) => String(e.id), () => ({ type: 'day-began', day }));
     }
     if (!initiative) return;
 

@@ -45,6 +45,14 @@ export type EntityKindName = keyof Protocols;
  */
 export interface CommandOptions {
   commandId?: string;
+  /**
+   * For a fan-out that waits once for many answers (the clock's day): the answer comes as
+   * soon as the command's writes are queued, and `durableLater` is given a promise that
+   * resolves once they are durable (rejects if one failed). The caller must await it before
+   * anything it does shows the answer. Unused when the writes are already durable (a store
+   * that does not number its writes, an entity on another node).
+   */
+  durableLater?: (durable: Promise<void>) => void;
 }
 
 /**

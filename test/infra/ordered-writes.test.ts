@@ -9,7 +9,8 @@ import { Region } from '../../actors/region';
 import type { EntityKind } from '../../actors/entity';
 import type { PersistedEvent } from '../../actors/ports/store';
 import { SqliteStore } from '../../infra/store/sqlite-store';
-import { tempDir } from '../support/world';
+import sinon from 'sinon';
+import { startTestWorld, tempDir, type TestWorld } from '../support/world';
 
 const event = (key: string, sequenceNumber: number, data: unknown): PersistedEvent =>
   ({ key, sequenceNumber, createdAt: Date.now(), data, tags: [], isDeleted: false }) as PersistedEvent;
@@ -233,9 +234,63 @@ describe('actors on ordered writes', () => {
     assert.deepEqual(await eventsOf(store, 'ledger:l'), [], 'the old life recorded nothing once its intent had failed');
   });
 
+  it('answer a fan-out that waits for the disk itself (durableLater) once the writes are queued, and hand it their durability', async () => {
+    const waits: Array<Promise<void>> = [];
+    const later = { durableLater: (durable: Promise<void>) => { waits.push(durable); } };
+    // The answer comes before the write's failure is known: an answer that waited would be 503.
+    const r = await region.ask('purse', 'p', { type: 'pay', id: 'p', amount: 2, unwritable: true }, undefined, later);
+    assert.deepEqual(r, { ok: true, value: { id: 'p', total: 2 } });
+    assert.equal(waits.length, 1);
+    await assert.rejects(waits[0], 'the wait fails with the write');
+    assert.equal(await store.row('purse', 'p'), undefined);
+    // The purse recovers from disk: the failed payment never happened.
+    assert.deepEqual(await region.ask('purse', 'p', { type: 'get' }), { ok: true, value: null });
+    const paid = await region.ask('purse', 'p', { type: 'pay', id: 'p', amount: 3 }, undefined, later);
+    assert.deepEqual(paid, { ok: true, value: { id: 'p', total: 3 } });
+    assert.equal(waits.length, 2);
+    await waits[1];
+    assert.deepEqual(await store.row('purse', 'p'), { id: 'p', total: 3 }, 'durable once the wait resolves');
+  });
+
   it("let an actor's read of the read model see the writes of the answers it was given", async () => {
     const r = await region.ask('ledger', 'l', { type: 'record', id: 'l', purse: 'p', amount: 3, read: true });
     assert.ok(r.ok);
     assert.deepEqual((r.value as { row: unknown }).row, { id: 'p', total: 3 }, 'the read waited for the payment to be durable');
+  });
+});
+
+describe("the day's fan-out on ordered writes", () => {
+  let w: TestWorld;
+  beforeEach(async () => { w = await startTestWorld({ store: 'sqlite', bus: 'local', nodes: 1 }); });
+  afterEach(async () => {
+    sinon.restore();
+    await w.close();
+  });
+
+  it("asks an organization again when its day's writes fail after it answered, and settles the day once", async () => {
+    const agent = await w.register('Fan-out Founder');
+    const founded = await w.post('/api/organizations', { name: 'Fan-out House', kind: 'merchant company' }, agent.key);
+    assert.equal(founded.status, 201, founded.text);
+    const id = founded.body.id as number;
+    const before = (await w.services.read.row<{ treasury: number }>('organization', id))!;
+    // The first write of its day is queued, then fails on the writer's thread (JSON has no BigInt).
+    const engine = w.services.store.engine;
+    const persist = engine.persist.bind(engine);
+    const failures: Array<Promise<unknown>> = [];
+    sinon.stub(engine, 'persist').callsFake((event: PersistedEvent, writes?: any) => {
+      if (event.key !== `organization:${id}` || failures.length > 0) return persist(event, writes);
+      const failed = persist({ ...event, data: { ...(event.data as object), poisoned: 1n } } as PersistedEvent, writes);
+      failures.push(failed.then(() => 'written', () => 'failed'));
+      return failed;
+    });
+    const day = await w.tick();
+    assert.equal(failures.length, 1);
+    assert.equal(await failures[0], 'failed');
+    const after = (await w.services.read.row<{ treasury: number; daily_maintenance: number }>('organization', id))!;
+    const upkeep = (await eventsOf(w.services.store as SqliteStore, `organization:${id}`))
+      .flatMap((e) => (e as { events: Array<{ type: string; day: number }> }).events)
+      .filter((e) => e.type === 'maintenance-paid' && e.day === day);
+    assert.equal(upkeep.length, 1, 'asked again, it paid one upkeep for the day');
+    assert.equal(after.treasury, before.treasury - after.daily_maintenance);
   });
 });
