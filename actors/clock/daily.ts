@@ -55,6 +55,32 @@ export function dailySettler(settlements: DaySettlements, tick: (day: number, in
   };
 }
 
+/** Events of the category 'adventurer' read at a time, newest first. */
+const HISTORY_PAGE = 100;
+
+/**
+ * The adventurers today's history tells of by themselves (an arrival, a recovery, a quest
+ * endured: no agent, no organization), read newest first down to the day before. Today's
+ * newcomer, if one arrived, is among them whatever became of it since (hired, or sent on a
+ * quest): the check that brings no second one reads today's events, not every available
+ * adventurer of the world.
+ */
+async function namedInHistoryToday(read: ReadModel, day: number): Promise<Array<{ joined_day: number }>> {
+  const found: Array<{ joined_day: number }> = [];
+  for (let before: number | undefined; ;) {
+    const page = await read.history({ limit: HISTORY_PAGE, category: 'adventurer', before_id: before });
+    for (const e of page) {
+      if (e.day < day) return found;
+      const id = (e.data as { adventurer_id?: unknown } | undefined)?.adventurer_id;
+      if (e.day !== day || e.agent_id !== null || e.organization_ids.length > 0 || typeof id !== 'number') continue;
+      const adventurer = await read.row<{ joined_day: number }>('adventurer', id);
+      if (adventurer) found.push(adventurer);
+    }
+    if (page.length < HISTORY_PAGE) return found;
+    before = page[page.length - 1].id;
+  }
+}
+
 export function dailyTick(entities: Entities, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
   /**
    * `hosts` says which entities this settler settles (on many nodes: those of the shards it
@@ -165,7 +191,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     await worldOrganizationsTurn(entities, read, seed, day, seeded.map((o) => o.id), nextId, log);
     await worldFounds(entities, read, seed, day, nextId, log);
     const available = await read.count('adventurersAvailable');
-    if (recruits(seed, day, available, recruitmentBonus(establishments)) && !arrivedToday(day, await read.list<{ joined_day: number }>('adventurersAvailable'))) {
+    if (recruits(seed, day, available, recruitmentBonus(establishments)) && !arrivedToday(day, await namedInHistoryToday(read, day))) {
       const newcomer = generateAdventurer(seed, await nextId('adventurer'));
       const r = await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
       if (!r.ok) log(`day ${day}: the newcomer ${newcomer.id} could not arrive: ${r.refusal.detail}`);

@@ -55,8 +55,8 @@ export function postedToday(
     || pending.some((p) => p.kind === 'quest' && p.intent === 'posting' && p.day === day && p.organization_id === requesterId);
 }
 
-/** Whether today's newcomer is already among the available adventurers (the day's initiative taken again brings none twice). */
-export const arrivedToday = (day: number, available: Array<{ joined_day: number }>) => available.some((a) => a.joined_day === day);
+/** Whether today's newcomer is among these adventurers (the day's initiative taken again brings none twice). */
+export const arrivedToday = (day: number, adventurers: Array<{ joined_day: number }>) => adventurers.some((a) => a.joined_day === day);
 
 /**
  * Whether a new adventurer arrives today (generateAdventurer makes it, with its new id):

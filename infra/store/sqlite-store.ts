@@ -10,12 +10,13 @@ import Database from 'better-sqlite3';
 import fs from 'fs';
 import path from 'path';
 import { Worker } from 'worker_threads';
-import type { BatchResult, WriteItem } from './sqlite-writer';
+import type { BatchRequest, BatchResult, WriteRecord } from './sqlite-writer';
 import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import {
   QUERIES, StoreUnavailableError, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
   type IdempotencyStore, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
+  type Credential, type HistoryEntry, type ProjectionRow,
 } from '../../actors/ports/store';
 
 const SCHEMA = `
@@ -59,6 +60,49 @@ export const ID_BLOCK = 64;
 
 /** How many failed write numbers are remembered for the writes that depend on them (always recent ones). */
 const FAILURES_KEPT = 65_536;
+
+/** Every write is numbered in queue order; `after` names the writes it depends on. */
+interface Numbered { seq: number; after?: number[] }
+
+/** A write as it is queued: what the actor persisted, as objects. */
+interface EventItem extends Numbered {
+  kind: 'event';
+  key: string;
+  sequenceNumber: number;
+  createdAt: number;
+  data: unknown;
+  tags: string[];
+  isDeleted: boolean;
+  rows: ProjectionRow[];
+  history: HistoryEntry[];
+  credentials: Credential[];
+}
+
+interface SnapshotItem extends Numbered { kind: 'snapshot'; key: string; sequenceNumber: number; createdAt: number; data: unknown }
+
+type WriteItem = EventItem | SnapshotItem;
+
+/** What the writer thread is sent for a queued write: its documents as JSON (throws for what JSON cannot hold). */
+function recordOf(item: WriteItem): WriteRecord {
+  const json = (value: unknown) => {
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new Error('it holds nothing JSON can write');
+    return text;
+  };
+  if (item.kind === 'snapshot') return { kind: 'snapshot', seq: item.seq, key: item.key, sequenceNumber: item.sequenceNumber, createdAt: item.createdAt, data: json(item.data) };
+  return {
+    kind: 'event', seq: item.seq, after: item.after, key: item.key, sequenceNumber: item.sequenceNumber, createdAt: item.createdAt,
+    data: json(item.data), tags: json(item.tags), isDeleted: item.isDeleted,
+    rows: item.rows.map((row) => (row.deleted
+      ? { kind: row.kind, id: String(row.id), deleted: true as const }
+      : {
+        kind: row.kind, id: String(row.id), status: row.status ?? null, location_id: row.location_id ?? null,
+        organization_id: row.organization_id ?? null, agent_id: row.agent_id ?? null, due_day: row.due_day ?? null, doc: json(row.doc),
+      })),
+    history: item.history.map((h) => ({ day: h.day, category: h.category, agent_id: h.agent_id, organization_ids: h.organization_ids, summary: h.summary, data: json(h.data ?? {}) })),
+    credentials: item.credentials,
+  };
+}
 
 interface PendingWrite {
   item: WriteItem;
@@ -254,10 +298,20 @@ export class SqliteStore implements Store {
       return;
     }
     const items: PendingWrite[] = [];
+    const records: WriteRecord[] = [];
     for (const p of this.queue) {
-      // A write whose actor's earlier write, or a write it depends on, failed since it was queued.
-      const refused = this.refusal(p.item);
-      if (refused === null) { items.push(p); continue; }
+      // A write whose actor's earlier write, or a write it depends on, failed since it was
+      // queued; or one JSON cannot hold (it fails as a write the writer could not make would).
+      let refused = this.refusal(p.item);
+      if (refused === null) {
+        try {
+          records.push(recordOf(p.item));
+          items.push(p);
+          continue;
+        } catch (e) {
+          refused = `it could not be written: ${(e as Error)?.message ?? e}`;
+        }
+      }
       this.failed(p.item);
       this.ended(p.item);
       p.reject(new Error(refused));
@@ -267,7 +321,7 @@ export class SqliteStore implements Store {
     this.inFlight = { batch: ++this.batchCount, items, started: performance.now() };
     this.itemCount += items.length;
     this.writer.ref();
-    this.writer.postMessage({ batch: this.inFlight.batch, items: items.map((p) => p.item) });
+    this.writer.postMessage({ batch: this.inFlight.batch, items: records } satisfies BatchRequest);
   }
 
   private settle(result: BatchResult): void {

@@ -3,29 +3,45 @@
 // the actors: while one batch is on its way to disk, the next one gathers (group commit).
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'worker_threads';
-import type { Credential, HistoryEntry, ProjectionRow } from '../../actors/ports/store';
+import type { Credential } from '../../actors/ports/store';
 
 /** Every write is numbered in queue order; `after` names the writes it depends on. */
 interface Numbered { seq: number; after?: number[] }
 
-export interface EventItem extends Numbered {
+/** A projected row as the writer stores it: its columns, its document already JSON (the named parameters of its statements). */
+export interface RowRecord {
+  kind: string; id: string; status: string | null; location_id: string | null; organization_id: number | null;
+  agent_id: number | null; due_day: number | null; doc: string;
+}
+
+/** A row that leaves the read model. */
+export interface RowDeletion { kind: string; id: string; deleted: true }
+
+export interface HistoryRecord { day: number; category: string; agent_id: number | null; organization_ids: number[]; summary: string; data: string }
+
+/**
+ * A write as the writer thread receives it: every document already JSON, made on the main
+ * thread (sqlite-store.ts), so that strings cross to this thread rather than object graphs
+ * to copy, and this thread only runs statements.
+ */
+export interface EventRecord extends Numbered {
   kind: 'event';
   key: string;
   sequenceNumber: number;
   createdAt: number;
-  data: unknown;
-  tags: string[];
+  data: string;
+  tags: string;
   isDeleted: boolean;
-  rows: ProjectionRow[];
-  history: HistoryEntry[];
+  rows: Array<RowRecord | RowDeletion>;
+  history: HistoryRecord[];
   credentials: Credential[];
 }
 
-export interface SnapshotItem extends Numbered { kind: 'snapshot'; key: string; sequenceNumber: number; createdAt: number; data: unknown }
+export interface SnapshotRecord extends Numbered { kind: 'snapshot'; key: string; sequenceNumber: number; createdAt: number; data: string }
 
-export type WriteItem = EventItem | SnapshotItem;
+export type WriteRecord = EventRecord | SnapshotRecord;
 
-export interface BatchRequest { batch: number; items: WriteItem[] }
+export interface BatchRequest { batch: number; items: WriteRecord[] }
 /** For each item, null when written, or the reason it was not. */
 export interface BatchResult { batch: number; errors: Array<string | null> }
 
@@ -44,30 +60,26 @@ function open(file: string) {
     updateDoc: db.prepare('UPDATE entities SET doc = @doc WHERE kind = @kind AND id = @id AND status IS @status AND location_id IS @location_id AND organization_id IS @organization_id AND agent_id IS @agent_id AND due_day IS @due_day'),
     deleteRow: db.prepare('DELETE FROM entities WHERE kind = ? AND id = ?'),
   };
-  const writeOne = (item: WriteItem, now: string) => {
+  const writeOne = (item: WriteRecord, now: string) => {
     if (item.kind === 'snapshot') {
-      stmts.putSnapshot.run(item.key, item.sequenceNumber, item.createdAt, JSON.stringify(item.data));
+      stmts.putSnapshot.run(item.key, item.sequenceNumber, item.createdAt, item.data);
       return;
     }
-    stmts.insertEvent.run(item.key, item.sequenceNumber, item.createdAt, JSON.stringify(item.data), JSON.stringify(item.tags), item.isDeleted ? 1 : 0);
+    stmts.insertEvent.run(item.key, item.sequenceNumber, item.createdAt, item.data, item.tags, item.isDeleted ? 1 : 0);
     for (const row of item.rows) {
-      if (row.deleted) { stmts.deleteRow.run(row.kind, String(row.id)); continue; }
-      const values = {
-        kind: row.kind, id: String(row.id), status: row.status ?? null, location_id: row.location_id ?? null,
-        organization_id: row.organization_id ?? null, agent_id: row.agent_id ?? null, due_day: row.due_day ?? null, doc: JSON.stringify(row.doc),
-      };
+      if ('deleted' in row) { stmts.deleteRow.run(row.kind, row.id); continue; }
       // Most writes change a row's document and none of its indexed columns: an UPDATE of the
       // document alone leaves the indexes untouched (a fifth of the writer's time in a day's tick).
-      if (stmts.updateDoc.run(values).changes === 0) stmts.upsertRow.run(values);
+      if (stmts.updateDoc.run(row).changes === 0) stmts.upsertRow.run(row);
     }
     for (const c of item.credentials) stmts.putCredential.run(c.key_hash, c.agent_id);
     for (const h of item.history) {
-      const id = stmts.insertHistory.run(h.day, h.category, h.agent_id, JSON.stringify(h.organization_ids), h.summary, JSON.stringify(h.data ?? {}), now).lastInsertRowid;
+      const id = stmts.insertHistory.run(h.day, h.category, h.agent_id, JSON.stringify(h.organization_ids), h.summary, h.data, now).lastInsertRowid;
       for (const o of h.organization_ids) stmts.linkHistory.run(o, id);
     }
   };
-  const writeAll = db.transaction((items: WriteItem[], now: string) => { for (const item of items) writeOne(item, now); });
-  const writeSingle = db.transaction((item: WriteItem, now: string) => writeOne(item, now));
+  const writeAll = db.transaction((items: WriteRecord[], now: string) => { for (const item of items) writeOne(item, now); });
+  const writeSingle = db.transaction((item: WriteRecord, now: string) => writeOne(item, now));
   return { db, writeAll, writeSingle };
 }
 
