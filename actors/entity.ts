@@ -53,8 +53,13 @@ export interface EntityKind<S, C extends { type: string }, E> {
   /** State before the first event (an entity that does not exist yet). */
   initialState: S;
   evolve(state: S, event: E): S;
-  /** The read-model rows of the state after an event. */
-  project(state: S): ProjectionRow[];
+  /**
+   * The read-model rows of the state after a command's events. Given `before`, the state
+   * before them (in the same life of the actor, whose rows are on record), it may leave out
+   * the rows whose content cannot have changed: those made from parts of the state that
+   * `evolve` kept by reference (it copies what it changes).
+   */
+  project(state: S, before?: S): ProjectionRow[];
   /** The public history entries an event produces (none for internal bookkeeping). */
   chronicle(event: E, after: S, before: S): HistoryEntry[];
   /** Read-model rows an event itself creates (records that outlive the entity's state, like messages). */

@@ -95,7 +95,11 @@ function unfinished(seqs: number[], durable: Promise<void>): Unfinished {
  * command depends on (`upstream`); and whether one of its writes failed (`failed`: this
  * life of the actor writes nothing more, and is stopped once).
  */
-interface Pipeline { tail: Unfinished | null; given: Unfinished[] | null; upstream: number[] | undefined; failed: boolean }
+interface Pipeline {
+  tail: Unfinished | null; given: Unfinished[] | null; upstream: number[] | undefined; failed: boolean;
+  /** This life has written every row it projects once: later writes carry only the rows that changed. */
+  projected: boolean;
+}
 
 /** The numbers of an actor's writes still unfinished (what its next write, and what it asks, depend on), or undefined. */
 function pendingSeqs(p: Pipeline): number[] | undefined {
@@ -238,7 +242,7 @@ export class Region<P = Protocols> implements Entities<P> {
     const metrics = this.metrics;
     // This actor's last write not yet known to be durable (a store that numbers its writes),
     // and the unfinished writes of the answers it was given while handling the current command.
-    const pipe: Pipeline = { tail: null, given: null, upstream: undefined, failed: false };
+    const pipe: Pipeline = { tail: null, given: null, upstream: undefined, failed: false, projected: false };
     const io = this.ioFor(entity, undefined, pipe);
     const f = async (shell: ShellState<unknown>, msg: any, ctx: any): Promise<ShellState<unknown>> => {
       if (ctx.recovering) {
@@ -298,7 +302,10 @@ export class Region<P = Protocols> implements Entities<P> {
         const keep = last && commandId !== undefined && events.length > 0;
         const answer = keep && !('refusal' in outcome) ? (outcome.reply ? outcome.reply(after) : entity.view(after)) : undefined;
         if (events.length > 0) {
-          writes.rows = [...entity.project(after), ...eventRows];
+          // The first write of a life carries every row (so rows of an older version, or that a
+          // failed write left behind, are brought up to date); later ones the rows that changed.
+          writes.rows = [...entity.project(after, pipe.projected ? next : undefined), ...eventRows];
+          pipe.projected = true;
           const record: PersistedRecord<unknown> = keep ? { events, command_id: commandId, answer } : { events };
           const persisting = performance.now();
           if (pipe.failed) {
@@ -341,6 +348,8 @@ export class Region<P = Protocols> implements Entities<P> {
               metrics.persisted(kind, false, secondsSince(persisting));
               log(`${key} could not persist: ${(e as Error)?.message}`);
               reply({ ok: false, refusal: INTERNAL });
+              // The write may still land (a timeout): whatever this life writes before it stops carries every row.
+              pipe.projected = false;
               // The actor's sequence number moved on; stop it so the next message recovers afresh.
               setImmediate(() => stop(ctx.self));
               return { state: next, applied };

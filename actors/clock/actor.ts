@@ -11,6 +11,9 @@ import type { ClockCommand, ClockEvent, ClockState, DayBegan } from './messages'
 import { decideAdvance, decideBegin, evolve } from './rules';
 
 /** How long the clock waits for a day to be settled before it gives up waiting (the day stays begun). */
+
+/** The history line of a day's beginning (category 'world'): what marks where a day's events start. */
+export const dayBeganSummary = (day: number) => `Day ${day} began`;
 export const SETTLE_TIMEOUT_MS = 30 * 60_000;
 export const REPUBLISH_MS = 1_000;
 
@@ -43,7 +46,7 @@ export function clockKind(bus: Bus, settlements: DaySettlements, log: (line: str
     project: (s) => (s ? [{ kind: 'world', id: CLOCK_ID, doc: { day: s.day, seed: s.seed } }] : []),
     chronicle: (e) => [{
       day: e.day, category: 'world', agent_id: null, organization_ids: [],
-      summary: e.type === 'world-began' ? 'The world began' : `Day ${e.day} began`,
+      summary: e.type === 'world-began' ? 'The world began' : dayBeganSummary(e.day),
     }],
     view: clockView,
     async handle(state, c) {

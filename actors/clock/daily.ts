@@ -6,7 +6,7 @@
 import { forEachLimited } from '../concurrency';
 import type { Entities, Protocols } from '../ports/entities';
 import type { DaySettlements } from '../ports/bus';
-import type { ReadModel } from '../ports/store';
+import type { HistoryEvent, ReadModel } from '../ports/store';
 import { resumeIntents } from '../intents';
 import { generateAdventurer } from '../world/generate';
 import { arrivedToday, postedToday, recruits, seededQuest } from '../world/quest-board';
@@ -14,6 +14,7 @@ import { recruitmentBonus, safetyCut, type EstablishmentLike } from '../organiza
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
 import { worldFounds, worldOrganizationsTurn } from '../organization/turn';
 import type { DayBegan } from './messages';
+import { dayBeganSummary } from './actor';
 
 export const TICK_CONCURRENCY = 256;
 /**
@@ -55,30 +56,46 @@ export function dailySettler(settlements: DaySettlements, tick: (day: number, in
   };
 }
 
-/** Events of the category 'adventurer' read at a time, newest first. */
+/** History events read at a time, newest first. */
 const HISTORY_PAGE = 100;
 
-/**
- * The adventurers today's history tells of by themselves (an arrival, a recovery, a quest
- * endured: no agent, no organization), read newest first down to the day before. Today's
- * newcomer, if one arrived, is among them whatever became of it since (hired, or sent on a
- * quest): the check that brings no second one reads today's events, not every available
- * adventurer of the world.
- */
-async function namedInHistoryToday(read: ReadModel, day: number): Promise<Array<{ joined_day: number }>> {
-  const found: Array<{ joined_day: number }> = [];
+/** Events of `category`, newest first, page by page, until `visit` says stop (true) or none are left. */
+async function walkHistory(read: ReadModel, category: string, visit: (e: HistoryEvent) => Promise<boolean> | boolean): Promise<void> {
   for (let before: number | undefined; ;) {
-    const page = await read.history({ limit: HISTORY_PAGE, category: 'adventurer', before_id: before });
-    for (const e of page) {
-      if (e.day < day) return found;
-      const id = (e.data as { adventurer_id?: unknown } | undefined)?.adventurer_id;
-      if (e.day !== day || e.agent_id !== null || e.organization_ids.length > 0 || typeof id !== 'number') continue;
-      const adventurer = await read.row<{ joined_day: number }>('adventurer', id);
-      if (adventurer) found.push(adventurer);
-    }
-    if (page.length < HISTORY_PAGE) return found;
+    const page = await read.history({ limit: HISTORY_PAGE, category, before_id: before });
+    for (const e of page) if (await visit(e)) return;
+    if (page.length < HISTORY_PAGE) return;
     before = page[page.length - 1].id;
   }
+}
+
+/**
+ * Whether today's newcomer already arrived (so that the day's initiative taken again brings
+ * none twice), whatever became of it since (hired, away on a quest). Its arrival is an
+ * event of the category 'adventurer', with no agent and no organization, written after
+ * the line that began the day: those events are read newest first down to that line, and
+ * the adventurers they name looked up until one joined today. (Not by their day: an event
+ * may carry an earlier day than one written before it, a request that raced the tick or
+ * an action resumed at start-up.) Without that line, every available adventurer is read.
+ */
+export async function newcomerArrivedToday(read: ReadModel, day: number): Promise<boolean> {
+  let dayBegan: number | null = null;
+  await walkHistory(read, 'world', (e) => {
+    if (e.summary === dayBeganSummary(day)) dayBegan = e.id;
+    return dayBegan !== null || e.day < day;
+  });
+  if (dayBegan === null) return arrivedToday(day, await read.list<{ joined_day: number }>('adventurersAvailable'));
+  const since: number = dayBegan;
+  let arrived = false;
+  await walkHistory(read, 'adventurer', async (e) => {
+    if (e.id <= since) return true;
+    const id = (e.data as { adventurer_id?: unknown } | undefined)?.adventurer_id;
+    if (e.agent_id !== null || e.organization_ids.length > 0 || typeof id !== 'number') return false;
+    const adventurer = await read.row<{ joined_day: number }>('adventurer', id);
+    arrived = adventurer !== undefined && arrivedToday(day, [adventurer]);
+    return arrived;
+  });
+  return arrived;
 }
 
 export function dailyTick(entities: Entities, read: ReadModel, seed: string, nextId: (sequence: string) => Promise<number>, log: (line: string) => void = () => undefined) {
@@ -191,7 +208,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     await worldOrganizationsTurn(entities, read, seed, day, seeded.map((o) => o.id), nextId, log);
     await worldFounds(entities, read, seed, day, nextId, log);
     const available = await read.count('adventurersAvailable');
-    if (recruits(seed, day, available, recruitmentBonus(establishments)) && !arrivedToday(day, await namedInHistoryToday(read, day))) {
+    if (recruits(seed, day, available, recruitmentBonus(establishments)) && !(await newcomerArrivedToday(read, day))) {
       const newcomer = generateAdventurer(seed, await nextId('adventurer'));
       const r = await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });
       if (!r.ok) log(`day ${day}: the newcomer ${newcomer.id} could not arrive: ${r.refusal.detail}`);

@@ -21,10 +21,25 @@ export const marketEntryView = (l: Pick<Location, 'id'>, e: MarketEntry) => ({
   price_factor: e.price_factor ?? 1,
 });
 
-function project(l: LocationState): ProjectionRow[] {
+/**
+ * Whether the place's row reads the same before and after: every field of its view equal
+ * (the routes, which the view copies, by the state's own list). A field the view gains
+ * later that is an object never compares equal, so its row is written: the safe side.
+ */
+function sameView(before: Location, after: Location): boolean {
+  const a = locationView(before) as Record<string, unknown>;
+  const b = locationView(after) as Record<string, unknown>;
+  return Object.keys(b).every((k) => (k === 'routes' ? before.routes === after.routes : a[k] === b[k]));
+}
+
+function project(l: LocationState, before?: LocationState): ProjectionRow[] {
   if (!l) return [];
-  const rows: ProjectionRow[] = [{ kind: 'location', id: l.id, location_id: l.id, doc: locationView(l) }];
+  // A trade changes one market entry (evolve keeps the others, the same objects) and none of
+  // the place's own fields: its row and the other entries' rows are on record already.
+  const placeKept = before ? sameView(before, l) : false;
+  const rows: ProjectionRow[] = placeKept ? [] : [{ kind: 'location', id: l.id, location_id: l.id, doc: locationView(l) }];
   for (const e of Object.values(l.market ?? {})) {
+    if (before?.market?.[e.resource] === e) continue;
     rows.push({ kind: 'market', id: `${l.id}/${e.resource}`, location_id: l.id, doc: marketEntryView(l, e) });
   }
   return rows;

@@ -172,23 +172,30 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
   }
 }
 
-function project(o: OrganizationState): ProjectionRow[] {
+function project(o: OrganizationState, before?: OrganizationState): ProjectionRow[] {
   if (!o) return [];
+  // Projects, parties and establishments the events left as they were (the same objects;
+  // a party also at the same place, which its row carries) are on record already: an
+  // organization's ended projects and disbanded parties are not written again each day.
+  const unchanged = new Set<unknown>(before ? [...before.projects, ...before.establishments, ...(before.location_id === o.location_id ? before.parties : [])] : []);
   const rows: ProjectionRow[] = [{
     kind: 'organization', id: o.id, status: o.status, location_id: o.location_id,
     organization_id: o.id, agent_id: o.agent_id, doc: organizationView(o),
   }];
   for (const p of o.projects) {
+    if (unchanged.has(p)) continue;
     rows.push({ kind: 'project', id: p.id, status: p.status, location_id: p.location_id, organization_id: o.id, doc: projectView(p) });
     if (p.production) rows.push({ kind: 'production', id: p.id, status: p.status, location_id: p.location_id, organization_id: o.id, doc: productionView(p) });
   }
   for (const p of o.parties) {
+    if (unchanged.has(p)) continue;
     // A disbanded party (its organization ended) leaves the listings.
     rows.push(p.status === 'disbanded'
       ? { kind: 'party', id: p.id, deleted: true, doc: {} }
       : { kind: 'party', id: p.id, status: p.status, location_id: o.location_id, organization_id: o.id, doc: { ...p, members: [...p.members] } });
   }
   for (const e of o.establishments) {
+    if (unchanged.has(e)) continue;
     rows.push({ kind: 'establishment', id: e.id, status: e.kind, location_id: e.location_id, organization_id: o.id, doc: { ...e } });
   }
   return rows;
