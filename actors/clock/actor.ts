@@ -10,10 +10,10 @@ import { RANK } from '../order';
 import type { ClockCommand, ClockEvent, ClockState, DayBegan } from './messages';
 import { decideAdvance, decideBegin, evolve } from './rules';
 
-/** How long the clock waits for a day to be settled before it gives up waiting (the day stays begun). */
-
 /** The history line of a day's beginning (category 'world'): what marks where a day's events start. */
 export const dayBeganSummary = (day: number) => `Day ${day} began`;
+
+/** How long the clock waits for a day to be settled before it gives up waiting (the day stays begun). */
 export const SETTLE_TIMEOUT_MS = 30 * 60_000;
 export const REPUBLISH_MS = 1_000;
 

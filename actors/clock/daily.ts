@@ -79,9 +79,10 @@ async function walkHistory(read: ReadModel, category: string, visit: (e: History
  * an action resumed at start-up.) Without that line, every available adventurer is read.
  */
 export async function newcomerArrivedToday(read: ReadModel, day: number): Promise<boolean> {
+  const line = dayBeganSummary(day);
   let dayBegan: number | null = null;
   await walkHistory(read, 'world', (e) => {
-    if (e.summary === dayBeganSummary(day)) dayBegan = e.id;
+    if (e.summary === line) dayBegan = e.id;
     return dayBegan !== null || e.day < day;
   });
   if (dayBegan === null) return arrivedToday(day, await read.list<{ joined_day: number }>('adventurersAvailable'));

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import fs from 'fs';
 import path from 'path';
 import { Worker } from 'worker_threads';
-import type { BatchRequest, BatchResult, WriteRecord } from './sqlite-writer';
+import type { BatchRequest, BatchResult, Numbered, WriteRecord } from './sqlite-writer';
 import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import {
@@ -61,9 +61,6 @@ export const ID_BLOCK = 64;
 /** How many failed write numbers are remembered for the writes that depend on them (always recent ones). */
 const FAILURES_KEPT = 65_536;
 
-/** Every write is numbered in queue order; `after` names the writes it depends on. */
-interface Numbered { seq: number; after?: number[] }
-
 /** A write as it is queued: what the actor persisted, as objects. */
 interface EventItem extends Numbered {
   kind: 'event';
@@ -82,13 +79,15 @@ interface SnapshotItem extends Numbered { kind: 'snapshot'; key: string; sequenc
 
 type WriteItem = EventItem | SnapshotItem;
 
+/** A document as JSON text; throws for what JSON cannot hold (a BigInt, a cycle, nothing at all). */
+function json(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new Error('it holds nothing JSON can write');
+  return text;
+}
+
 /** What the writer thread is sent for a queued write: its documents as JSON (throws for what JSON cannot hold). */
 function recordOf(item: WriteItem): WriteRecord {
-  const json = (value: unknown) => {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new Error('it holds nothing JSON can write');
-    return text;
-  };
   if (item.kind === 'snapshot') return { kind: 'snapshot', seq: item.seq, key: item.key, sequenceNumber: item.sequenceNumber, createdAt: item.createdAt, data: json(item.data) };
   return {
     kind: 'event', seq: item.seq, after: item.after, key: item.key, sequenceNumber: item.sequenceNumber, createdAt: item.createdAt,

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'worker_threads';
 import type { Credential } from '../../actors/ports/store';
 
 /** Every write is numbered in queue order; `after` names the writes it depends on. */
-interface Numbered { seq: number; after?: number[] }
+export interface Numbered { seq: number; after?: number[] }
 
 /** A projected row as the writer stores it: its columns, its document already JSON (the named parameters of its statements). */
 export interface RowRecord {

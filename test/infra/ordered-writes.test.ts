@@ -15,7 +15,7 @@ import { startTestWorld, tempDir, type TestWorld } from '../support/world';
 const event = (key: string, sequenceNumber: number, data: unknown): PersistedEvent =>
   ({ key, sequenceNumber, createdAt: Date.now(), data, tags: [], isDeleted: false }) as PersistedEvent;
 
-/** Data the writer cannot store (JSON has no BigInt): the write fails on the writer's thread, after it was queued. */
+/** Data the store cannot write (JSON has no BigInt): the write fails after it was queued, when its batch is made for the writer thread. */
 const UNWRITABLE = { events: [{ type: 'added', amount: 1n }] };
 
 const eventsOf = async (store: SqliteStore, key: string) =>
@@ -273,7 +273,7 @@ describe("the day's fan-out on ordered writes", () => {
     assert.equal(founded.status, 201, founded.text);
     const id = founded.body.id as number;
     const before = (await w.services.read.row<{ treasury: number }>('organization', id))!;
-    // The first write of its day is queued, then fails on the writer's thread (JSON has no BigInt).
+    // The first write of its day is queued, then fails when its batch is made for the writer (JSON has no BigInt).
     const engine = w.services.store.engine;
     const persist = engine.persist.bind(engine);
     const failures: Array<Promise<unknown>> = [];
