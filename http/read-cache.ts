@@ -2,8 +2,9 @@
 // model last changed (`Store.readGeneration`: the embedded store counts its commits) lets
 // a read answer again with the text it gave, as long as nothing was committed since; the
 // first commit after it makes every kept answer stale at once. A 2xx of a write is given
-// only after its commit, so a read that follows it is computed afresh. A store whose read
-// model other processes change (Cassandra) has no generation, and nothing is kept.
+// only after its commit, so a read that follows it is computed afresh. Cassandra on one node
+// counts the batches it sends, as it is the only writer of its world; on many nodes other
+// processes change the read model too, that store has no generation, and nothing is kept.
 
 /** An answer already in JSON: sent as it is (server.ts's JSON formatter). */
 export class JsonText {

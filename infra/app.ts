@@ -149,8 +149,9 @@ function openBus(config: Config, store: Store, log: (line: string) => void): { b
 function openStore(config: Config, metrics: Metrics, fence?: (persistenceKey: string) => string | null): Promise<SqliteStore | CassandraStore> {
   if (config.store === 'sqlite') return Promise.resolve(new SqliteStore(config.dataDir, { metrics }));
   const c = config.cassandra;
-  // On many nodes ids are reserved exactly as they are taken, so that they increase with time on every node.
-  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency, fence, exactIds: fence !== undefined, metrics });
+  // On many nodes ids are reserved exactly as they are taken, so that they increase with time on every node;
+  // on one node this process is the only writer of its world, and reads may keep their answers.
+  return openCassandraStore({ contactPoints: c.contactPoints, keyspace: c.keyspace, world: c.world, localDataCenter: c.localDataCenter, consistency: c.consistency, fence, exactIds: fence !== undefined, soleWriter: fence === undefined, metrics });
 }
 
 /**

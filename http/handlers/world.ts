@@ -11,13 +11,21 @@ import type { Services } from '../services';
 export const INVESTIGATION_LIMIT = 500;
 
 async function worldSummary(s: Services) {
-  const locations = await s.read.list<{ id: string; name: string; kind: string; danger: number; population: number; monster_population: number }>('locations');
-  const count = (query: QueryName) => s.read.count(query);
+  // The counts are independent reads: asked together, a store that waits for each (Cassandra) answers in the time of the slowest.
+  const counted: QueryName[] = ['activeOrganizations', 'openQuests', 'agents', 'activeAgents', 'bankruptOrganizations', 'dissolvedOrganizations',
+    'adventurersAvailable', 'adventurersEmployed', 'adventurersDead'];
+  const [locations, day, historyEvents, ...counts] = await Promise.all([
+    s.read.list<{ id: string; name: string; kind: string; danger: number; population: number; monster_population: number }>('locations'),
+    s.day(),
+    s.read.historyCount(),
+    ...counted.map((query) => s.read.count(query)),
+  ]);
+  const count = (query: QueryName) => counts[counted.indexOf(query)];
   const population = locations.reduce((n, l) => n + l.population, 0);
   const monsters = locations.reduce((n, l) => n + l.monster_population, 0);
   const wild = locations.filter((l) => l.kind === 'wilderness' || l.kind === 'dungeon');
   return {
-    day: await s.day(),
+    day,
     population,
     pressure: {
       monster_population: monsters,
@@ -25,21 +33,21 @@ async function worldSummary(s: Services) {
       most_dangerous_location: [...locations].sort((a, b) => b.danger - a.danger)[0]?.id ?? null,
       wild_monsters_per_place: wild.length ? Math.round(wild.reduce((n, l) => n + l.monster_population, 0) / wild.length) : 0,
     },
-    organizations: await count('activeOrganizations'),
-    quests: await count('openQuests'),
+    organizations: count('activeOrganizations'),
+    quests: count('openQuests'),
     locations: locations.length,
     places: locations.map(({ id, name, kind, danger, population: p, monster_population }) => ({ id, name, kind, danger, population: p, monster_population })),
     counts: {
-      agents: await count('agents'),
-      active_agents: await count('activeAgents'),
-      organizations_active: await count('activeOrganizations'),
-      organizations_bankrupt: await count('bankruptOrganizations'),
-      organizations_dissolved: await count('dissolvedOrganizations'),
-      adventurers_available: await count('adventurersAvailable'),
-      adventurers_employed: await count('adventurersEmployed'),
-      adventurers_dead: await count('adventurersDead'),
-      quests_open: await count('openQuests'),
-      history_events: await s.read.historyCount(),
+      agents: count('agents'),
+      active_agents: count('activeAgents'),
+      organizations_active: count('activeOrganizations'),
+      organizations_bankrupt: count('bankruptOrganizations'),
+      organizations_dissolved: count('dissolvedOrganizations'),
+      adventurers_available: count('adventurersAvailable'),
+      adventurers_employed: count('adventurersEmployed'),
+      adventurers_dead: count('adventurersDead'),
+      quests_open: count('openQuests'),
+      history_events: historyEvents,
     },
   };
 }

@@ -93,6 +93,13 @@ export interface CassandraStoreOptions {
    * (StoreUnavailableError, 503) without being sent. None on one node.
    */
   fence?: (persistenceKey: string) => string | null;
+  /**
+   * This process is the only one writing its world (one node, no cluster): it counts the
+   * batches it sends, so reads may keep their answers until the next one (Store.readGeneration,
+   * http/read-cache.ts). Default false: other processes may change the read model, and
+   * nothing is kept.
+   */
+  soleWriter?: boolean;
 }
 
 export const DEFAULT_LAYOUT: Layout = {
@@ -202,6 +209,10 @@ export class CassandraStore implements Store {
   private readonly cql: ReturnType<CassandraStore['statements']>;
   /** The write timestamp of the last batch (microseconds), so batches sent later always win. */
   private lastTimestamp = 0;
+  /** Batches and settings written so far, when this process is the only writer (readGeneration). */
+  private generation = 0;
+  /** See Store.readGeneration; present only for the sole writer of its world (CassandraStoreOptions.soleWriter). */
+  readonly readGeneration?: () => number;
   /** close() has begun: no new writes or ids. */
   private closing = false;
   private closed = false;
@@ -225,6 +236,7 @@ export class CassandraStore implements Store {
     this.historyIds = this.exactIds ? new ExactSequence(this.reserver, HISTORY_SEQUENCE) : new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
     this.cql = this.statements();
     this.engine = this.makeEngine();
+    if (opts.soleWriter) this.readGeneration = () => this.generation;
     this.idempotency = new CassandraIdempotency((what, query, params, o) => this.exec(what, query, params, o), this.keyspace, this.world, this.write, this.serial);
   }
 
@@ -480,10 +492,14 @@ export class CassandraStore implements Store {
         return;
       }
       this.metrics.committed(persists.length, false, secondsSince(started));
+      // A batch that failed (a timeout) may still be applied: kept reads are dropped all the same.
+      this.generation++;
       for (const p of persists) p.reject(e);
       return;
     }
     this.metrics.committed(persists.length, true, secondsSince(started));
+    // Before any persist of the batch is acknowledged: a read that follows the acknowledgement computes afresh.
+    this.generation++;
     for (const { day, id } of marks) this.rememberDayMark(day, id);
     for (const p of persists) {
       for (const b of p.newBuckets) this.rememberBucket(b);
@@ -909,7 +925,11 @@ export class CassandraStore implements Store {
   }
 
   async setSetting(name: string, value: string): Promise<void> {
-    await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (world, name, value) VALUES (?, ?, ?)`, [this.world, name, value], { consistency: this.write }));
+    try {
+      await this.track(this.exec('setting write', `INSERT INTO ${this.t('settings')} (world, name, value) VALUES (?, ?, ?)`, [this.world, name, value], { consistency: this.write }));
+    } finally {
+      this.generation++;
+    }
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,78 @@
+// Reads kept on Cassandra (http/read-cache.ts): on one node the process is the only writer of
+// its world, so its store counts the batches it sends (readGeneration) and reads answer
+// again from what they gave until the next one; a read after a 2xx still sees the write. A
+// store that is not the sole writer (many nodes) has no generation and keeps nothing.
+import assert from 'assert/strict';
+import sinon from 'sinon';
+import type { PersistedEvent } from '../../actors/ports/store';
+import { openCassandraStore } from '../../infra/store/cassandra-store';
+import { useCassandra } from '../support/cassandra';
+import { startTestWorld, type TestWorld } from '../support/world';
+
+describe('reads kept on Cassandra', function () {
+  this.timeout(180_000);
+  const cassandra = useCassandra();
+
+  describe('the store', () => {
+    const event = (key: string, n: number) => ({ key, sequenceNumber: n, createdAt: Date.now(), data: { events: [] }, tags: [], isDeleted: false }) as PersistedEvent;
+
+    it('of the sole writer changes its generation with every batch and setting it writes, before the write is acknowledged', async () => {
+      const store = await openCassandraStore(cassandra.options({ soleWriter: true }));
+      try {
+        assert.ok(store.readGeneration, 'the sole writer has a generation');
+        const before = store.readGeneration();
+        let seenAtAck: number | undefined;
+        await store.engine.persist(event('kept:1', 1), { rows: [{ kind: 'organization', id: 1, doc: { id: 1, name: 'Kept' } }] })
+          .then(() => { seenAtAck = store.readGeneration!(); });
+        assert.ok(seenAtAck! > before, 'changed by the time the persist resolves');
+        assert.equal((await store.row<{ name: string }>('organization', 1))?.name, 'Kept');
+        const afterPersist = store.readGeneration();
+        await store.setSetting('kept-setting', 'x');
+        assert.ok(store.readGeneration() > afterPersist, 'a setting written changes it too');
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('of a world other processes write (many nodes) has no generation', async () => {
+      const fenced = await openCassandraStore(cassandra.options({ fence: () => null }));
+      const plain = await openCassandraStore(cassandra.options());
+      try {
+        assert.equal(fenced.readGeneration, undefined);
+        assert.equal(plain.readGeneration, undefined, 'not the sole writer unless told');
+      } finally {
+        await fenced.close();
+        await plain.close();
+      }
+    });
+  });
+
+  describe('over HTTP, one node on Cassandra', () => {
+    let w: TestWorld;
+    before(async () => { w = await startTestWorld({ store: 'cassandra', bus: 'local', nodes: 1 }); });
+    after(async () => { await w?.close(); });
+    afterEach(() => sinon.restore());
+
+    it('answer the same text again without reading Cassandra until a write lands; a read after a 2xx sees it', async () => {
+      assert.ok(w.services.store.readGeneration, 'the one node is the sole writer of its world');
+      const first = await w.get('/api/world');
+      assert.equal(first.status, 200);
+      const counted = sinon.spy(w.services.store, 'count');
+      const again = await w.get('/api/world');
+      assert.equal(again.text, first.text);
+      assert.equal(counted.callCount, 0, 'answered from the kept answer');
+      const agent = await w.register('Kept On Cassandra');
+      const after = await w.get('/api/world');
+      assert.equal(after.body.counts.agents, first.body.counts.agents + 1);
+      assert.ok(counted.callCount > 0, 'computed afresh after the write');
+
+      const me = await w.get('/api/agents/me', agent.key);
+      assert.deepEqual(me.body.organizations, []);
+      assert.equal((await w.get('/api/agents/me', agent.key)).text, me.text, 'kept for its caller');
+      const founded = await w.post('/api/organizations', { name: 'Kept Company', kind: 'temple' }, agent.key);
+      assert.equal(founded.status, 201, founded.text);
+      assert.deepEqual((await w.get('/api/agents/me', agent.key)).body.organizations.map((o: { id: number }) => o.id), [founded.body.id],
+        'the agent read after the 2xx sees its organization');
+    });
+  });
+});
