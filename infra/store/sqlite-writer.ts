@@ -79,13 +79,38 @@ function open(file: string) {
     }
   };
   const writeAll = db.transaction((items: WriteRecord[], now: string) => { for (const item of items) writeOne(item, now); });
+  // Inside another transaction, better-sqlite3 runs a transaction function as a savepoint:
+  // one that throws is rolled back alone, and the others commit together.
   const writeSingle = db.transaction((item: WriteRecord, now: string) => writeOne(item, now));
-  return { db, writeAll, writeSingle };
+  const writeEach = db.transaction((items: WriteRecord[], now: string) => writeEachWith(items, (item) => writeSingle(item, now)));
+  return { db, writeAll, writeSingle, writeEach };
+}
+
+/**
+ * Writes the items one by one with `write`, answering each one's error or null. An item that
+ * depends on a failed one (a later write of the same actor, or one naming it in `after`)
+ * fails with it, unwritten: it was decided on a state that never became durable.
+ */
+function writeEachWith(items: WriteRecord[], write: (item: WriteRecord) => void): Array<string | null> {
+  const failedSeqs = new Set<number>();
+  const failedKeys = new Set<string>();
+  return items.map((item) => {
+    let error = failedKeys.has(item.key) ? `an earlier write of ${item.key} failed`
+      : item.after?.some((n) => failedSeqs.has(n)) ? 'a write it depends on failed' : null;
+    if (error === null) {
+      try { write(item); } catch (e) { error = String((e as Error)?.message ?? e); }
+    }
+    if (error !== null) {
+      failedSeqs.add(item.seq);
+      if (item.kind === 'event') failedKeys.add(item.key);
+    }
+    return error;
+  });
 }
 
 if (parentPort) {
   const port = parentPort;
-  const { writeAll, writeSingle, db } = open((workerData as { file: string }).file);
+  const { writeAll, writeSingle, writeEach, db } = open((workerData as { file: string }).file);
   port.on('message', (msg: BatchRequest | 'close') => {
     if (msg === 'close') {
       db.close();
@@ -98,24 +123,14 @@ if (parentPort) {
       writeAll(msg.items, now);
       errors = msg.items.map(() => null);
     } catch {
-      // One bad item must not sink the others: write them one by one. But an item that
-      // depends on a failed one (a later write of the same actor, or one naming it in
-      // `after`) fails with it: it was decided on a state that never became durable.
-      const failedSeqs = new Set<number>();
-      const failedKeys = new Set<string>();
-      errors = msg.items.map((item) => {
-        const failedBefore = failedKeys.has(item.key) ? `an earlier write of ${item.key} failed`
-          : item.after?.some((n) => failedSeqs.has(n)) ? 'a write it depends on failed' : null;
-        let error = failedBefore;
-        if (error === null) {
-          try { writeSingle(item, now); } catch (e) { error = String((e as Error)?.message ?? e); }
-        }
-        if (error !== null) {
-          failedSeqs.add(item.seq);
-          if (item.kind === 'event') failedKeys.add(item.key);
-        }
-        return error;
-      });
+      // One bad item must not sink the others: each in a savepoint of one transaction (one
+      // commit, one fsync). Should that transaction fail as a whole (an error that makes
+      // SQLite roll everything back), each in a transaction of its own.
+      try {
+        errors = writeEach(msg.items, now);
+      } catch {
+        errors = writeEachWith(msg.items, (item) => writeSingle(item, now));
+      }
     }
     port.postMessage({ batch: msg.batch, errors } satisfies BatchResult);
   });

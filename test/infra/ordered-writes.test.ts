@@ -83,6 +83,31 @@ describe('ordered writes of the embedded store', () => {
     assert.equal((await eventsOf(store, 'a')).length, 2);
   });
 
+  it('commits the rest of a batch in which one write is refused by SQLite, failing what depended on it', async () => {
+    await store.engine.persist(event('a', 1, { events: [{ n: 1 }] }));
+    await store.engine.persist(event('warm', 1, { events: [] })); // the next persists of this turn travel as one batch
+    const batchesBefore = store.writeStats.batches;
+    const dup = { seq: undefined as number | undefined };
+    // Queued in one turn: one batch, in which the journal refuses the second write of a:1.
+    const before = store.engine.persist(event('c', 1, { events: [] }), { rows: [{ kind: 'thing', id: 'c', doc: { c: 1 } }] });
+    const duplicate = store.engine.persist(event('a', 1, { events: [{ n: 'again' }] }), { ticket: dup });
+    const dependent = store.engine.persist(event('b', 1, { events: [] }), { after: [dup.seq!], rows: [{ kind: 'thing', id: 'b', doc: { b: 1 } }] });
+    const laterOfA = store.engine.persist(event('a', 2, { events: [{ n: 2 }] }));
+    const after = store.engine.persist(event('d', 1, { events: [] }), { history: [{ day: 1, category: 'test', agent_id: null, organization_ids: [], summary: 'd' }] });
+    await assert.rejects(duplicate, /UNIQUE|constraint/i);
+    await assert.rejects(dependent, /depends on failed/);
+    await assert.rejects(laterOfA, /earlier write of a failed/);
+    await before;
+    await after;
+    assert.equal(store.writeStats.batches - batchesBefore, 1, 'they travelled as one batch');
+    assert.deepEqual(await eventsOf(store, 'a'), [{ events: [{ n: 1 }] }], 'the journal keeps the first a:1 alone');
+    assert.deepEqual(await eventsOf(store, 'b'), []);
+    assert.equal(await store.row('thing', 'b'), undefined, 'the dependent wrote none of its rows');
+    assert.deepEqual(await store.row('thing', 'c'), { c: 1 });
+    assert.equal((await eventsOf(store, 'd')).length, 1);
+    assert.equal((await store.history({ category: 'test', limit: 10 })).length, 1, "the last write's history too");
+  });
+
   it('fails every write that waited for the writer thread, and every later one, once the thread is gone', async () => {
     const writer = (store as unknown as { writer: { terminate(): Promise<number> } }).writer;
     const queued = store.engine.persist(event('a', 1, { events: [] }));
