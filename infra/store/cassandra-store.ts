@@ -14,6 +14,7 @@ import {
   QUERIES, compareIds, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
   type PersistedSnapshot, type ProjectionRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
+import { OrderedWrites } from './ordered-writes';
 import { StoreUnavailableError, storeError } from './cassandra-errors';
 import { ExactSequence, Sequence, SequenceReserver, type IdSource } from './cassandra-ids';
 import { CassandraIdempotency } from './cassandra-idempotency';
@@ -94,10 +95,13 @@ export interface CassandraStoreOptions {
    */
   fence?: (persistenceKey: string) => string | null;
   /**
-   * This process is the only one writing its world (one node, no cluster): it counts the
+   * This process is the only one writing its world (one node, no cluster). It counts the
    * batches it sends, so reads may keep their answers until the next one (Store.readGeneration,
-   * http/read-cache.ts). Default false: other processes may change the read model, and
-   * nothing is kept.
+   * http/read-cache.ts); and it numbers its persists (Writes.ticket) and sends each only
+   * once the persists it depends on are acknowledged (its actor's previous one, and
+   * Writes.after), so an actor goes on while its write is on its way (ordered writes,
+   * actors/region.ts). Default false: other processes may change the read model, nothing
+   * is kept, and every persist is waited for.
    */
   soleWriter?: boolean;
 }
@@ -131,6 +135,10 @@ interface Statement { query: string; params: unknown[]; row?: string }
 interface PendingPersist {
   /** The entity's persistence key (`<kind>:<id>`), for the fence. */
   key: string;
+  /** Ordered writes: its number, its event's sequence number, and the numbers it waits for (they must be acknowledged first). */
+  seq?: number;
+  sequenceNumber: number;
+  after?: number[];
   statements: Statement[];
   /** Its history events' ids and days (the batch writes the day marks). */
   events: Array<{ id: number; day: number }>;
@@ -197,7 +205,9 @@ export class CassandraStore implements Store {
   private readonly dayRanges = new Map<number, [number, number]>();
   private readonly pending = new Set<Promise<unknown>>();
   /** Persists waiting for a batch, in the order they were called. */
-  private readonly waiting: PendingPersist[] = [];
+  private waiting: PendingPersist[] = [];
+  /** Ordered writes (soleWriter): see OrderedWrites. */
+  private readonly ordered: OrderedWrites | null;
   private batchesInFlight = 0;
   /** Persists in the batches on their way. */
   private persistsInFlight = 0;
@@ -237,6 +247,7 @@ export class CassandraStore implements Store {
     this.cql = this.statements();
     this.engine = this.makeEngine();
     if (opts.soleWriter) this.readGeneration = () => this.generation;
+    this.ordered = opts.soleWriter ? new OrderedWrites() : null;
     this.idempotency = new CassandraIdempotency((what, query, params, o) => this.exec(what, query, params, o), this.keyspace, this.world, this.write, this.serial);
   }
 
@@ -368,14 +379,26 @@ export class CassandraStore implements Store {
   }
 
   private async latestSnapshot(key: string): Promise<PersistedSnapshot | undefined> {
+    // Ordered writes: an actor recovering sees every write its previous life queued (those on
+    // their way are waited for); its new life starts from what is in Cassandra, so a failure
+    // of the previous one no longer refuses its writes.
+    if (this.ordered) {
+      await this.ordered.settledFor(key);
+      this.ordered.recovering(key);
+    }
     const r = await this.exec('snapshot read', `SELECT sequence_nr, created_at, data FROM ${this.t('snapshots')} WHERE world = ? AND persistence_key = ? LIMIT 1`, [this.world, key]);
     const row = r.first();
     return row ? { key, sequenceNumber: num(row.get('sequence_nr')), createdAt: num(row.get('created_at')), data: JSON.parse(row.get('data')) } : undefined;
   }
 
-  private takeSnapshot(s: PersistedSnapshot): Promise<void> {
+  private async takeSnapshot(s: PersistedSnapshot): Promise<void> {
     // A snapshot is an optimisation: one this node may no longer write is simply not taken.
-    if (this.fence?.(s.key)) return Promise.resolve();
+    if (this.fence?.(s.key)) return;
+    if (this.ordered) {
+      // Ordered writes: the state it holds must be in the journal first; after a failed write it is not taken.
+      await this.ordered.settledFor(s.key, false);
+      if (this.ordered.poisonedAt(s.key, s.sequenceNumber)) return;
+    }
     // One partition: the batch is atomic and isolated. Older snapshots of the key go.
     return this.track(this.run('snapshot', () => this.client.batch([
       { query: `INSERT INTO ${this.t('snapshots')} (world, persistence_key, sequence_nr, created_at, data) VALUES (?, ?, ?, ?, ?)`, params: [this.world, s.key, s.sequenceNumber, s.createdAt, JSON.stringify(s.data)] },
@@ -389,17 +412,34 @@ export class CassandraStore implements Store {
    */
   persist(event: PersistedEvent, writes: Writes): Promise<void> {
     if (this.closing) return Promise.reject(new Error('store is closed'));
+    // Numbered before persist returns (the actor goes on once it has the number).
+    const numbered = this.ordered?.number(event.key, event.sequenceNumber, writes.after);
+    if (numbered && writes.ticket) writes.ticket.seq = numbered.seq;
+    if (numbered?.refused) {
+      this.ordered!.settle(numbered.seq, event.key, event.sequenceNumber, false);
+      return Promise.reject(new Error(numbered.refused));
+    }
     // History ids are taken now, before any await, so they increase in the order of persists.
     const history = writes.history ?? [];
     const ids = this.historyIds.take(history.length);
     return this.track((async () => {
-      const historyIds = Array.isArray(ids) ? ids : await ids.catch((e) => { throw storeError(e, 'history ids'); });
-      const { statements, newBuckets } = this.batchOf(event, writes.rows ?? [], history, historyIds, writes.credentials ?? []);
-      let bytes = 0;
-      for (const st of statements) bytes += weight(st.params);
-      const events = history.map((e, i) => ({ id: historyIds[i], day: e.day }));
+      let pending: PendingPersist;
+      try {
+        const historyIds = Array.isArray(ids) ? ids : await ids.catch((e) => { throw storeError(e, 'history ids'); });
+        const { statements, newBuckets } = this.batchOf(event, writes.rows ?? [], history, historyIds, writes.credentials ?? []);
+        let bytes = 0;
+        for (const st of statements) bytes += weight(st.params);
+        const events = history.map((e, i) => ({ id: historyIds[i], day: e.day }));
+        pending = { key: event.key, seq: numbered?.seq, sequenceNumber: event.sequenceNumber, after: numbered?.after, statements, events, bytes, newBuckets, resolve: () => undefined, reject: () => undefined };
+      } catch (e) {
+        // Never queued: what depends on it fails too.
+        if (numbered) { this.ordered!.settle(numbered.seq, event.key, event.sequenceNumber, false); this.scheduleFlush(); }
+        throw e;
+      }
       await new Promise<void>((resolve, reject) => {
-        this.waiting.push({ key: event.key, statements, events, bytes, newBuckets, resolve, reject });
+        pending.resolve = resolve;
+        pending.reject = reject;
+        this.waiting.push(pending);
         this.scheduleFlush();
       });
     })());
@@ -414,6 +454,7 @@ export class CassandraStore implements Store {
 
   /** Sends the waiting persists in batches, while fewer than group.inFlight batches are on their way. */
   private flush(): void {
+    if (this.ordered) { this.flushOrdered(this.ordered); return; }
     while (this.waiting.length > 0 && this.batchesInFlight < this.group.inFlight) {
       const batch: PendingPersist[] = [this.waiting.shift()!];
       let bytes = batch[0].bytes;
@@ -421,14 +462,58 @@ export class CassandraStore implements Store {
         bytes += this.waiting[0].bytes;
         batch.push(this.waiting.shift()!);
       }
-      this.batchesInFlight++;
-      this.persistsInFlight += batch.length;
-      void this.send(batch, this.timestamp()).finally(() => {
-        this.batchesInFlight--;
-        this.persistsInFlight -= batch.length;
-        this.flush();
-      });
+      this.dispatch(batch);
     }
+  }
+
+  private dispatch(batch: PendingPersist[]): void {
+    this.batchesInFlight++;
+    this.persistsInFlight += batch.length;
+    void this.send(batch, this.timestamp()).finally(() => {
+      this.batchesInFlight--;
+      this.persistsInFlight -= batch.length;
+      this.flush();
+    });
+  }
+
+  /**
+   * Ordered writes: the waiting persists in their order, each into a batch once every
+   * persist it depends on is acknowledged or goes earlier in the same batch (a logged batch
+   * is applied whole or not at all); one whose dependency failed fails unsent. The others
+   * wait for a later flush (each acknowledgement flushes again).
+   */
+  private flushOrdered(ordered: OrderedWrites): void {
+    // In place: the persists that wait are moved to the front (`kept`), those sent or failed
+    // dropped, and the tail left unread once no more batches may go.
+    const waiting = this.waiting;
+    let kept = 0;
+    let read = 0;
+    let batch: PendingPersist[] = [];
+    let bytes = 0;
+    const inBatch = new Set<number>();
+    for (; read < waiting.length && this.batchesInFlight < this.group.inFlight; read++) {
+      const p = waiting[read];
+      const refused = ordered.refusal(p.key, p.sequenceNumber, p.after);
+      if (refused !== null) {
+        ordered.settle(p.seq!, p.key, p.sequenceNumber, false);
+        p.reject(new Error(refused));
+        continue;
+      }
+      if (!ordered.ready(p.after, inBatch)) { waiting[kept++] = p; continue; }
+      if (batch.length > 0 && (batch.length >= this.group.persists || bytes + p.bytes > this.group.bytes)) {
+        this.dispatch(batch);
+        batch = [];
+        bytes = 0;
+        inBatch.clear();
+        // Its dependencies may have been in the batch just sent: it waits for them to be acknowledged.
+        if (this.batchesInFlight >= this.group.inFlight || !ordered.ready(p.after, inBatch)) { waiting[kept++] = p; continue; }
+      }
+      batch.push(p);
+      bytes += p.bytes;
+      inBatch.add(p.seq!);
+    }
+    waiting.splice(kept, read - kept);
+    if (batch.length > 0) this.dispatch(batch);
   }
 
   /** The persists this node may still write; the others are refused with the fence's reason. */
@@ -486,15 +571,26 @@ export class CassandraStore implements Store {
       });
     } catch (e) {
       if (persists.length > 1 && !(e instanceof StoreUnavailableError)) {
-        // Cassandra refused the batch (too large, a value it cannot take): each persist alone, with
-        // the same timestamp, so only the one at fault fails.
-        await Promise.all(persists.map((p) => this.send([p], timestamp)));
+        // Cassandra refused the batch (too large, a value it cannot take): each persist alone, so
+        // only the one at fault fails. Ordered writes go one after another, later ones with later
+        // timestamps, and one whose dependency failed fails unsent; the others with the same timestamp.
+        const ordered = this.ordered;
+        if (ordered) {
+          for (const p of persists) {
+            const refused = ordered.refusal(p.key, p.sequenceNumber, p.after);
+            if (refused === null) await this.send([p], this.timestamp());
+            else { ordered.settle(p.seq!, p.key, p.sequenceNumber, false); p.reject(new Error(refused)); }
+          }
+        } else await Promise.all(persists.map((p) => this.send([p], timestamp)));
         return;
       }
       this.metrics.committed(persists.length, false, secondsSince(started));
       // A batch that failed (a timeout) may still be applied: kept reads are dropped all the same.
       this.generation++;
-      for (const p of persists) p.reject(e);
+      for (const p of persists) {
+        if (p.seq !== undefined) this.ordered?.settle(p.seq, p.key, p.sequenceNumber, false);
+        p.reject(e);
+      }
       return;
     }
     this.metrics.committed(persists.length, true, secondsSince(started));
@@ -503,6 +599,7 @@ export class CassandraStore implements Store {
     for (const { day, id } of marks) this.rememberDayMark(day, id);
     for (const p of persists) {
       for (const b of p.newBuckets) this.rememberBucket(b);
+      if (p.seq !== undefined) this.ordered?.settle(p.seq, p.key, p.sequenceNumber, true);
       p.resolve();
     }
   }

@@ -7,9 +7,11 @@
 import assert from 'assert/strict';
 import { Region } from '../../actors/region';
 import type { EntityKind } from '../../actors/entity';
-import type { PersistedEvent } from '../../actors/ports/store';
+import type { PersistedEvent, Store } from '../../actors/ports/store';
+import { openCassandraStore } from '../../infra/store/cassandra-store';
 import { SqliteStore } from '../../infra/store/sqlite-store';
 import sinon from 'sinon';
+import { useCassandra } from '../support/cassandra';
 import { startTestWorld, tempDir, type TestWorld } from '../support/world';
 
 const event = (key: string, sequenceNumber: number, data: unknown): PersistedEvent =>
@@ -18,7 +20,10 @@ const event = (key: string, sequenceNumber: number, data: unknown): PersistedEve
 /** Data the store cannot write (JSON has no BigInt): the write fails after it was queued, when its batch is made for the writer thread. */
 const UNWRITABLE = { events: [{ type: 'added', amount: 1n }] };
 
-const eventsOf = async (store: SqliteStore, key: string) =>
+/** A store that numbers its writes: the embedded one, or Cassandra as the sole writer of its world (one node). */
+type OrderedStore = Store & { writeStats: { batches: number } };
+
+const eventsOf = async (store: Store, key: string) =>
   (await store.engine.events(key, 0, 100, []).reduce(async (all: Promise<unknown[]>, e: PersistedEvent) => [...(await all), e.data], Promise.resolve([]))) as unknown[];
 
 describe('ordered writes of the embedded store', () => {
@@ -126,6 +131,85 @@ describe('ordered writes of the embedded store', () => {
   });
 });
 
+describe('ordered writes of Cassandra on one node', function () {
+  this.timeout(60_000);
+  const cassandra = useCassandra();
+  let store: Awaited<ReturnType<typeof openCassandraStore>>;
+  afterEach(async () => { sinon.restore(); await store?.close(); });
+
+  it('numbers every persist as it is called, and only the sole writer of its world does', async () => {
+    store = await openCassandraStore(cassandra.options({ soleWriter: true }));
+    const tickets = [{}, {}, {}] as Array<{ seq?: number }>;
+    const written = tickets.map((ticket, i) => store.engine.persist(event(`a${i}`, 1, { events: [] }), { ticket }));
+    const seqs = tickets.map((t) => t.seq!);
+    assert.ok(seqs.every((n) => typeof n === 'number'), 'numbered at once');
+    assert.deepEqual(seqs, [...seqs].sort((x, y) => x - y));
+    await Promise.all(written);
+    const many = await openCassandraStore(cassandra.options({ fence: () => null }));
+    try {
+      const ticket: { seq?: number } = {};
+      await many.engine.persist(event('m', 1, { events: [] }), { ticket });
+      assert.equal(ticket.seq, undefined, 'on many nodes every persist is waited for');
+    } finally {
+      await many.close();
+    }
+  });
+
+  it('sends a persist only once the ones it depends on are acknowledged: its actor\'s previous one and those it names', async () => {
+    store = await openCassandraStore(cassandra.options({ soleWriter: true, groupCommit: { persists: 1 } }));
+    const client = (store as unknown as { client: { batch: (...args: unknown[]) => Promise<unknown> } }).client;
+    const log: string[] = [];
+    const batch = client.batch.bind(client);
+    sinon.stub(client, 'batch').callsFake(async (statements: unknown, ...rest: unknown[]) => {
+      const keys = (statements as Array<{ params: unknown[] }>).map((st) => st.params[1]).filter((k) => typeof k === 'string' && /^[a-z]:/.test(k as string));
+      log.push(`sent ${keys.join(',')}`);
+      const r = await batch(statements, ...rest);
+      log.push(`acknowledged ${keys.join(',')}`);
+      return r;
+    });
+    const first = { seq: undefined as number | undefined };
+    const writes = [
+      store.engine.persist(event('a:1', 1, { events: [{ n: 1 }] }), { ticket: first }),
+      store.engine.persist(event('a:1', 2, { events: [{ n: 2 }] })),
+    ];
+    writes.push(store.engine.persist(event('b:1', 1, { events: [] }), { after: [first.seq!] }));
+    await Promise.all(writes);
+    const at = (line: string) => log.indexOf(line);
+    assert.ok(at('acknowledged a:1') >= 0 && at('acknowledged a:1') < log.lastIndexOf('sent a:1'), `the second write of a:1 left after the first was acknowledged: ${log}`);
+    assert.ok(at('acknowledged a:1') < at('sent b:1'), `b:1 left after the write it names: ${log}`);
+    assert.deepEqual(await eventsOf(store, 'a:1'), [{ events: [{ n: 1 }] }, { events: [{ n: 2 }] }]);
+  });
+
+  it('fails, unsent, what depends on a failed persist and what its actor wrote after it, until the actor recovers', async () => {
+    store = await openCassandraStore(cassandra.options({ soleWriter: true }));
+    await store.engine.persist(event('a:1', 1, { events: [{ n: 1 }] }));
+    const bad = { seq: undefined as number | undefined };
+    const failing = store.engine.persist(event('a:1', 2, UNWRITABLE), { ticket: bad });
+    const later = store.engine.persist(event('a:1', 3, { events: [{ n: 3 }] }));
+    const dependent = store.engine.persist(event('b:1', 1, { events: [] }), { after: [bad.seq!], rows: [{ kind: 'thing', id: 'b', doc: { b: 1 } }] });
+    const unrelated = store.engine.persist(event('c:1', 1, { events: [] }));
+    await assert.rejects(failing);
+    await assert.rejects(later, /earlier write of a:1 failed/);
+    await assert.rejects(dependent, /depends on failed/);
+    await unrelated;
+    assert.deepEqual(await eventsOf(store, 'b:1'), []);
+    assert.equal(await store.row('thing', 'b'), undefined, 'its rows were not written either');
+    await store.engine.takeSnapshot({ key: 'a:1', sequenceNumber: 3, createdAt: Date.now(), data: { poisoned: true } } as never);
+    // The next life recovers to 1 (nact reads its snapshot first: none was taken of the failed state) and writes 2 again.
+    assert.equal(await store.engine.latestSnapshot('a:1'), undefined, 'no snapshot of the failed state');
+    await store.engine.persist(event('a:1', 2, { events: [{ n: 2 }] }));
+    assert.deepEqual(await eventsOf(store, 'a:1'), [{ events: [{ n: 1 }] }, { events: [{ n: 2 }] }]);
+  });
+
+  it("reads an actor's snapshot only after the writes of its key still on their way (recovery sees them)", async () => {
+    store = await openCassandraStore(cassandra.options({ soleWriter: true }));
+    const written = store.engine.persist(event('a:1', 1, { events: [{ n: 1 }] }));
+    assert.equal(await store.engine.latestSnapshot('a:1'), undefined);
+    assert.equal((await eventsOf(store, 'a:1')).length, 1, 'the queued write was acknowledged before the snapshot was read');
+    await written;
+  });
+});
+
 // Two kinds: a ledger (higher) asks a purse (lower) to pay, then records what was paid.
 type Purse = { id: string; total: number } | null;
 type PurseCommand = { type: 'pay'; id: string; amount: number; unwritable?: boolean; slowMs?: number } | { type: 'get' };
@@ -186,10 +270,19 @@ const ledgerKind: EntityKind<Ledger, LedgerCommand, LedgerEvent> = {
 };
 
 describe('actors on ordered writes', () => {
-  let store: SqliteStore;
+  describe('of the embedded store', () => actorsOnOrderedWrites(async () => new SqliteStore(tempDir())));
+  describe('of Cassandra on one node', function () {
+    this.timeout(60_000);
+    const cassandra = useCassandra();
+    actorsOnOrderedWrites(() => openCassandraStore(cassandra.options({ soleWriter: true })));
+  });
+});
+
+function actorsOnOrderedWrites(open: () => Promise<OrderedStore>): void {
+  let store: OrderedStore;
   let region: Region<TestProtocols>;
-  beforeEach(() => {
-    store = new SqliteStore(tempDir());
+  beforeEach(async () => {
+    store = await open();
     region = new Region<TestProtocols>(store.engine, store, [purseKind, ledgerKind], { log: () => undefined });
   });
   afterEach(async () => {
@@ -282,7 +375,7 @@ describe('actors on ordered writes', () => {
     assert.ok(r.ok);
     assert.deepEqual((r.value as { row: unknown }).row, { id: 'p', total: 3 }, 'the read waited for the payment to be durable');
   });
-});
+}
 
 describe("the day's fan-out on ordered writes", () => {
   let w: TestWorld;
