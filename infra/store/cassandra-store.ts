@@ -205,7 +205,7 @@ export class CassandraStore implements Store {
   private readonly dayRanges = new Map<number, [number, number]>();
   private readonly pending = new Set<Promise<unknown>>();
   /** Persists waiting for a batch, in the order they were called. */
-  private waiting: PendingPersist[] = [];
+  private readonly waiting: PendingPersist[] = [];
   /** Ordered writes (soleWriter): see OrderedWrites. */
   private readonly ordered: OrderedWrites | null;
   private batchesInFlight = 0;
@@ -522,8 +522,9 @@ export class CassandraStore implements Store {
     const allowed: PendingPersist[] = [];
     for (const p of persists) {
       const reason = this.fence(p.key);
-      if (reason === null) allowed.push(p);
-      else p.reject(new StoreUnavailableError(`not written: ${reason}`));
+      if (reason === null) { allowed.push(p); continue; }
+      if (p.seq !== undefined) this.ordered?.settle(p.seq, p.key, p.sequenceNumber, false);
+      p.reject(new StoreUnavailableError(`not written: ${reason}`));
     }
     return allowed;
   }
