@@ -13,8 +13,11 @@ export class OrderedWrites {
   /** Numbered and not yet acknowledged or failed. */
   private readonly unsettled = new Set<number>();
   private readonly failed = new Set<number>();
-  /** Each actor's newest unsettled persist (persistence key → number). */
+  /** Each actor's newest persist while any of its persists is unsettled (persistence key → number). */
   private readonly lastOfKey = new Map<string, number>();
+  /** How many of each actor's persists are unsettled: a later one may fail (refused) before an earlier one is acknowledged. */
+  private readonly unsettledOfKey = new Map<string, number>();
+  private readonly keyWaiters = new Map<string, Array<() => void>>();
   /** Actors whose persist failed in this life: persistence key → the sequence number that failed. */
   private readonly poisoned = new Map<string, number>();
   private readonly waiters = new Map<number, Array<() => void>>();
@@ -29,6 +32,7 @@ export class OrderedWrites {
     const deps = previous === undefined ? after : [...(after ?? []), previous];
     this.unsettled.add(seq);
     this.lastOfKey.set(key, seq);
+    this.unsettledOfKey.set(key, (this.unsettledOfKey.get(key) ?? 0) + 1);
     return { seq, after: deps?.length ? deps : undefined, refused: this.refusal(key, sequenceNumber, deps) };
   }
 
@@ -54,28 +58,43 @@ export class OrderedWrites {
       const poisoned = this.poisoned.get(key);
       if (poisoned === undefined || sequenceNumber < poisoned) this.poisoned.set(key, sequenceNumber);
     }
-    if (this.lastOfKey.get(key) === seq) this.lastOfKey.delete(key);
     const waiting = this.waiters.get(seq);
     if (waiting) {
       this.waiters.delete(seq);
       for (const w of waiting) w();
     }
+    const left = (this.unsettledOfKey.get(key) ?? 1) - 1;
+    if (left > 0) { this.unsettledOfKey.set(key, left); return; }
+    this.unsettledOfKey.delete(key);
+    this.lastOfKey.delete(key);
+    const idle = this.keyWaiters.get(key);
+    if (idle) {
+      this.keyWaiters.delete(key);
+      for (const w of idle) w();
+    }
   }
 
   /**
-   * Resolves once every persist of `key` numbered so far is acknowledged or failed (each
-   * waits for the one before); with `chase`, also those numbered meanwhile, until none is
-   * left (an actor's recovery: its previous life writes no more). A snapshot does not chase:
-   * a busy actor may never be idle.
+   * Resolves once no persist of `key` is unsettled (an actor's recovery: its previous life
+   * writes no more, and a failed persist may have been refused while an earlier one was
+   * still on its way). With `chase` false, once its newest persist so far is settled (a
+   * snapshot: a busy actor may never be idle; that persist is sent only after the earlier
+   * ones are acknowledged, and if it failed the snapshot is not taken).
    */
   settledFor(key: string, chase = true): Promise<void> {
-    const last = this.lastOfKey.get(key);
-    if (last === undefined) return Promise.resolve();
-    const settled = new Promise<void>((resolve) => {
-      const waiting = this.waiters.get(last);
-      if (waiting) waiting.push(resolve); else this.waiters.set(last, [resolve]);
+    if (!this.unsettledOfKey.has(key)) return Promise.resolve();
+    if (!chase) {
+      const last = this.lastOfKey.get(key)!;
+      if (!this.unsettled.has(last)) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const waiting = this.waiters.get(last);
+        if (waiting) waiting.push(resolve); else this.waiters.set(last, [resolve]);
+      });
+    }
+    return new Promise<void>((resolve) => {
+      const waiting = this.keyWaiters.get(key);
+      if (waiting) waiting.push(resolve); else this.keyWaiters.set(key, [resolve]);
     });
-    return chase ? settled.then(() => this.settledFor(key)) : settled;
   }
 
   /** A persist of this actor failed at or before `sequenceNumber` in this life (a snapshot there would hold a state never durable). */

@@ -82,23 +82,29 @@ function open(file: string) {
   // Inside another transaction, better-sqlite3 runs a transaction function as a savepoint:
   // one that throws is rolled back alone, and the others commit together.
   const writeSingle = db.transaction((item: WriteRecord, now: string) => writeOne(item, now));
-  const writeEach = db.transaction((items: WriteRecord[], now: string) => writeEachWith(items, (item) => writeSingle(item, now)));
+  // An error after which SQLite rolled the whole transaction back (a full disk) ends it: nothing
+  // after it may commit on its own, and the caller starts again a transaction per write.
+  const writeEach = db.transaction((items: WriteRecord[], now: string) => writeEachWith(items, (item) => writeSingle(item, now), () => !db.inTransaction));
   return { db, writeAll, writeSingle, writeEach };
 }
 
 /**
- * Writes the items one by one with `write`, answering each one's error or null. An item that
+ * Writes the items one by one with `write`, answering each one's error or null (or throws,
+ * once `lost` says the transaction they were written in is gone). An item that
  * depends on a failed one (a later write of the same actor, or one naming it in `after`)
  * fails with it, unwritten: it was decided on a state that never became durable.
  */
-function writeEachWith(items: WriteRecord[], write: (item: WriteRecord) => void): Array<string | null> {
+function writeEachWith(items: WriteRecord[], write: (item: WriteRecord) => void, lost: () => boolean = () => false): Array<string | null> {
   const failedSeqs = new Set<number>();
   const failedKeys = new Set<string>();
   return items.map((item) => {
     let error = failedKeys.has(item.key) ? `an earlier write of ${item.key} failed`
       : item.after?.some((n) => failedSeqs.has(n)) ? 'a write it depends on failed' : null;
     if (error === null) {
-      try { write(item); } catch (e) { error = String((e as Error)?.message ?? e); }
+      try { write(item); } catch (e) {
+        if (lost()) throw e;
+        error = String((e as Error)?.message ?? e);
+      }
     }
     if (error !== null) {
       failedSeqs.add(item.seq);

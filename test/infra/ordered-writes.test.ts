@@ -201,12 +201,54 @@ describe('ordered writes of Cassandra on one node', function () {
     assert.deepEqual(await eventsOf(store, 'a:1'), [{ events: [{ n: 1 }] }, { events: [{ n: 2 }] }]);
   });
 
+  /** Holds each batch that writes the journal of `key` for `ms` before sending it; answers the order things happened in. */
+  const delayBatchesOf = (key: string, ms: number, failKey?: string) => {
+    const client = (store as unknown as { client: { batch: (...args: unknown[]) => Promise<unknown> } }).client;
+    const batch = client.batch.bind(client);
+    const log: string[] = [];
+    sinon.stub(client, 'batch').callsFake(async (statements: unknown, ...rest: unknown[]) => {
+      const keys = (statements as Array<{ params: unknown[] }>).map((st) => st.params[1]);
+      if (failKey !== undefined && keys.includes(failKey)) {
+        await new Promise((r) => setTimeout(r, 20));
+        throw new Error(`refused for the test: ${failKey}`);
+      }
+      if (keys.includes(key)) await new Promise((r) => setTimeout(r, ms));
+      const r = await batch(statements, ...rest);
+      if (keys.includes(key)) log.push(`acknowledged ${key}`);
+      return r;
+    });
+    return log;
+  };
+
   it("reads an actor's snapshot only after the writes of its key still on their way (recovery sees them)", async () => {
     store = await openCassandraStore(cassandra.options({ soleWriter: true }));
+    const log = delayBatchesOf('a:1', 200);
     const written = store.engine.persist(event('a:1', 1, { events: [{ n: 1 }] }));
     assert.equal(await store.engine.latestSnapshot('a:1'), undefined);
-    assert.equal((await eventsOf(store, 'a:1')).length, 1, 'the queued write was acknowledged before the snapshot was read');
+    log.push('snapshot read');
+    assert.deepEqual(log, ['acknowledged a:1', 'snapshot read']);
+    assert.equal((await eventsOf(store, 'a:1')).length, 1, 'recovery reads the journal with the write in it');
     await written;
+  });
+
+  it("recovers an actor only after every write of its key settled, even when a later one failed first", async () => {
+    store = await openCassandraStore(cassandra.options({ soleWriter: true, groupCommit: { persists: 1 } }));
+    const log = delayBatchesOf('x:1', 300, 'y:1');
+    const first = { seq: undefined as number | undefined };
+    const other = { seq: undefined as number | undefined };
+    const a = store.engine.persist(event('x:1', 1, { events: [{ n: 1 }] }), { ticket: first });
+    const b = store.engine.persist(event('y:1', 1, { events: [] }), { ticket: other });
+    // The actor's next write depends on y's, which fails while its first write is still on its way.
+    const c = store.engine.persist(event('x:1', 2, { events: [{ n: 2 }] }), { after: [other.seq!] });
+    await assert.rejects(b);
+    await assert.rejects(c, /depends on failed/);
+    // Its next life: the recovery waits for the first write, so it recovers to 1 and writes 2 on from there.
+    assert.equal(await store.engine.latestSnapshot('x:1'), undefined);
+    log.push('recovered');
+    assert.deepEqual(log, ['acknowledged x:1', 'recovered']);
+    await a;
+    await store.engine.persist(event('x:1', 2, { events: [{ n: 'next life' }] }));
+    assert.deepEqual(await eventsOf(store, 'x:1'), [{ events: [{ n: 1 }] }, { events: [{ n: 'next life' }] }]);
   });
 });
 
