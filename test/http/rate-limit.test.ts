@@ -5,6 +5,7 @@
 // other clients come from other loopback addresses (127.0.0.2, ...).
 import assert from 'assert';
 import http from 'http';
+import sinon from 'sinon';
 import { readConfig } from '../../infra/config';
 import { RateLimiter, refill, secondsUntilToken, type RateLimits } from '../../http/rate-limit';
 import { startTestWorld, type TestWorld } from '../support/world';
@@ -52,7 +53,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('rate limits (issue 12)', function () {
   this.timeout(120_000);
   let w: TestWorld | null = null;
-  afterEach(async () => { await w?.close(); w = null; agents.forEach((a) => a.destroy()); agents.clear(); });
+  let clock: sinon.SinonFakeTimers | null = null;
+  afterEach(async () => { clock?.restore(); clock = null; await w?.close(); w = null; agents.forEach((a) => a.destroy()); agents.clear(); });
 
   it('with the real defaults, a client hammering registration 5,000 times gets 429s with Retry-After; other clients are served meanwhile; refused registrations leave no agent', async () => {
     w = await startTestWorld({ nodes: 1, rateLimits: DEFAULTS });
@@ -111,6 +113,10 @@ describe('rate limits (issue 12)', function () {
     const register = async (name: string, from: string) => (await send(base, 'POST', '/api/agents', { from, body: { name, model: 'test-model' } })).body.api_key as string;
     const eager = await register('Eager Agent', '127.0.0.4');
     const calm = await register('Calm Agent', '127.0.0.5');
+    // The limiter's clock stands still from here (only Date is faked: the world's timers and
+    // sockets run on), so the key's bucket gains nothing between its refusal and the next
+    // request: on a busy machine a token could otherwise come back in between.
+    clock = sinon.useFakeTimers({ now: Date.now(), toFake: ['Date'] });
     const statuses: number[] = [];
     let refused: Reply | null = null;
     // As fast as one client can: faster than the key's rate, so its bucket empties.
@@ -130,7 +136,7 @@ describe('rate limits (issue 12)', function () {
     assert.equal((await send(base, 'GET', '/api/agents/me', { from: '127.0.0.5', headers: { 'x-agent-key': calm } })).status, 200);
     assert.equal((await send(base, 'GET', '/api/world', { from: '127.0.0.4' })).status, 200);
 
-    await sleep(Number(found.retryAfter) * 1000);
+    clock.tick(Number(found.retryAfter) * 1000);
     const again = await send(base, 'POST', '/api/organizations', { from: '127.0.0.4', headers: { 'x-agent-key': eager }, body: { name: 'Hasty Company', kind: 'merchant company' } });
     assert.equal(again.status, 201, JSON.stringify(again.body));
     const listed = (await send(base, 'GET', '/api/organizations', { from: '127.0.0.6' })).body as Array<{ name: string }>;
