@@ -397,7 +397,7 @@ export class CassandraStore implements Store {
     if (this.ordered) {
       // Ordered writes: the state it holds must be in the journal first; after a failed write it is not taken.
       await this.ordered.settledFor(s.key, false);
-      if (this.ordered.poisonedAt(s.key, s.sequenceNumber)) return;
+      if (this.ordered.refusal(s.key, s.sequenceNumber, undefined, true) !== null) return;
     }
     // One partition: the batch is atomic and isolated. Older snapshots of the key go.
     return this.track(this.run('snapshot', () => this.client.batch([

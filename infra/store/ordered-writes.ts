@@ -1,9 +1,11 @@
-// The bookkeeping of ordered writes for a store that sends several batches at once
-// (Cassandra on one node): every persist is numbered as it is called, depends on its
-// actor's previous persist and on the numbers it names (Writes.after), and may be sent only
-// once those are acknowledged (or go earlier in the same all-or-nothing batch). A persist
-// whose dependency failed, or whose actor had an earlier persist fail in this life, fails
-// unsent: it was decided on a state that never became durable (actors/region.ts).
+// The bookkeeping of ordered writes, shared by both stores: every persist is numbered as it
+// is called, depends on its actor's previous persist and on the numbers it names
+// (Writes.after), and may be written only once those are (the embedded store commits in
+// number order, one batch at a time; Cassandra on one node sends several batches at once and
+// asks `ready`). A persist whose dependency failed, or whose actor had an earlier persist fail
+// in this life, fails unwritten: it was decided on a state that never became durable
+// (actors/region.ts). A snapshot that a store queues is counted too (a recovery waits for it)
+// but nothing depends on it, and its failure leaves the actor's events as they are.
 
 /** Failed numbers remembered (dependencies are recent writes: the oldest failures are forgotten). */
 const FAILURES_KEPT = 65_536;
@@ -26,20 +28,24 @@ export class OrderedWrites {
    * Numbers a persist of `key` (event `sequenceNumber`): the numbers it depends on (`after`
    * and the actor's previous unsettled persist), and why it may not be written, if it may not.
    */
-  number(key: string, sequenceNumber: number, after: number[] | undefined): { seq: number; after: number[] | undefined; refused: string | null } {
+  number(key: string, sequenceNumber: number, after: number[] | undefined, snapshot = false): { seq: number; after: number[] | undefined; refused: string | null } {
     const seq = ++this.lastSeq;
+    this.unsettled.add(seq);
+    this.unsettledOfKey.set(key, (this.unsettledOfKey.get(key) ?? 0) + 1);
+    if (snapshot) return { seq, after: undefined, refused: this.refusal(key, sequenceNumber, undefined, true) };
     const previous = this.lastOfKey.get(key);
     const deps = previous === undefined ? after : [...(after ?? []), previous];
-    this.unsettled.add(seq);
     this.lastOfKey.set(key, seq);
-    this.unsettledOfKey.set(key, (this.unsettledOfKey.get(key) ?? 0) + 1);
     return { seq, after: deps?.length ? deps : undefined, refused: this.refusal(key, sequenceNumber, deps) };
   }
 
-  /** Why a persist may not be written (an earlier persist of its actor, or one it depends on, failed), or null. */
-  refusal(key: string, sequenceNumber: number, after: number[] | undefined): string | null {
+  /**
+   * Why a persist may not be written (an earlier persist of its actor, or one it depends on,
+   * failed), or null. A snapshot at the failed number would hold the failed event's state.
+   */
+  refusal(key: string, sequenceNumber: number, after: number[] | undefined, snapshot = false): string | null {
     const poisoned = this.poisoned.get(key);
-    if (poisoned !== undefined && sequenceNumber > poisoned) return `an earlier write of ${key} failed`;
+    if (poisoned !== undefined && (sequenceNumber > poisoned || (snapshot && sequenceNumber === poisoned))) return `an earlier write of ${key} failed`;
     if (after?.some((n) => this.failed.has(n))) return 'a write it depends on failed';
     return null;
   }
@@ -49,12 +55,14 @@ export class OrderedWrites {
     return !after || after.every((n) => !this.unsettled.has(n) || batch.has(n));
   }
 
-  /** A persist was acknowledged (`ok`) or failed. */
-  settle(seq: number, key: string, sequenceNumber: number, ok: boolean): void {
+  /** A persist (or a counted snapshot) was acknowledged (`ok`) or failed. */
+  settle(seq: number, key: string, sequenceNumber: number, ok: boolean, snapshot = false): void {
     if (!this.unsettled.delete(seq)) return;
     if (!ok) {
       this.failed.add(seq);
       if (this.failed.size > FAILURES_KEPT) this.failed.delete(this.failed.values().next().value!);
+    }
+    if (!ok && !snapshot) {
       const poisoned = this.poisoned.get(key);
       if (poisoned === undefined || sequenceNumber < poisoned) this.poisoned.set(key, sequenceNumber);
     }
@@ -95,12 +103,6 @@ export class OrderedWrites {
       const waiting = this.keyWaiters.get(key);
       if (waiting) waiting.push(resolve); else this.keyWaiters.set(key, [resolve]);
     });
-  }
-
-  /** A persist of this actor failed at or before `sequenceNumber` in this life (a snapshot there would hold a state never durable). */
-  poisonedAt(key: string, sequenceNumber: number): boolean {
-    const poisoned = this.poisoned.get(key);
-    return poisoned !== undefined && sequenceNumber >= poisoned;
   }
 
   /** A new life of the actor of `key` begins, from what is durable: its writes are accepted again. */

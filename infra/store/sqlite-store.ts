@@ -12,6 +12,7 @@ import path from 'path';
 import { Worker } from 'worker_threads';
 import type { BatchRequest, BatchResult, Numbered, WriteRecord } from './sqlite-writer';
 import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
+import { OrderedWrites } from './ordered-writes';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import {
   QUERIES, StoreUnavailableError, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
@@ -57,9 +58,6 @@ CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)
 `;
 
 export const ID_BLOCK = 64;
-
-/** How many failed write numbers are remembered for the writes that depend on them (always recent ones). */
-const FAILURES_KEPT = 65_536;
 
 /** A write as it is queued: what the actor persisted, as objects. */
 interface EventItem extends Numbered {
@@ -165,15 +163,8 @@ export class SqliteStore implements Store {
   private drained: Array<() => void> = [];
   /** Changes with every commit (Store.readGeneration). */
   private generation = 0;
-  /** The number of the last write queued (see enqueue). */
-  private writeSeq = 0;
-  /** Numbers of writes that failed (the most recent FAILURES_KEPT). */
-  private readonly failedSeqs = new Set<number>();
-  /** Actors whose write failed: persistence key → the sequence number that failed, until the actor recovers. */
-  private readonly poisoned = new Map<string, number>();
-  /** Writes queued or on their way to disk, by persistence key, and who waits for them to end. */
-  private readonly pendingByKey = new Map<string, number>();
-  private readonly keyWaiters = new Map<string, Array<() => void>>();
+  /** Numbers the writes, remembers which failed, and who waits for an actor's writes to settle. */
+  private readonly ordered = new OrderedWrites();
   /** Ids handed out from blocks reserved durably in advance (hi-lo): one disk write per ID_BLOCK ids. */
   private readonly idBlocks = new Map<string, { next: number; last: number }>();
   private closed = false;
@@ -244,8 +235,8 @@ export class SqliteStore implements Store {
         // An actor recovering (nact reads its snapshot first, then its events) sees every write
         // its previous life queued: those still on their way are waited for. Its new life
         // starts from what is on disk, so a failure of the previous one no longer refuses its writes.
-        await store.settledFor(persistenceKey);
-        store.recovering(persistenceKey);
+        await store.ordered.settledFor(persistenceKey);
+        store.ordered.recovering(persistenceKey);
         const r = store.stmts.snapshot.get(persistenceKey) as
           { persistence_key: string; sequence_nr: number; created_at: number; data: string } | undefined;
         return r ? { key: r.persistence_key, sequenceNumber: r.sequence_nr, createdAt: r.created_at, data: JSON.parse(r.data) } : undefined;
@@ -271,14 +262,13 @@ export class SqliteStore implements Store {
   private enqueue(item: WriteItem, ticket?: { seq?: number }): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     if (this.lostWriter !== null) return Promise.reject(new StoreUnavailableError(this.lostWriter));
-    item.seq = ++this.writeSeq;
-    if (ticket) ticket.seq = item.seq;
-    const refused = this.refusal(item);
+    const { seq, refused } = this.ordered.number(item.key, item.sequenceNumber, item.kind === 'event' ? item.after : undefined, item.kind === 'snapshot');
+    item.seq = seq;
+    if (ticket) ticket.seq = seq;
     if (refused !== null) {
-      this.failed(item);
+      this.settled(item, false);
       return Promise.reject(new Error(refused));
     }
-    this.pendingByKey.set(item.key, (this.pendingByKey.get(item.key) ?? 0) + 1);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (!this.inFlight && !this.flushScheduled) {
@@ -311,8 +301,7 @@ export class SqliteStore implements Store {
           refused = `it could not be written: ${(e as Error)?.message ?? e}`;
         }
       }
-      this.failed(p.item);
-      this.ended(p.item);
+      this.settled(p.item, false);
       p.reject(new Error(refused));
     }
     this.queue = [];
@@ -335,8 +324,7 @@ export class SqliteStore implements Store {
     if (result.errors.some((e) => e === null)) this.generation++;
     done.items.forEach((p, i) => {
       const error = result.errors[i];
-      if (error !== null) this.failed(p.item);
-      this.ended(p.item);
+      this.settled(p.item, error === null);
       if (error === null) p.resolve(); else p.reject(new Error(error));
     });
     this.flush();
@@ -344,20 +332,14 @@ export class SqliteStore implements Store {
 
   /** Why a queued write may not be written (see enqueue), or null. */
   private refusal(item: WriteItem): string | null {
-    const poisoned = this.poisoned.get(item.key);
-    // A snapshot at the failed number holds the failed event's state.
-    if (poisoned !== undefined && (item.sequenceNumber > poisoned || (item.kind === 'snapshot' && item.sequenceNumber === poisoned))) return `an earlier write of ${item.key} failed`;
-    if (item.kind === 'event' && item.after?.some((n) => this.failedSeqs.has(n))) return 'a write it depends on failed';
-    return null;
+    return item.kind === 'event'
+      ? this.ordered.refusal(item.key, item.sequenceNumber, item.after)
+      : this.ordered.refusal(item.key, item.sequenceNumber, undefined, true);
   }
 
-  private failed(item: WriteItem): void {
-    this.failedSeqs.add(item.seq);
-    // Dependencies are recent writes: the oldest failures are forgotten.
-    if (this.failedSeqs.size > FAILURES_KEPT) this.failedSeqs.delete(this.failedSeqs.values().next().value!);
-    if (item.kind !== 'event') return;
-    const poisoned = this.poisoned.get(item.key);
-    if (poisoned === undefined || item.sequenceNumber < poisoned) this.poisoned.set(item.key, item.sequenceNumber);
+  /** A queued write is committed (`ok`) or failed. */
+  private settled(item: WriteItem, ok: boolean): void {
+    this.ordered.settle(item.seq, item.key, item.sequenceNumber, ok, item.kind === 'snapshot');
   }
 
   /** The writer thread is gone: every write waiting for it fails, and every later one (see enqueue). */
@@ -368,36 +350,10 @@ export class SqliteStore implements Store {
     this.inFlight = null;
     this.queue = [];
     for (const p of waiting) {
-      this.failed(p.item);
-      this.ended(p.item);
+      this.settled(p.item, false);
       p.reject(new StoreUnavailableError(reason));
     }
     this.notifyDrained();
-  }
-
-  /** A new life of the actor of `key` begins (from what is on disk, its earlier writes all settled). */
-  recovering(key: string): void {
-    this.poisoned.delete(key);
-  }
-
-  /** A queued write is committed or failed. */
-  private ended(item: WriteItem): void {
-    const left = (this.pendingByKey.get(item.key) ?? 1) - 1;
-    if (left > 0) { this.pendingByKey.set(item.key, left); return; }
-    this.pendingByKey.delete(item.key);
-    const waiting = this.keyWaiters.get(item.key);
-    if (!waiting) return;
-    this.keyWaiters.delete(item.key);
-    for (const w of waiting) w();
-  }
-
-  /** Resolves once no write of this persistence key is queued or on its way to disk. */
-  settledFor(key: string): Promise<void> {
-    if (!this.pendingByKey.has(key)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const waiting = this.keyWaiters.get(key);
-      if (waiting) waiting.push(resolve); else this.keyWaiters.set(key, [resolve]);
-    });
   }
 
   /** Writes waiting for the writer or on their way to disk. */

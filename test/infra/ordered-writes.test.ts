@@ -9,6 +9,7 @@ import { Region } from '../../actors/region';
 import type { EntityKind } from '../../actors/entity';
 import type { PersistedEvent, Store } from '../../actors/ports/store';
 import { openCassandraStore } from '../../infra/store/cassandra-store';
+import { OrderedWrites } from '../../infra/store/ordered-writes';
 import { SqliteStore } from '../../infra/store/sqlite-store';
 import sinon from 'sinon';
 import { useCassandra } from '../support/cassandra';
@@ -25,6 +26,77 @@ type OrderedStore = Store & { writeStats: { batches: number } };
 
 const eventsOf = async (store: Store, key: string) =>
   (await store.engine.events(key, 0, 100, []).reduce(async (all: Promise<unknown[]>, e: PersistedEvent) => [...(await all), e.data], Promise.resolve([]))) as unknown[];
+
+describe('the bookkeeping of ordered writes (both stores)', () => {
+  const settledYet = async (p: Promise<void>) => {
+    let done = false;
+    void p.then(() => { done = true; });
+    await new Promise((r) => setImmediate(r));
+    return done;
+  };
+
+  it("numbers each persist and makes it depend on its actor's previous one and on those it names, until they are settled", () => {
+    const o = new OrderedWrites();
+    const a1 = o.number('a', 1, undefined);
+    const b1 = o.number('b', 1, undefined);
+    const a2 = o.number('a', 2, [b1.seq]);
+    assert.deepEqual([a1.seq, b1.seq, a2.seq], [1, 2, 3]);
+    assert.deepEqual([a1.after, b1.after, a2.after], [undefined, undefined, [2, 1]]);
+    assert.equal(o.ready(a2.after, new Set()), false);
+    assert.equal(o.ready(a2.after, new Set([1, 2])), true, 'sent in the same batch');
+    o.settle(1, 'a', 1, true);
+    assert.equal(o.ready(a2.after, new Set()), false, 'b:1 is still on its way');
+    o.settle(2, 'b', 1, true);
+    assert.equal(o.ready(a2.after, new Set()), true);
+    assert.equal(o.number('a', 3, undefined).after?.join(), '3', 'a:2 is unsettled');
+  });
+
+  it("refuses what its actor wrote after a failed persist and what depends on it, until the actor's next life", () => {
+    const o = new OrderedWrites();
+    const a1 = o.number('a', 1, undefined);
+    o.settle(a1.seq, 'a', 1, false);
+    assert.match(o.number('a', 2, undefined).refused!, /an earlier write of a failed/);
+    assert.match(o.number('b', 1, [a1.seq]).refused!, /a write it depends on failed/);
+    assert.equal(o.number('c', 1, undefined).refused, null);
+    o.recovering('a');
+    assert.equal(o.refusal('a', 2, undefined), null);
+  });
+
+  it("counts a queued snapshot for the actor's recovery, but nothing depends on it and its failure refuses none of the actor's events", async () => {
+    const o = new OrderedWrites();
+    const snap = o.number('a', 4, undefined, true);
+    assert.equal(snap.refused, null);
+    const recovered = o.settledFor('a');
+    assert.equal(await settledYet(recovered), false, 'a recovery waits for the snapshot');
+    assert.equal(o.number('a', 5, undefined).after, undefined, 'an event does not wait for a snapshot');
+    o.settle(snap.seq, 'a', 4, false, true);
+    assert.equal(o.refusal('a', 6, undefined), null, 'a failed snapshot refuses no event');
+    o.settle(snap.seq + 1, 'a', 5, true);
+    assert.equal(await settledYet(recovered), true);
+  });
+
+  it("refuses a snapshot at or after a failed event's number, not one before it", () => {
+    const o = new OrderedWrites();
+    const a3 = o.number('a', 3, undefined);
+    o.settle(a3.seq, 'a', 3, false);
+    assert.match(o.number('a', 3, undefined, true).refused!, /an earlier write of a failed/, "the snapshot would hold the failed event's state");
+    assert.equal(o.refusal('a', 2, undefined, true), null);
+  });
+
+  it("lets a recovery wait for every unsettled persist of its actor, and a snapshot for the newest one only", async () => {
+    const o = new OrderedWrites();
+    const a1 = o.number('a', 1, undefined);
+    const a2 = o.number('a', 2, undefined);
+    const recovery = o.settledFor('a');
+    const snapshot = o.settledFor('a', false);
+    // The later persist fails first (refused: a dependency failed), the earlier one is still on its way.
+    o.settle(a2.seq, 'a', 2, false);
+    assert.equal(await settledYet(snapshot), true);
+    assert.equal(await settledYet(recovery), false);
+    o.settle(a1.seq, 'a', 1, true);
+    assert.equal(await settledYet(recovery), true);
+  });
+});
 
 describe('ordered writes of the embedded store', () => {
   let store: SqliteStore;
