@@ -151,6 +151,12 @@ async function main() {
     profile.connect();
     await new Promise((r) => profile.post('Profiler.enable', () => profile.post('Profiler.start', r)));
   }
+  // BENCH_HEAP_PROFILE=file.heapprofile: what the ticks allocate, sampled (by the function that allocated).
+  const heapProfile = process.env.BENCH_HEAP_PROFILE ? new inspector.Session() : null;
+  if (heapProfile) {
+    heapProfile.connect();
+    await new Promise((r) => heapProfile.post('HeapProfiler.enable', () => heapProfile.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }, r)));
+  }
   for (let d = 0; d < days; d++) {
     const start = Date.now();
     const cpu = process.cpuUsage();
@@ -170,6 +176,10 @@ async function main() {
   if (profile) {
     const written = await new Promise<unknown>((r) => profile.post('Profiler.stop', (_e, result) => r(result.profile)));
     fs.writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(written));
+  }
+  if (heapProfile) {
+    const written = await new Promise<unknown>((r) => heapProfile.post('HeapProfiler.stopSampling', (_e, result) => r(result.profile)));
+    fs.writeFileSync(process.env.BENCH_HEAP_PROFILE!, JSON.stringify(written));
   }
   await world.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

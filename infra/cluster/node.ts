@@ -16,6 +16,7 @@ import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Produce
 import type { Region } from '../../actors/region';
 import type { Result } from '../../actors/result';
 import { immediateSockets } from '../bus/kafka-socket';
+import { Latencies } from './latencies';
 import { ensureTopics, whileTopicsSettle } from '../bus/kafka-topics';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import { shardOf } from './shards';
@@ -53,20 +54,6 @@ const OUTLASTS_HANDOVER = new Set(['clock']);
 
 const timedOut = (what: string): Result<never> => ({ ok: false, refusal: { status: 503, detail: `the world could not finish this action in time (${what}); read the current state before trying again` } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Latencies kept for the percentiles /healthz shows (the last 1,000 cross-node asks). */
-class Latencies {
-  private readonly values: number[] = [];
-  add(ms: number): void {
-    this.values.push(ms);
-    if (this.values.length > 1000) this.values.shift();
-  }
-  percentile(p: number): number | null {
-    if (this.values.length === 0) return null;
-    const sorted = [...this.values].sort((a, b) => a - b);
-    return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
-  }
-}
 
 export interface ShardEvents {
   /** This node now hosts the shard (its lease is held). */
