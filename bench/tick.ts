@@ -14,6 +14,7 @@ import { CLOCK_ID } from '../actors/clock/actor';
 import { forEachLimited } from '../actors/concurrency';
 import { startWorld } from '../infra/app';
 import { readConfig } from '../infra/config';
+import { limitHeapGrowth } from '../infra/heap';
 import { generateAdventurer } from '../actors/world/generate';
 
 /** CPU time of the whole process (the main thread and the writer thread). */
@@ -89,6 +90,8 @@ async function busyWorld(world: Awaited<ReturnType<typeof startWorld>>, orgIds: 
 }
 
 async function main() {
+  // As the service does (infra/main.ts); BENCH_HEAP_GROWTH=v8 leaves V8's own factor, to compare.
+  if (process.env.BENCH_HEAP_GROWTH !== 'v8') limitHeapGrowth();
   const [orgs = 10_000, adventurers = 100_000, days = 3] = process.argv.slice(2).map(Number);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-'));
   // WORLD_STORE=cassandra (with the CASSANDRA_* settings) times the tick on Cassandra, in a fresh

@@ -3,9 +3,11 @@
 // from the log, and configured ones not at all.
 import { nodeName, startWorld } from './app';
 import { isCluster, readConfig } from './config';
+import { limitHeapGrowth } from './heap';
 import { jsonLogger } from './log';
 
 async function main() {
+  limitHeapGrowth();
   const config = readConfig();
   const logger = jsonLogger(undefined, isCluster(config) ? { node: nodeName(config) } : {});
   const world = await startWorld(config, logger);
