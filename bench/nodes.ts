@@ -44,8 +44,9 @@ function request(port: number, method: string, url: string, body?: unknown, head
         resolve({ status: res.statusCode ?? 0, body: parsed });
       });
     });
-    req.on('error', () => resolve({ status: 0, body: null }));
-    req.on('timeout', () => { req.destroy(); resolve({ status: 0, body: null }); });
+    // No answer: what went wrong, as the failures' lines show it.
+    req.on('error', (e: NodeJS.ErrnoException) => resolve({ status: 0, body: e.code ?? e.message }));
+    req.on('timeout', () => { req.destroy(); resolve({ status: 0, body: 'no answer in 60 s' }); });
     if (data) req.write(data);
     req.end();
   });
@@ -92,12 +93,13 @@ async function main() {
     let bad = 0;
     let refused = 0;
     const latencies: number[] = [];
+    const failures: string[] = [];
     const timed = async (method: string, url: string, body?: unknown, headers?: Record<string, string>) => {
       const t = performance.now();
       const counted = Date.now() >= measuredFrom;
       const r = await request(next(), method, url, body, headers);
       // Failures count in the warm-up too; speed only after it.
-      if (r.status === 0 || r.status >= 500) bad++;
+      if (r.status === 0 || r.status >= 500) { bad++; if (failures.length < 5) failures.push(`${method} ${url} ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`); }
       else if (r.status >= 400) refused++;
       if (counted) { latencies.push(performance.now() - t); done++; }
       return r;
@@ -134,6 +136,7 @@ async function main() {
     latencies.sort((x, y) => x - y);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
     console.log(`${NODES} node(s), ${CLIENTS} clients, ${SECONDS} s after ${WARMUP} s of warm-up: ${(done / SECONDS).toFixed(0)} req/s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, ${bad} failed (5xx or no answer), ${refused} refused (4xx)`);
+    for (const f of failures) console.log(`  failed: ${f}`);
     for (const [i, n] of nodes.entries()) {
       const h = (await request(n.port, 'GET', '/healthz')).body?.node;
       console.log(`  node-${n.id}: shards ${h?.shards?.length}; cross-node asks sent ${h?.cross_node_asks?.sent}; of the last minute: round trip p50 ${h?.cross_node_asks?.p50_ms} ms, p99 ${h?.cross_node_asks?.p99_ms} ms; hop p50 ${h?.cross_node_asks?.hop_p50_ms} ms, p99 ${h?.cross_node_asks?.hop_p99_ms} ms; failed ${h?.cross_node_asks?.failed}; ${lags[i]}`);

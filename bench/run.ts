@@ -26,6 +26,32 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Sample { rps: number; ok: number; refused: number; p50: number; p99: number; writes?: string; /** Reads: p99 when paced at half of the rate just measured. */ p99Half?: number }
 interface Case { name: string; group: string; run: (overallRate?: number) => Promise<Sample> }
 
+/**
+ * CPU seconds a process's threads have used so far (Linux /proc): its main thread (the event
+ * loop: its id is the process's) and the others together (the embedded store's writer, libuv,
+ * V8's collector); null elsewhere.
+ */
+function threadCpu(pid: number): { main: number; others: number } | null {
+  try {
+    let main = 0;
+    let others = 0;
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks of 1/100 s
+      if (Number(tid) === pid) main += seconds; else others += seconds;
+    }
+    return { main, others };
+  } catch {
+    return null;
+  }
+}
+
+/** How busy the service was over a case: its main thread and its other threads, in shares of one core. */
+function describeCpu(before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>, seconds: number): string {
+  if (!before || !after) return '';
+  return `the service's main thread busy ${(100 * (after.main - before.main) / seconds).toFixed(0)}%, its other threads ${(100 * (after.others - before.others) / seconds).toFixed(0)}% of a core`;
+}
+
 /** One autocannon run; `ok` counts the 2xx answers per second (a refused trade is not a trade). */
 async function cannon(port: number, opts: Record<string, unknown>): Promise<Sample> {
   // Every request asks for JSON, as agents do (restify answers 406 to a request that accepts nothing it offers).
@@ -175,8 +201,11 @@ async function main() {
       for (const c of list) {
         const base = await cannon(BARE_PORT, { path: '/json' });
         const metricsBefore = c.group === 'read' ? null : await writeMetrics();
+        const cpuBefore = threadCpu(service.pid!);
+        const started = performance.now();
         const s = await c.run();
-        if (metricsBefore) s.writes = describeWrites(metricsBefore, await writeMetrics());
+        const busy = describeCpu(cpuBefore, threadCpu(service.pid!), (performance.now() - started) / 1000);
+        if (metricsBefore) s.writes = [describeWrites(metricsBefore, await writeMetrics()), busy].filter(Boolean).join('; ');
         // The latency a read keeps at half the load it can take (the issue's p99 target).
         if (c.group === 'read') s.p99Half = (await c.run(Math.max(1, Math.round(s.rps / 2)))).p99;
         const entry = results.get(c.name) ?? { group: c.group, samples: [], shares: [] };
@@ -208,7 +237,7 @@ async function main() {
   }
   console.log('');
   console.log(`The mix: ${MIX_DESCRIPTION}`);
-  console.log('\nWhere the writes waited (the last round; a persist waits from the actor\'s write until its commit is durable):');
+  console.log('\nWhere the writes waited (the last round; a persist waits from the actor\'s write until its commit is durable), and how busy the service was:');
   for (const [name, e] of results) if (e.samples[e.samples.length - 1].writes) console.log(`- ${name}: ${e.samples[e.samples.length - 1].writes}`);
   if (process.env.BENCH_TICK !== '0') {
     console.log('\nThe tick (bench/tick.ts):');

@@ -125,6 +125,9 @@ function sendKept(res: restify.Response, status: number, answer: KeptAnswer): vo
   res.send(status, answer.body);
 }
 
+/** How long an idle keep-alive connection is kept open (longer than the 60 s idle timeout of common load balancers). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export function buildServer(routes: Route[], log: (line: string) => void = () => undefined, options: { streams?: StreamLimits } = {}): ServerHandle {
   let services: Services | null = null;
   let unavailable: string | null = null;
@@ -140,6 +143,12 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
   (server.log as unknown as { level: string }).level = 'silent'; // restify 11 logs through pino
   server.use(restify.plugins.queryParser({ mapParams: false }));
   answerLowLevelErrors(server.server, log);
+  // An idle keep-alive connection is kept a minute, not Node's 5 s: a client that reuses a
+  // connection the server is closing at that moment gets a reset (ECONNRESET) for a request
+  // the world never saw, and a proxy in front that keeps idle connections longer than the
+  // server answers 502 (load balancers commonly keep them 60 s). docs/operations.md.
+  server.server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.server.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
   server.on('restifyError', (req: restify.Request, _res: restify.Response, err: any, cb: () => void) => {
     const status = err.statusCode ?? 500;

@@ -1,0 +1,53 @@
+// Idle keep-alive connections (docs/operations.md, "Connections"): the server keeps one open
+// for a minute, so a client that comes back after a pause reuses it rather than racing the
+// server's close (Node's own 5 s), and a proxy that keeps idle connections 60 s never sends
+// on one the service has closed.
+import assert from 'assert/strict';
+import net from 'net';
+import { KEEP_ALIVE_MS } from '../../http/server';
+import { startTestWorld, type TestWorld } from '../support/world';
+
+/** Sends one request on the socket and resolves with the response's head (status line and headers), or null if the socket closed first. */
+function exchange(socket: net.Socket, path: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const head = text.indexOf('\r\n\r\n');
+      if (head < 0) return;
+      const length = Number(/content-length: (\d+)/i.exec(text.slice(0, head))?.[1] ?? 0);
+      if (text.length - head - 4 >= length) { done(); resolve(text.slice(0, head)); }
+    };
+    const onClose = () => { done(); resolve(null); };
+    const done = () => { socket.off('data', onData); socket.off('close', onClose); socket.off('end', onClose); };
+    socket.on('data', onData);
+    socket.on('close', onClose);
+    socket.on('end', onClose);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nConnection: keep-alive\r\n\r\n`);
+  });
+}
+
+describe('idle keep-alive connections', function () {
+  this.timeout(60_000);
+  let w: TestWorld;
+  before(async () => { w = await startTestWorld(); });
+  after(async () => { await w?.close(); });
+
+  it('are kept longer than a minute (longer than the usual idle timeout of a load balancer), and say so in Keep-Alive', async () => {
+    assert.ok(KEEP_ALIVE_MS > 60_000);
+    const { hostname, port } = new URL(w.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((r) => socket.once('connect', r));
+    try {
+      const first = await exchange(socket, '/api/world');
+      assert.match(first ?? '', /^HTTP\/1\.1 200/);
+      assert.match(first ?? '', new RegExp(`keep-alive: timeout=${KEEP_ALIVE_MS / 1000}`, 'i'));
+      // Longer than Node's default of 5 s: a server that kept to it would have closed the socket by now.
+      await new Promise((r) => setTimeout(r, 6_000));
+      const again = await exchange(socket, '/api/world');
+      assert.match(again ?? 'the server closed the idle connection', /^HTTP\/1\.1 200/);
+    } finally {
+      socket.destroy();
+    }
+  });
+});
