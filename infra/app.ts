@@ -355,7 +355,11 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
       clearInterval(health);
       ticker.stop();
       streams.close();
+      // A connection kept alive (65 s, http/server.ts) closes once it is idle: one serving a
+      // request when the world closes, as soon as it has answered, not when its minute is up.
+      const idle = setInterval(() => server.server.closeIdleConnections(), 100);
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(idle);
       await relay?.stop();
       // A node that leaves hands its shards over (and releases their leases) before it goes.
       await node?.close();

@@ -33,6 +33,32 @@ describe('idle keep-alive connections', function () {
   before(async () => { w = await startTestWorld(); });
   after(async () => { await w?.close(); });
 
+  it('do not hold up the world\'s close: one serving a request when it closes is closed once it has answered', async () => {
+    const world = await startTestWorld({ nodes: 1 });
+    const { hostname, port } = new URL(world.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((r) => socket.once('connect', r));
+    let closedAt = 0;
+    socket.on('close', () => { closedAt = Date.now(); });
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => { answer += chunk.toString('latin1'); });
+    const body = JSON.stringify({ name: 'Late Agent', model: 'test-model' });
+    // A request in progress: its body is still on its way when the world begins to close.
+    socket.write(`POST /api/agents HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n${body.slice(0, 5)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    const closing = world.close();
+    await new Promise((r) => setTimeout(r, 100));
+    socket.write(body.slice(5));
+    await closing;
+    const took = Date.now() - started;
+    for (let i = 0; i < 40 && closedAt === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    socket.destroy();
+    assert.ok(took < 10_000, `the world closed after ${took} ms (a kept connection would have held it ${KEEP_ALIVE_MS / 1000} s)`);
+    assert.match(answer, /^HTTP\/1\.1 201/, 'the request was answered');
+    assert.ok(closedAt > 0 && closedAt - started < 10_000, 'the connection was closed');
+  });
+
   it('are kept longer than a minute (longer than the usual idle timeout of a load balancer), and say so in Keep-Alive', async () => {
     assert.ok(KEEP_ALIVE_MS > 60_000);
     const { hostname, port } = new URL(w.url);
