@@ -255,7 +255,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
             const value = await r.handle({ params, query, body, caller }, services);
             const page = value instanceof Page ? value : null;
             answer = {
-              body: new JsonText(JSON.stringify(page ? page.items : value) ?? 'null'),
+              body: value instanceof JsonText ? value : new JsonText(JSON.stringify(page ? page.items : value) ?? 'null'),
               link: page?.next ? `<${nextPageUrl(req.url ?? r.path, page.next)}>; rel="next"` : undefined,
             };
             reads.put(generation, keptKey, answer);

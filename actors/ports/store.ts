@@ -186,6 +186,11 @@ export interface ReadModel {
    * after `afterId` in that order (`compareIds`), or from the first when it is undefined.
    */
   listPage<T = Record<string, unknown>>(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]>;
+  /**
+   * The documents of a named query's rows as stored (JSON text), in id order: for answers
+   * that carry them unchanged, which need not parse them only to write them again.
+   */
+  listJson(query: QueryName, arg?: string | number): Promise<string[]>;
   /** The ids of a named query's rows, as stored (text), in id order. */
   ids(query: QueryName, arg?: string | number): Promise<string[]>;
   count(query: QueryName, arg?: string | number): Promise<number>;

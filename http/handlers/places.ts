@@ -1,6 +1,7 @@
 // Locations and adventurers as the seeded world has them.
 import { AdventurerPath, AdventurersQuery, LocationPath } from '../../codecs/requests';
 import { notFoundError } from '../errors';
+import { JsonText } from '../read-cache';
 import { type Listed, pageOf, readPage } from '../paging';
 import { route } from '../route';
 
@@ -16,13 +17,18 @@ export const placeRoutes = [
       const location = await s.read.row<Record<string, unknown>>('location', params.location_id);
       if (!location) throw notFoundError(`location ${params.location_id} not found`);
       const here = params.location_id;
-      return {
-        ...location,
-        organizations: await s.read.list('activeOrganizationsAt', here),
-        quests: await s.read.list('questsAt', here),
-        projects: await s.read.list('projectsAt', here),
-        establishments: await s.read.list('establishmentsAt', here),
+      // The lists grow with the world (every organization at a busy market): their rows' JSON
+      // is passed on as it is stored, not parsed only to be written again.
+      const lists = {
+        organizations: await s.read.listJson('activeOrganizationsAt', here),
+        quests: await s.read.listJson('questsAt', here),
+        projects: await s.read.listJson('projectsAt', here),
+        establishments: await s.read.listJson('establishmentsAt', here),
       };
+      const { organizations: _o, quests: _q, projects: _p, establishments: _e, ...place } = location;
+      const head = JSON.stringify(place);
+      const listed = Object.entries(lists).map(([name, docs]) => `"${name}":[${docs.join(',')}]`).join(',');
+      return new JsonText(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}${listed}}`);
     },
   }),
   route({

@@ -747,6 +747,10 @@ export class CassandraStore implements Store {
     return (await this.select(query, arg, true)).map((r) => JSON.parse(r.doc!) as T);
   }
 
+  async listJson(query: QueryName, arg?: string | number): Promise<string[]> {
+    return (await this.select(query, arg, true)).map((r) => r.doc!);
+  }
+
   /** The rows are read whole and sorted here (as list does); only the page's documents are decoded. */
   async listPage<T = Record<string, unknown>>(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]> {
     const rows = await this.select(query, arg, true);

@@ -403,6 +403,11 @@ export class SqliteStore implements Store {
     return (q.list.all(...q.params(arg)) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
   }
 
+  async listJson(name: QueryName, arg?: string | number): Promise<string[]> {
+    const q = this.query(name);
+    return (q.list.all(...q.params(arg)) as Array<{ doc: string }>).map((r) => r.doc);
+  }
+
   async listPage<T>(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]> {
     const q = this.query(name);
     // The integer value CAST gives an id, as compareIds ranks it (text that is not all digits ranks 0).

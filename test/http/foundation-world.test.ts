@@ -157,6 +157,11 @@ describe('world over HTTP: locations and adventurers', () => {
     for (const f of ['organizations', 'quests', 'projects', 'establishments']) assert.ok(Array.isArray(r.body[f]), `${f}: ${r.text}`);
     const seeded = (await w.get('/api/organizations')).body.filter((o: any) => o.location_id === 'emberfall');
     assert.deepEqual(r.body.organizations.map((o: any) => o.id).sort(), seeded.map((o: any) => o.id).sort());
+    // Whole records, as the listings give them; the place's own fields as GET /api/locations has them.
+    const byId = (a: any, b: any) => a.id - b.id;
+    assert.deepEqual([...r.body.organizations].sort(byId), [...seeded].sort(byId));
+    const { organizations: _o, quests: _q, projects: _p, establishments: _e, ...place } = r.body;
+    assert.deepEqual(place, (await w.get('/api/locations')).body.find((l: any) => l.id === 'emberfall'));
   });
 
   it('GET /api/locations/{id} answers 404 with a detail for an unknown place', async () => {

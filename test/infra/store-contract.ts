@@ -183,11 +183,12 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         const spec: QuerySpec = QUERIES[name];
         const args = argumentsFor(spec);
         for (const arg of args) {
-          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listPage, ids and count give exactly the matching rows, in id order`, async () => {
+          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listJson, listPage, ids and count give exactly the matching rows, in id order`, async () => {
             const store = ctx.current();
             const expected = rows.filter((r) => matches(spec, r, arg)).sort((a, b) => compareIds(a.id, b.id));
             const listed = await store.list<{ id: string | number; kind: string }>(name, arg);
             assert.deepEqual(listed, expected.map((r) => r.doc));
+            assert.deepEqual(await store.listJson(name, arg), expected.map((r) => JSON.stringify(r.doc)), 'the documents as stored');
             assert.deepEqual(await store.ids(name, arg), expected.map((r) => String(r.id)));
             assert.equal(await store.count(name, arg), expected.length);
             // Pages of two, each after the last id of the one before, walk the same rows once.
