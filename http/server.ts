@@ -41,6 +41,12 @@ export interface ServerHandle {
   setHealthFacts(facts: () => Record<string, unknown>): void;
   /** The open streams of GET /api/events/stream; close them before the server. */
   streams: LiveStreams;
+  /**
+   * Stops listening and resolves once every connection has closed: an idle one at once, one
+   * serving a request as soon as it has answered (a kept-alive connection would otherwise
+   * hold the close for KEEP_ALIVE_MS).
+   */
+  close(): Promise<void>;
 }
 
 /** What a request that met an unreachable store is told. */
@@ -302,5 +308,10 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     setDegraded: (reason) => { degraded = reason; },
     setHealthFacts: (f) => { facts = f; },
     streams,
+    async close() {
+      const idle = setInterval(() => server.server.closeIdleConnections(), 100);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(idle);
+    },
   };
 }

@@ -191,7 +191,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   const log = lineLog(logger);
   const metrics = new WorldMetrics();
   let operatorHashes: OperatorKeyHashes | null = null;
-  const { server, setReady, setUnavailable, setDegraded, setHealthFacts, streams } = buildServer(routes, log, { streams: config.streams });
+  const { server, setReady, setUnavailable, setDegraded, setHealthFacts, streams, close: closeServer } = buildServer(routes, log, { streams: config.streams });
   // Every request is logged and measured, the refused ones too. The rate limits run once
   // the route is known (so a 429 is counted under its route), before its handler reads anything.
   server.pre(observeRequests([requestLogger(logger), (r) => metrics.request(r)]));
@@ -355,11 +355,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
       clearInterval(health);
       ticker.stop();
       streams.close();
-      // A connection kept alive (65 s, http/server.ts) closes once it is idle: one serving a
-      // request when the world closes, as soon as it has answered, not when its minute is up.
-      const idle = setInterval(() => server.server.closeIdleConnections(), 100);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearInterval(idle);
+      await closeServer();
       await relay?.stop();
       // A node that leaves hands its shards over (and releases their leases) before it goes.
       await node?.close();

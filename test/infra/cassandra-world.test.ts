@@ -97,7 +97,7 @@ describe('the world on the Cassandra store', function () {
     const log = (line: string) => { throw new Error(`the world logged: ${line}`); };
     const bus = new EmbeddedBus();
     const region = await worldRegion(store, bus, new StoreSettlements(store, NODE), SEED, log);
-    const { server, setReady } = buildServer(routes, log);
+    const { server, setReady, close } = buildServer(routes, log);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const admin = 'cassandra-admin-key';
@@ -147,7 +147,7 @@ describe('the world on the Cassandra store', function () {
       assert.equal(profile.body.statistics.events_caused, await store.historyCountOfAgent(agent.body.id));
       assert.ok(profile.body.statistics.events_caused >= 5);
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
       region.stop();
       await bus.close();
       await store.close();

@@ -227,7 +227,7 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
   });
 
   it('GET /healthz answers 503 (and the API 503) before the service is ready', async () => {
-    const { server } = buildServer(routes, quiet);
+    const { server, close } = buildServer(routes, quiet);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -236,7 +236,7 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
       assert.equal(api.status, 503);
       assert.equal(typeof api.body.detail, 'string');
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
     }
   });
 
