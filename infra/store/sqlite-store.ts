@@ -332,9 +332,7 @@ export class SqliteStore implements Store {
 
   /** Why a queued write may not be written (see enqueue), or null. */
   private refusal(item: WriteItem): string | null {
-    return item.kind === 'event'
-      ? this.ordered.refusal(item.key, item.sequenceNumber, item.after)
-      : this.ordered.refusal(item.key, item.sequenceNumber, undefined, true);
+    return this.ordered.refusal(item.key, item.sequenceNumber, item.kind === 'event' ? item.after : undefined, item.kind === 'snapshot');
   }
 
   /** A queued write is committed (`ok`) or failed. */
