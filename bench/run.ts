@@ -16,6 +16,7 @@ import os from 'os';
 import path from 'path';
 import { mixRequests, MIX_DESCRIPTION, type MixWorld } from './mix';
 import { request } from './client';
+import { cpuSecondsOf } from './proc-cpu';
 
 const [SECONDS = 3, CONNECTIONS = 32, ROUNDS = 2] = process.argv.slice(2).map(Number);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
@@ -36,8 +37,7 @@ function threadCpu(pid: number): { main: number; others: number } | null {
     let main = 0;
     let others = 0;
     for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-      const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-      const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks of 1/100 s
+      const seconds = cpuSecondsOf(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
       if (Number(tid) === pid) main += seconds; else others += seconds;
     }
     return { main, others };
@@ -201,11 +201,13 @@ async function main() {
       for (const c of list) {
         const base = await cannon(BARE_PORT, { path: '/json' });
         const metricsBefore = c.group === 'read' ? null : await writeMetrics();
-        const cpuBefore = threadCpu(service.pid!);
+        const cpuBefore = metricsBefore ? threadCpu(service.pid!) : null;
         const started = performance.now();
         const s = await c.run();
-        const busy = describeCpu(cpuBefore, threadCpu(service.pid!), (performance.now() - started) / 1000);
-        if (metricsBefore) s.writes = [describeWrites(metricsBefore, await writeMetrics()), busy].filter(Boolean).join('; ');
+        if (metricsBefore) {
+          const busy = describeCpu(cpuBefore, threadCpu(service.pid!), (performance.now() - started) / 1000);
+          s.writes = [describeWrites(metricsBefore, await writeMetrics()), busy].filter(Boolean).join('; ');
+        }
         // The latency a read keeps at half the load it can take (the issue's p99 target).
         if (c.group === 'read') s.p99Half = (await c.run(Math.max(1, Math.round(s.rps / 2)))).p99;
         const entry = results.get(c.name) ?? { group: c.group, samples: [], shares: [] };

@@ -16,6 +16,7 @@ import { startWorld } from '../infra/app';
 import { readConfig } from '../infra/config';
 import { limitHeapGrowth } from '../infra/heap';
 import { generateAdventurer } from '../actors/world/generate';
+import { cpuSecondsOf } from './proc-cpu';
 
 /** CPU time of the whole process (the main thread and the writer thread). */
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
@@ -24,8 +25,7 @@ const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 function serverCpu(): number | null {
   const pid = process.env.BENCH_SERVER_PID;
   if (!pid) return null;
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+  return cpuSecondsOf(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
 /** Where organization i stands: five in a row share a place (a quest's party comes from its neighbour). */
