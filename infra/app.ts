@@ -30,7 +30,7 @@ import { HistoryRelay } from './history/relay';
 import { TOPICS, type Bus, type DaySettlements } from '../actors/ports/bus';
 import { StoreSettlements } from './clock/store-settlements';
 import { IntervalTicker } from './clock/interval-ticker';
-import { isCluster, type Config } from './config';
+import { actorIdleSecondsFor, isCluster, type Config } from './config';
 import { ClusterNode } from './cluster/node';
 import { ShardLeases } from './cluster/shard-leases';
 import { ShardSettlements, ShardSettler } from './cluster/shard-settlements';
@@ -68,6 +68,9 @@ export interface World {
 
 /** The name of a node (`node-<NODE_ID>`): its settler, its consumer groups, its reply topic. */
 export const nodeName = (config: Pick<Config, 'nodeId'>) => `node-${config.nodeId}`;
+/** How long an actor of this world stays awake without a message. */
+const idleMsOf = (config: Pick<Config, 'actorIdleSeconds' | 'daySeconds'>) => (config.actorIdleSeconds ?? actorIdleSecondsFor(config.daySeconds)) * 1000;
+
 /** The name of the one node of a world that runs on one process. */
 export const NODE = nodeName({ nodeId: '1' });
 
@@ -76,8 +79,8 @@ export const NODE = nodeName({ nodeId: '1' });
  * daily settler subscribed to the days topic. (The service, the benchmarks and the tests
  * that run a world without HTTP all build it here.)
  */
-export async function worldRegion(store: Store, bus: Bus, settlements: DaySettlements, seed: string, log: (line: string) => void, metrics: Metrics = NO_METRICS): Promise<Region> {
-  const region = regionOf(store, bus, settlements, log, metrics);
+export async function worldRegion(store: Store, bus: Bus, settlements: DaySettlements, seed: string, log: (line: string) => void, metrics: Metrics = NO_METRICS, idleMs?: number): Promise<Region> {
+  const region = regionOf(store, bus, settlements, log, metrics, undefined, idleMs);
   await bus.subscribe(TOPICS.days, dailySettler(settlements, timed(dailyTick(region, store, seed, (sequence) => store.nextId(sequence), log), metrics), () => currentDay(store), log));
   return region;
 }
@@ -94,10 +97,10 @@ function timed<A extends unknown[]>(tick: (...args: A) => Promise<void>, metrics
   };
 }
 
-function regionOf(store: Store, bus: Bus, settlements: DaySettlements, log: (line: string) => void, metrics: Metrics, route?: () => Entities<any>): Region {
+function regionOf(store: Store, bus: Bus, settlements: DaySettlements, log: (line: string) => void, metrics: Metrics, route?: () => Entities<any>, idleMs?: number): Region {
   return new Region(store.engine, store, [
     clockKind(bus, settlements, log), agentKind, worldEventKind, contractKind, relationshipKind, allianceKind, questKind, locationKind, adventurerKind, organizationKind, suggestionKind,
-  ], { log, route, metrics });
+  ], { log, route, metrics, idleMs });
 }
 
 /**
@@ -107,7 +110,7 @@ function regionOf(store: Store, bus: Bus, settlements: DaySettlements, log: (lin
 async function clusterRegion(config: Config, store: CassandraStore, bus: Bus, seed: string, log: (line: string) => void, metrics: Metrics) {
   const settlements = new ShardSettlements(store, config.shards);
   let node!: ClusterNode;
-  const region = regionOf(store, bus, settlements, log, metrics, () => node as unknown as Entities<any>);
+  const region = regionOf(store, bus, settlements, log, metrics, () => node as unknown as Entities<any>, idleMsOf(config));
   const leases = new ShardLeases(store.cassandra, nodeName(config), { log, onLost: (s) => node.leaseLost(s) });
   node = new ClusterNode({
     brokers: config.kafka.brokers, clientId: config.kafka.clientId, node: nodeName(config), shards: config.shards,
@@ -271,7 +274,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     await patiently('finishing unfinished actions', () => resumeIntents(entities, store, log, hostedHere));
   } else {
     const settlements = new StoreSettlements(store, NODE);
-    region = await worldRegion(store, bus, settlements, seed, log, metrics);
+    region = await worldRegion(store, bus, settlements, seed, log, metrics, idleMsOf(config));
     entities = region;
     await patiently('seeding the world', () => seedWorld(region, store, seed));
     // Finish every action a crash cut short between its actors (actors/intents.ts); what

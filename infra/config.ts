@@ -50,6 +50,12 @@ export interface Config {
   adminKey: string | null;
   spectatorKey: string | null;
   daySeconds: number;
+  /**
+   * How long an actor stays awake without a message (WORLD_ACTOR_IDLE_SECONDS); by default
+   * two days of the world and at least ten minutes (actorIdleSecondsFor), so the actors a
+   * day settles are still awake the next day. Absent: that default.
+   */
+  actorIdleSeconds?: number;
   seed: string;
   /** This node's id among the nodes of a world (NODE_ID); its name is `node-<id>`. */
   nodeId: string;
@@ -65,6 +71,13 @@ export interface Config {
 export const isCluster = (config: Pick<Config, 'store' | 'bus'>) => config.store === 'cassandra' && config.bus === 'kafka';
 
 export const DEFAULT_SEED = 'emberfall';
+
+/**
+ * The default idle time of an actor: two days of the world, at least ten minutes. Every
+ * active organization is settled once a day; asleep by the next day, each would be
+ * recovered from the store for every day (docs/performance.md, "Awake between days").
+ */
+export const actorIdleSecondsFor = (daySeconds: number) => Math.max(600, 2 * daySeconds);
 
 function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const raw = env[name];
@@ -174,6 +187,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: nonEmpty(env.WORLD_ADMIN_KEY),
     spectatorKey: nonEmpty(env.WORLD_SPECTATOR_KEY),
     daySeconds: number(env, 'WORLD_DAY_SECONDS', 3600, 0),
+    actorIdleSeconds: number(env, 'WORLD_ACTOR_IDLE_SECONDS', actorIdleSecondsFor(number(env, 'WORLD_DAY_SECONDS', 3600, 0)), 1),
     seed: env.WORLD_SEED || DEFAULT_SEED,
     nodeId: nodeId(env),
     shards: shards(env),

@@ -32,9 +32,9 @@ async function call(base: string, method: string, url: string, headers: Record<s
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('readConfig (api-conventions: running the service)', () => {
-  it('defaults: PORT 8080, HOST 0.0.0.0, the embedded store in WORLD_DATA_DIR ./data, no operator keys, WORLD_DAY_SECONDS 3600, the fixed default seed', () => {
+  it('defaults: PORT 8080, HOST 0.0.0.0, the embedded store in WORLD_DATA_DIR ./data, no operator keys, WORLD_DAY_SECONDS 3600, actors awake two days, the fixed default seed', () => {
     assert.deepEqual(readConfig({}), {
-      port: 8080, host: '0.0.0.0', store: 'sqlite', dataDir: './data', adminKey: null, spectatorKey: null, daySeconds: 3600, seed: DEFAULT_SEED,
+      port: 8080, host: '0.0.0.0', store: 'sqlite', dataDir: './data', adminKey: null, spectatorKey: null, daySeconds: 3600, actorIdleSeconds: 7200, seed: DEFAULT_SEED,
       cassandra: { contactPoints: ['127.0.0.1:9042'], keyspace: 'worldsim', world: 'main', localDataCenter: 'datacenter1', consistency: 'QUORUM' },
       bus: 'local',
       kafka: { brokers: ['127.0.0.1:9092'], clientId: 'worldsim', tickTopic: 'world.days', historyTopic: 'world.history', commandTopic: 'world.commands', tickPartitions: 1, historyPartitions: 6, replicationFactor: 1 },
@@ -103,7 +103,7 @@ describe('readConfig (api-conventions: running the service)', () => {
     };
     assert.deepEqual(readConfig(env), {
       port: 9091, host: '127.0.0.2', store: 'sqlite', dataDir: '/tmp/somewhere-else', adminKey: 'admin-from-env', spectatorKey: 'spectator-from-env',
-      daySeconds: 0.5, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA, nodeId: '1', shards: 32,
+      daySeconds: 0.5, actorIdleSeconds: 600, seed: 'another-seed', cassandra: DEFAULT_CASSANDRA, bus: 'local', kafka: DEFAULT_KAFKA, nodeId: '1', shards: 32,
       rateLimits: DEFAULT_RATE_LIMITS,
       streams: { maxStreams: 100, heartbeatMs: 15_000, slowClientMs: 30_000 },
     });
@@ -129,6 +129,16 @@ describe('readConfig (api-conventions: running the service)', () => {
     }
   });
 
+  it('keeps an actor awake two days of the world and at least ten minutes, or WORLD_ACTOR_IDLE_SECONDS', () => {
+    assert.equal(readConfig({ WORLD_DAY_SECONDS: '86400' }).actorIdleSeconds, 172_800, 'two days of a day');
+    assert.equal(readConfig({ WORLD_DAY_SECONDS: '60' }).actorIdleSeconds, 600, 'ten minutes when two days are shorter');
+    assert.equal(readConfig({ WORLD_DAY_SECONDS: '0' }).actorIdleSeconds, 600, 'ten minutes when the clock only moves when told');
+    assert.equal(readConfig({ WORLD_DAY_SECONDS: '86400', WORLD_ACTOR_IDLE_SECONDS: '30' }).actorIdleSeconds, 30, 'the variable wins');
+    for (const bad of ['abc', '0', '-5', 'Infinity']) {
+      assert.throws(() => readConfig({ WORLD_ACTOR_IDLE_SECONDS: bad }), /WORLD_ACTOR_IDLE_SECONDS/, `WORLD_ACTOR_IDLE_SECONDS=${bad}`);
+    }
+  });
+
   it('refuses a bad WORLD_DAY_SECONDS, naming the variable', () => {
     for (const bad of ['abc', '-1', 'NaN', 'Infinity', '1h']) {
       assert.throws(() => readConfig({ WORLD_DAY_SECONDS: bad }), /WORLD_DAY_SECONDS/, `WORLD_DAY_SECONDS=${bad}`);
@@ -150,6 +160,22 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
   };
   afterEach(async () => {
     while (open.length) await open.pop()!.close();
+  });
+
+  it('lets an actor sleep once it has had no message for actorIdleSeconds, and not before', async () => {
+    const actorsOf = (w: World) => w.region.awake;
+    const briefly = await start(configFor({ actorIdleSeconds: 1 }));
+    const long = await start(configFor({ actorIdleSeconds: 600 }));
+    for (const w of [briefly, long]) assert.equal((await call(w.url, 'POST', '/api/tick', { 'x-admin-key': w.keys.admin! })).status, 200);
+    const awakeAfterTick = [actorsOf(briefly), actorsOf(long)];
+    assert.ok(awakeAfterTick.every((n) => n > 5), `the day woke the places and the seeded organizations: ${awakeAfterTick}`);
+    await sleep(2500);
+    assert.equal(actorsOf(briefly), 0, 'every actor of the world with one idle second is asleep');
+    assert.equal(actorsOf(long), awakeAfterTick[1], 'every actor of the world with ten idle minutes is still awake');
+    const r = await call(briefly.url, 'GET', '/api/organizations');
+    assert.equal(r.status, 200);
+    const ticked = await call(briefly.url, 'POST', '/api/tick', { 'x-admin-key': briefly.keys.admin! });
+    assert.equal(ticked.status, 200, 'a day recovers the actors it settles from the store');
   });
 
   it('tries seeding again when a write fails while the world is seeded, and starts', async () => {
