@@ -1,4 +1,6 @@
 // What an adventurer actor is told, and what it records.
+import type { Applied } from '../applied';
+
 export const TRAITS = ['brave', 'reckless', 'cautious', 'patient', 'loyal', 'curious'] as const;
 export type Trait = (typeof TRAITS)[number];
 
@@ -38,8 +40,8 @@ export interface Adventurer extends AdventurerSpec {
   party_history: PartyRecord[];
   /** A hiring or release under way: recorded before the organization is asked, cleared when it ends. */
   employment?: Omit<EmploymentBegun, 'type'> | null;
-  /** The quests whose outcome it has taken (absent in records from before this was kept). */
-  quests_endured?: number[];
+  /** The quests whose outcome it has taken, with their days (actors/applied.ts; absent in records from before this was kept). */
+  quests_endured?: Applied<number>;
   /** How many hirings and releases it has begun: names each one's operation. */
   employment_changes?: number;
   /** The day its career ends (careerDays): from then on, once out of work, it leaves the living. */

@@ -1,6 +1,7 @@
 // The adventurer's rules: employment, parties, progression (core rule 11), injuries,
 // recovery and death, bonds (core rule 13).
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
+import { hasApplied, withApplied } from '../applied';
 import { hash32 } from '../random';
 import type { Adventurer, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand, Moment, QuestOutcomeCommand } from './messages';
 
@@ -113,7 +114,7 @@ export function decideQuestOutcome(state: AdventurerState, c: QuestOutcomeComman
   if (!state) return notFound('adventurer not found');
   if (state.status === 'dead') return accept();
   // A quest's outcome is taken once (the quest's retried closing asks again).
-  if ((state.quests_endured ?? []).includes(c.quest_id)) return accept();
+  if (hasApplied(state.quests_endured, c.quest_id)) return accept();
   const experience = c.died ? 0 : c.experience;
   const levelsGained = levelFor(state.experience + experience) - levelFor(state.experience);
   return accept({
@@ -181,7 +182,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
       if (e.died) moments = [...moments, { day: e.day, kind: 'died' as const, text: `died on "${e.quest_title}"` }].slice(-MAX_MOMENTS);
       return {
         ...state, bonds, party_history: history, moments,
-        quests_endured: [...(state.quests_endured ?? []), e.quest_id],
+        quests_endured: withApplied(state.quests_endured, e.quest_id, e.day),
         experience: state.experience + e.experience,
         level: state.level + e.levels_gained,
         strength: state.strength + e.strength_gained,

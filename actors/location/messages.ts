@@ -1,5 +1,6 @@
 // What a location actor is told, and what it records. A location owns its place in the
 // world (danger, population, monsters, routes) and, where people live, its regional market.
+import type { Applied } from '../applied';
 import type { Market, MarketEntry } from './market';
 import type { LocationModifiers } from '../world-event/effects';
 
@@ -31,8 +32,8 @@ export interface Location extends LocationSpec {
   settled_day: number;
   /** A trade under way: agreed and recorded before the organization is asked, cleared when it ends. */
   pending_trade?: PendingTrade | null;
-  /** The quests whose fight has changed its monsters: each changes them once (absent in records from before this was kept). */
-  quests_fought?: number[];
+  /** The quests whose fight has changed its monsters, with their days: each changes them once (actors/applied.ts; absent in records from before this was kept). */
+  quests_fought?: Applied<number>;
   /** How many trades it has begun: numbers each, so the organization settles each once. */
   trades_begun?: number;
 }

@@ -1,6 +1,7 @@
 // The location's rules: its daily life (population and market) and trade at its market.
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
+import { hasApplied, withApplied } from '../applied';
 import { harvestFactors, introducedEntry, marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
 import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, MonstersChangedCommand, Route, SeedLocationCommand, TradeCommand, Traded } from './messages';
 import { NO_LOCATION_MODIFIERS, type LocationModifiers } from '../world-event/effects';
@@ -96,7 +97,7 @@ export function quoteTrade(state: LocationState, c: TradeCommand): Decision<Loca
 /** A quest's fight changes the monsters, once per quest (the quest's retried closing asks again). */
 export function decideMonstersChanged(state: LocationState, c: MonstersChangedCommand): Decision<LocationEvent> {
   if (!state) return notFound('location not found');
-  if ((state.quests_fought ?? []).includes(c.quest_id)) return accept();
+  if (hasApplied(state.quests_fought, c.quest_id)) return accept();
   return accept({ type: 'monsters-changed', day: c.day, change: c.change, quest_id: c.quest_id });
 }
 
@@ -144,7 +145,7 @@ export function evolve(state: LocationState, e: LocationEvent): LocationState {
       };
     case 'monsters-changed': {
       const monsters = Math.max(0, state.monster_population + e.change);
-      return { ...state, monster_population: monsters, quests_fought: [...(state.quests_fought ?? []), e.quest_id], danger: effectiveDanger(state.base_danger, state.base_monsters, monsters, state.danger_modifier) };
+      return { ...state, monster_population: monsters, quests_fought: withApplied(state.quests_fought, e.quest_id, e.day), danger: effectiveDanger(state.base_danger, state.base_monsters, monsters, state.danger_modifier) };
     }
     case 'route-added':
       return { ...state, routes: [...state.routes.filter((r) => r.destination_id !== e.route.destination_id), { ...e.route }] };

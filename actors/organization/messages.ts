@@ -1,4 +1,5 @@
 // What an organization actor is told, and what it records.
+import type { Applied } from '../applied';
 export interface FoundCommand {
   type: 'found';
   id: number;
@@ -288,8 +289,8 @@ export interface Organization {
   trust: Record<string, number>;
   /** The last day whose upkeep was settled: a repeated tick of the same day changes nothing. */
   settled_day: number;
-  /** Settlements and transfers already applied, by name (absent in records from before they were named). */
-  applied_ops?: string[];
+  /** Settlements and transfers already applied, by name, with their days (actors/applied.ts; absent in records from before they were named). */
+  applied_ops?: Applied<string>;
   /** The number of the last trade settled with each market (absent before trades were numbered). */
   trades_settled?: Record<string, number>;
   /** It has ended and what follows its end is not yet done (absent in records from before this was kept). */

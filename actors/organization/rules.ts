@@ -1,6 +1,7 @@
 // The organization's rules as pure functions: decide (state + command -> events or a
 // refusal) and evolve (state + event -> state). Core rules 2-7 of the specification.
 import { establishmentIncome } from './establishments';
+import { hasApplied, withApplied } from '../applied';
 import { rng } from '../random';
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type {
@@ -36,7 +37,7 @@ export function decideSendMessage(state: OrganizationState, c: SendMessageComman
 }
 
 /** A named settlement or transfer this organization has already applied. */
-const applied = (org: Organization, op: string | undefined) => op !== undefined && (org.applied_ops ?? []).includes(op);
+const applied = (org: Organization, op: string | undefined) => hasApplied(org.applied_ops, op);
 
 export function decideTransfer(state: OrganizationState, c: TransferCommand | CheckTransferCommand): Decision<OrganizationEvent> {
   if (!state) return notFound('organization not found');
@@ -364,7 +365,7 @@ export function decideDissolve(state: OrganizationState, agentId: number, day: n
   return withEstateSettled(state!, [{ type: 'dissolved', day, agent_id: agentId }, ...cancelAll(state!, day, 'its owner was dissolved')], day, 'it was dissolved');
 }
 
-const withOp = (org: Organization, op: string | undefined) => (op === undefined ? org.applied_ops : [...(org.applied_ops ?? []), op]);
+const withOp = (org: Organization, op: string | undefined, day: number) => withApplied(org.applied_ops, op, day);
 
 const addHolding = (h: Record<string, number>, resource: string, quantity: number) => {
   const next = { ...h, [resource]: (h[resource] ?? 0) + quantity };
@@ -408,20 +409,20 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
     case 'ending-followed':
       return { ...state, ending_pending: false };
     case 'adventurer-employed':
-      return { ...state, treasury: state.treasury - (e.fee ?? 0), employees: [...state.employees, e.adventurer_id], applied_ops: withOp(state, e.op) };
+      return { ...state, treasury: state.treasury - (e.fee ?? 0), employees: [...state.employees, e.adventurer_id], applied_ops: withOp(state, e.op, e.day) };
     case 'adventurer-left':
       return {
         ...state,
-        applied_ops: withOp(state, e.op),
+        applied_ops: withOp(state, e.op, e.day),
         employees: state.employees.filter((a) => a !== e.adventurer_id),
         parties: state.parties.map((p) => ({ ...p, members: p.members.filter((m) => m !== e.adventurer_id) })),
       };
     case 'party-formed':
       return { ...state, parties: [...state.parties, { id: e.party_id, name: e.name, organization_id: state.id, members: [], status: 'formed', quest_id: null, formed_day: e.day }] };
     case 'party-member-added':
-      return { ...state, applied_ops: withOp(state, e.op), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
+      return { ...state, applied_ops: withOp(state, e.op, e.day), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, members: [...p.members, e.adventurer_id] } : p)) };
     case 'party-dispatched':
-      return { ...state, applied_ops: withOp(state, e.op), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
+      return { ...state, applied_ops: withOp(state, e.op, e.day), parties: state.parties.map((p) => (p.id === e.party_id ? { ...p, status: 'dispatched', quest_id: e.quest_id } : p)) };
     case 'message-sent':
       return { ...state, treasury: state.treasury - e.cost };
     case 'transferred': {
@@ -429,10 +430,10 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       for (const [resource, delta] of Object.entries(e.holdings)) holdings = addHolding(holdings, resource, delta);
       const trust = { ...state.trust };
       for (const [other, delta] of Object.entries(e.trust)) trust[other] = Math.max(-100, Math.min(100, (trust[other] ?? 0) + delta));
-      return { ...state, treasury: state.treasury + e.gold, holdings, trust, applied_ops: withOp(state, e.op) };
+      return { ...state, treasury: state.treasury + e.gold, holdings, trust, applied_ops: withOp(state, e.op, e.day) };
     }
     case 'gold-reserved':
-      return { ...state, treasury: state.treasury - e.amount, applied_ops: withOp(state, e.op) };
+      return { ...state, treasury: state.treasury - e.amount, applied_ops: withOp(state, e.op, e.day) };
     case 'estate-forfeited': {
       let holdings = state.holdings;
       for (const [resource, quantity] of Object.entries(e.holdings)) holdings = addHolding(holdings, resource, -quantity);
@@ -446,7 +447,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         ...state,
         treasury: state.treasury + e.gold,
         reputation: Math.max(0, state.reputation + e.reputation),
-        applied_ops: withOp(state, e.op),
+        applied_ops: withOp(state, e.op, e.day),
         trust,
         employees: state.employees.filter((a) => !dead.has(a)),
         parties: state.parties.map((p) => (p.id === e.party_id
