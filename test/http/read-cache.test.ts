@@ -4,6 +4,7 @@
 // whose read model other processes change (Cassandra on many nodes;
 // test/infra/cassandra-read-cache.test.ts has one node on Cassandra).
 import assert from 'assert/strict';
+import http from 'http';
 import sinon from 'sinon';
 import { JsonText, ReadCache } from '../../http/read-cache';
 import { startTestWorld, TEST_BUS, TEST_STORE, type TestWorld } from '../support/world';
@@ -69,6 +70,24 @@ describe('reads over HTTP on a kept read model', function () {
       assert.equal((await w.get('/api/agents/me', b.key)).body.name, 'Second Caller');
     }
     assert.equal((await w.get('/api/agents/me')).status, 401, 'no key: no kept answer of another caller');
+  });
+
+  it('send an answer with characters beyond ASCII whole, its Content-Length in bytes, when computed and when kept', async () => {
+    const name = 'Agent d\u2019\u00c9t\u00e9 \u2694';
+    const a = await w.register(name);
+    const raw = (path: string) => new Promise<{ length: number; body: Buffer }>((resolve, reject) => {
+      http.get(`${w.url}${path}`, { headers: { 'x-agent-key': a.key } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ length: Number(res.headers['content-length']), body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+    for (let i = 0; i < 2; i++) {
+      const { length, body } = await raw('/api/agents/me');
+      assert.equal(length, body.length, 'the length counts bytes, not characters');
+      assert.ok(body.length > body.toString('utf8').length, 'the answer holds characters of more than one byte');
+      assert.equal(JSON.parse(body.toString('utf8')).name, name);
+    }
   });
 
   it("keep a page's Link to the next page with its answer", async () => {
