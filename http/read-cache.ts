@@ -6,19 +6,9 @@
 // counts the batches it sends, as it is the only writer of its world; on many nodes other
 // processes change the read model too, that store has no generation, and nothing is kept.
 
-/**
- * An answer already in JSON: sent as it is (server.ts's JSON formatter). Its bytes are
- * encoded once, the first time it is sent, so a kept answer sent again is neither encoded
- * nor measured again.
- */
+/** An answer already in JSON: sent as it is (server.ts's JSON formatter). */
 export class JsonText {
-  private encoded: Buffer | undefined;
   constructor(readonly text: string) {}
-
-  /** The answer as UTF-8. */
-  get bytes(): Buffer {
-    return (this.encoded ??= Buffer.from(this.text, 'utf8'));
-  }
 }
 
 export interface KeptAnswer {

@@ -113,16 +113,11 @@ function header(req: restify.Request, name: string, problems: DetailItem[]): str
   return value;
 }
 
-/** restify's JSON formatter (JSON.stringify, Content-Length), with answers already in JSON sent as their bytes. */
-function formatJson(_req: restify.Request, res: restify.Response, body: unknown): string | Buffer {
-  if (body instanceof JsonText) {
-    const bytes = body.bytes;
-    res.setHeader('Content-Length', bytes.length);
-    return bytes;
-  }
+/** restify's JSON formatter (JSON.stringify, Content-Length), with answers already in JSON sent as they are. */
+function formatJson(_req: restify.Request, res: restify.Response, body: unknown): string {
   let data: string;
   try {
-    data = JSON.stringify(body) ?? 'null';
+    data = body instanceof JsonText ? body.text : JSON.stringify(body) ?? 'null';
   } catch {
     throw new HttpError(500, 'internal error');
   }
