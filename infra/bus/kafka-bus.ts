@@ -138,24 +138,60 @@ export class KafkaBus implements Bus {
     const groupId = n === 1 ? `${this.opts.groupPrefix}.${topic}` : `${this.opts.groupPrefix}.${topic}.${n}`;
     const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 250, retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 500, maxRetryTime: 5_000 } });
     this.consumers.push(consumer);
+    const forget = () => { const i = this.consumers.indexOf(consumer); if (i >= 0) this.consumers.splice(i, 1); };
+    let started = false;
     // A consumer that crashed for good is started again (kafkajs restarts the ones it can itself).
     consumer.on(consumer.events.CRASH, (event: { payload: { error: Error; restart: boolean } }) => {
-      if (event.payload.restart || this.closed) return;
+      // One that never started is tried again by whoever started it.
+      if (event.payload.restart || this.closed || !started) return;
+      started = false;
       this.log(`bus: the consumer of ${topic} stopped (${event.payload.error?.message}); starting it again`);
-      this.consumers.splice(this.consumers.indexOf(consumer), 1);
+      forget();
       this.subscriptions.set(topic, n - 1);
-      void consumer.disconnect().catch(() => undefined)
-        .then(() => new Promise((r) => setTimeout(r, CONNECT_RETRY_MS)))
-        .then(() => (this.closed ? undefined : this.startConsumer(topic, handler)))
-        .catch((e: unknown) => this.log(`bus: the consumer of ${topic} could not start again: ${(e as Error)?.message ?? e}`));
+      void consumer.disconnect().catch(() => undefined).then(() => this.restartConsumer(topic, handler));
     });
-    await consumer.connect();
-    await whileTopicsSettle(() => consumer.subscribe({ topic, fromBeginning: true }));
-    await consumer.run({
-      // The offset is committed only after the handler succeeds; a failure delivers the message again.
-      eachMessage: async ({ message }) => { if (message.value) await handler(JSON.parse(message.value.toString()) as M); },
-    });
+    try {
+      await consumer.connect();
+      await whileTopicsSettle(() => consumer.subscribe({ topic, fromBeginning: true }));
+      await consumer.run({
+        // The offset is committed only after the handler succeeds; a failure delivers the message again.
+        eachMessage: async ({ message }) => { if (message.value) await handler(JSON.parse(message.value.toString()) as M); },
+      });
+    } catch (e) {
+      // Not started: nothing of it stays (the next attempt makes a consumer of its own).
+      forget();
+      await consumer.disconnect().catch(() => undefined);
+      throw e;
+    }
+    if (this.closed) {
+      // The bus closed while this consumer started: it would keep the process alive.
+      forget();
+      await consumer.disconnect().catch(() => undefined);
+      return;
+    }
+    started = true;
     this.subscriptions.set(topic, n);
+  }
+
+  /**
+   * Starts a crashed subscription's consumer again, every CONNECT_RETRY_MS until it runs or
+   * the bus closes: the broker may be away for longer than one attempt takes, and a day's
+   * settlement waits for this consumer.
+   */
+  private async restartConsumer<M>(topic: string, handler: Handler<M>): Promise<void> {
+    let said = false;
+    while (!this.closed) {
+      await new Promise((r) => setTimeout(r, CONNECT_RETRY_MS));
+      if (this.closed) return;
+      try {
+        await this.startConsumer(topic, handler);
+        if (said) this.log(`bus: the consumer of ${topic} runs again`);
+        return;
+      } catch (e) {
+        if (!said) this.log(`bus: the consumer of ${topic} could not start again (${(e as Error)?.message ?? e}); trying every ${CONNECT_RETRY_MS / 1000} s`);
+        said = true;
+      }
+    }
   }
 
   async ready(): Promise<void> {

@@ -9,6 +9,8 @@ import { parseSettings } from '../support/cassandra';
 import { expectStatus, foundOrg } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
 import { allEvents, historyTopicOf, readTopic, relayCaughtUp } from '../support/kafka';
+import sinon from 'sinon';
+import { KafkaBus } from '../../infra/bus/kafka-bus';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ENV = { WORLD_SERVERS_DIR: path.resolve(__dirname, '..', '..', '..', 'data', 'servers-kafka-outage'), KAFKA_PORT: '29092', KAFKA_CONTROLLER_PORT: '29093' };
@@ -107,5 +109,62 @@ describe('Kafka stopped while agents act, then started again', function () {
     }
     for (const e of events) assert.deepEqual(byId.get(e.id), { schema: 1, ...e }, `event ${e.id} reached the topic`);
     assert.equal(byId.size, events.length);
+  });
+});
+
+describe('a consumer that Kafka gave up on while the broker is away', function () {
+  this.timeout(300_000);
+  let bus: KafkaBus | null = null;
+  after(async function () {
+    this.timeout(120_000);
+    sinon.restore();
+    await bus?.close();
+    await broker('down').catch(() => undefined);
+  });
+
+  it('is started again, attempt after attempt, until the broker is back, and then gets what was published', async () => {
+    const brokers = parseSettings(await broker('up')).KAFKA_BROKERS!;
+    const topic = `outage-consumer-${Date.now()}`;
+    const lines: string[] = [];
+    bus = new KafkaBus({ brokers: [brokers], clientId: topic, groupPrefix: topic, topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], log: (l) => lines.push(l) });
+    // Fault injection: when kafkajs will not restart a consumer itself, it stops it and
+    // reports a crash with restart false; here the consumer is stopped and the listener the
+    // bus gave it is called that way.
+    const crashListeners: Array<(event: unknown) => void> = [];
+    type Consumer = { on: (e: string, l: (event: unknown) => void) => unknown; events: { CRASH: string }; stop: () => Promise<void> };
+    const consumers: Consumer[] = [];
+    const kafka = (bus as unknown as { kafka: { consumer: (c: unknown) => Consumer } }).kafka;
+    const consumerOf = kafka.consumer.bind(kafka);
+    sinon.stub(kafka, 'consumer').callsFake((config: unknown) => {
+      const consumer = consumerOf(config);
+      consumers.push(consumer);
+      const on = consumer.on.bind(consumer);
+      consumer.on = (event: string, listener: (event: unknown) => void) => {
+        if (event === consumer.events.CRASH) crashListeners.push(listener);
+        return on(event, listener);
+      };
+      return consumer;
+    });
+    await bus.whenConnected();
+    const got: number[] = [];
+    await bus.subscribe<{ n: number }>(topic, async (m) => { got.push(m.n); });
+    await bus.publish(topic, { n: 1 });
+    for (let i = 0; i < 300 && got.length < 1; i++) await sleep(100);
+    assert.deepEqual(got, [1], 'the consumer runs');
+
+    await consumers[0].stop();
+    await broker('down');
+    crashListeners[0]({ payload: { error: new Error('injected: the group coordinator went away'), restart: false } });
+    // Long enough for the first attempts to start it again to fail on the absent broker.
+    for (let i = 0; i < 600 && !lines.some((l) => /could not start again/.test(l)); i++) await sleep(100);
+    assert.ok(lines.some((l) => /could not start again/.test(l)), lines.join('\n'));
+
+    await broker('up');
+    for (let i = 0; i < 300; i++) {
+      try { await bus.publish(topic, { n: 2 }); break; } catch { await sleep(200); }
+    }
+    for (let i = 0; i < 600 && !got.includes(2); i++) await sleep(100);
+    assert.ok(got.includes(2), `the consumer runs again and gets what was published once the broker is back: ${got}; ${lines.join(' | ')}`);
+    assert.ok(lines.some((l) => /runs again/.test(l)), lines.join('\n'));
   });
 });
