@@ -68,11 +68,11 @@ export interface World {
 
 /** The name of a node (`node-<NODE_ID>`): its settler, its consumer groups, its reply topic. */
 export const nodeName = (config: Pick<Config, 'nodeId'>) => `node-${config.nodeId}`;
-/** How long an actor of this world stays awake without a message. */
-const idleMsOf = (config: Pick<Config, 'actorIdleSeconds' | 'daySeconds'>) => (config.actorIdleSeconds ?? actorIdleSecondsFor(config.daySeconds)) * 1000;
-
 /** The name of the one node of a world that runs on one process. */
 export const NODE = nodeName({ nodeId: '1' });
+
+/** How long an actor of this world stays awake without a message. */
+const idleMsOf = (config: Pick<Config, 'actorIdleSeconds' | 'daySeconds'>) => (config.actorIdleSeconds ?? actorIdleSecondsFor(config.daySeconds)) * 1000;
 
 /**
  * The world's actors on a store and a bus: every entity kind in its region, and the
