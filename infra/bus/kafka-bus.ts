@@ -138,7 +138,12 @@ export class KafkaBus implements Bus {
     const groupId = n === 1 ? `${this.opts.groupPrefix}.${topic}` : `${this.opts.groupPrefix}.${topic}.${n}`;
     const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 250, retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 500, maxRetryTime: 5_000 } });
     this.consumers.push(consumer);
-    const forget = () => { const i = this.consumers.indexOf(consumer); if (i >= 0) this.consumers.splice(i, 1); };
+    // Off the bus's list and disconnected (a consumer that crashed, failed to start, or started too late).
+    const drop = async () => {
+      const i = this.consumers.indexOf(consumer);
+      if (i >= 0) this.consumers.splice(i, 1);
+      await consumer.disconnect().catch(() => undefined);
+    };
     let started = false;
     // A consumer that crashed for good is started again (kafkajs restarts the ones it can itself).
     consumer.on(consumer.events.CRASH, (event: { payload: { error: Error; restart: boolean } }) => {
@@ -146,9 +151,8 @@ export class KafkaBus implements Bus {
       if (event.payload.restart || this.closed || !started) return;
       started = false;
       this.log(`bus: the consumer of ${topic} stopped (${event.payload.error?.message}); starting it again`);
-      forget();
       this.subscriptions.set(topic, n - 1);
-      void consumer.disconnect().catch(() => undefined).then(() => this.restartConsumer(topic, handler));
+      void drop().then(() => this.restartConsumer(topic, handler));
     });
     try {
       await consumer.connect();
@@ -159,14 +163,12 @@ export class KafkaBus implements Bus {
       });
     } catch (e) {
       // Not started: nothing of it stays (the next attempt makes a consumer of its own).
-      forget();
-      await consumer.disconnect().catch(() => undefined);
+      await drop();
       throw e;
     }
     if (this.closed) {
       // The bus closed while this consumer started: it would keep the process alive.
-      forget();
-      await consumer.disconnect().catch(() => undefined);
+      await drop();
       return;
     }
     started = true;
