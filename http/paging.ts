@@ -2,6 +2,7 @@
 // "Listings come in pages"). The answer stays a JSON array; when more follows, a
 // `Link: <...>; rel="next"` header gives the URL of the next page.
 import { compareIds, type QueryName, type ReadModel } from '../actors/ports/store';
+import { JsonText } from './read-cache';
 
 /** A row of an id-ordered listing. */
 export type Listed = { id: string | number } & Record<string, unknown>;
@@ -9,6 +10,14 @@ export type Listed = { id: string | number } & Record<string, unknown>;
 /** One page of a listing, and the query fields that ask for the next one (null on the last page). */
 export class Page<T = unknown> {
   constructor(readonly items: T[], readonly next: Record<string, string> | null) {}
+}
+
+/**
+ * One page whose items are documents as the store keeps them: the answer is their JSON text
+ * joined, not parsed only to be written again (a listing's page is up to 500 rows).
+ */
+export class JsonPage {
+  constructor(readonly body: JsonText, readonly next: Record<string, string> | null) {}
 }
 
 /** The page of id-ordered `rows` after `after_id`, at most `limit` long; `idOf` reads a row's id (the listing's order). For listings filtered after they are read. */
@@ -19,11 +28,23 @@ export function pageOf<T>(rows: T[], query: { limit: number; after_id?: string }
   return new Page(items, from.length > query.limit ? { after_id: String(idOf(items[items.length - 1])), limit: String(query.limit) } : null);
 }
 
-/** A page of a named query read from the store: only the page's rows are read, one more to learn whether more follow. */
-export async function readPage<T>(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg?: string | number, idOf: (row: T) => string | number = (r) => (r as { id: string | number }).id): Promise<Page<T>> {
+/** A page of a named query read from the store and parsed (for answers made from its rows): only the page's rows are read, one more to learn whether more follow. */
+export async function readPage<T extends { id: string | number }>(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg?: string | number): Promise<Page<T>> {
   const rows = await read.listPage<T>(name, arg, query.after_id, query.limit + 1);
   const items = rows.slice(0, query.limit);
-  return new Page(items, rows.length > query.limit ? { after_id: String(idOf(items[items.length - 1])), limit: String(query.limit) } : null);
+  return new Page(items, rows.length > query.limit ? { after_id: String(items[items.length - 1].id), limit: String(query.limit) } : null);
+}
+
+/**
+ * A page of a named query whose rows are answered as they are stored: only the page's rows
+ * are read, one more to learn whether more follow, and none is parsed. The next page starts
+ * after the last row's id (the listing's order).
+ */
+export async function readJsonPage(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg?: string | number): Promise<JsonPage> {
+  const rows = await read.listPageJson(name, arg, query.after_id, query.limit + 1);
+  const items = rows.slice(0, query.limit);
+  return new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
+    rows.length > query.limit ? { after_id: items[items.length - 1].id, limit: String(query.limit) } : null);
 }
 
 /** The page of newest-first `rows` after skipping `offset` of them. */

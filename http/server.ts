@@ -13,7 +13,7 @@ import { registerMcp } from './mcp';
 import { registerOpenApi } from './openapi';
 import { answerLowLevelErrors } from './low-level-errors';
 import { findKeysInText, foldOlderKey } from './key-in-text';
-import { Page, nextPageUrl } from './paging';
+import { JsonPage, Page, nextPageUrl } from './paging';
 import { ClientGoneError, MAX_BODY_BYTES, bodyText, findLoneSurrogates, readBody } from './request-body';
 import type { Route } from './route';
 import type { Services } from './services';
@@ -259,9 +259,9 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           let answer = reads.get(generation, keptKey);
           if (!answer) {
             const value = await r.handle({ params, query, body, caller }, services);
-            const page = value instanceof Page ? value : null;
+            const page = value instanceof Page || value instanceof JsonPage ? value : null;
             answer = {
-              body: value instanceof JsonText ? value : new JsonText(JSON.stringify(page ? page.items : value) ?? 'null'),
+              body: value instanceof JsonText ? value : value instanceof JsonPage ? value.body : new JsonText(JSON.stringify(value instanceof Page ? value.items : value) ?? 'null'),
               link: page?.next ? `<${nextPageUrl(req.url ?? r.path, page.next)}>; rel="next"` : undefined,
             };
             reads.put(generation, keptKey, answer);
@@ -270,9 +270,9 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           return;
         }
         const value = await r.handle({ params, query, body, caller }, services);
-        if (value instanceof Page) {
+        if (value instanceof Page || value instanceof JsonPage) {
           if (value.next) res.header('Link', `<${nextPageUrl(req.url ?? r.path, value.next)}>; rel="next"`);
-          res.send(r.success, value.items);
+          res.send(r.success, value instanceof JsonPage ? value.body : value.items);
           return;
         }
         res.send(r.success, value);

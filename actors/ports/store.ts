@@ -175,6 +175,9 @@ export interface HistoryQuery {
   before_id?: number;
 }
 
+/** A row of a named query as stored: its id (text) and its document (JSON text). */
+export interface StoredRow { id: string; doc: string }
+
 /** Reads over the projections: what every read endpoint answers from. */
 export interface ReadModel {
   /** One row by kind and id (any kind). */
@@ -191,6 +194,8 @@ export interface ReadModel {
    * that carry them unchanged, which need not parse them only to write them again.
    */
   listJson(query: QueryName, arg?: string | number): Promise<string[]>;
+  /** One page as `listPage` reads it, each row's id and its document as stored (JSON text). */
+  listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<StoredRow[]>;
   /** The ids of a named query's rows, as stored (text), in id order. */
   ids(query: QueryName, arg?: string | number): Promise<string[]>;
   count(query: QueryName, arg?: string | number): Promise<number>;

@@ -5,7 +5,7 @@ import { AgentCreate, AgentPath, AgentRetire, PageQuery } from '../../codecs/req
 import { hashKey, newAgentKey } from '../auth';
 import { foldedKeyHash } from '../key-in-text';
 import { notFoundError, unwrap } from '../errors';
-import { readPage } from '../paging';
+import { readJsonPage } from '../paging';
 import { route } from '../route';
 import { once, type Services } from '../services';
 
@@ -49,7 +49,7 @@ export const agentRoutes = [
   route({
     method: 'GET', path: '/api/agents', auth: 'none', summary: 'Every agent (never a key).',
     query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'agents', query),
+    handle: ({ query }, s) => readJsonPage(s.read, 'agents', query),
   }),
   route({
     method: 'GET', path: '/api/agents/me', auth: 'agent-read', summary: 'The calling agent: verifies a key.',
@@ -72,6 +72,6 @@ export const agentRoutes = [
     method: 'GET', path: '/api/agent-departures', auth: 'admin', summary: 'Retirement explanations (operator only).',
     query: PageQuery,
     // A departure is listed under its agent's id.
-    handle: async ({ query }, s) => readPage<{ agent_id: number }>(s.read, 'departures', query, undefined, (d) => d.agent_id),
+    handle: async ({ query }, s) => readJsonPage(s.read, 'departures', query),
   }),
 ];

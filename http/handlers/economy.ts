@@ -14,7 +14,7 @@ import {
 import type { Caller } from '../auth';
 import { controlledOrganization } from '../control';
 import { conflictError, fromRefusal, notFoundError, unwrap } from '../errors';
-import { type Listed, pageOf, readPage } from '../paging';
+import { type Listed, pageOf, readJsonPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -224,12 +224,12 @@ export const economyRoutes = [
   route({
     method: 'GET', path: '/api/projects', auth: 'none', summary: 'Every project.',
     query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'projects', query),
+    handle: ({ query }, s) => readJsonPage(s.read, 'projects', query),
   }),
   route({
     method: 'GET', path: '/api/production', auth: 'none', summary: 'Every production plan, with its workforce and whether it is staffed.',
     query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'productionPlans', query),
+    handle: ({ query }, s) => readJsonPage(s.read, 'productionPlans', query),
   }),
   route({
     method: 'GET', path: '/api/establishments', auth: 'none', query: EstablishmentsQuery,

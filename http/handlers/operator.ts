@@ -4,7 +4,7 @@ import type { WorldEventSpec } from '../../actors/world-event/actor';
 import { SuggestionCreate, SuggestionPath, SuggestionReview, WorldEventCreate, WorldEventPath, WorldEventsQuery, PageQuery } from '../../codecs/requests';
 import { detailItem } from '../../codecs/report';
 import { conflictError, invalid, notFoundError, unwrap } from '../errors';
-import { readPage } from '../paging';
+import { readJsonPage } from '../paging';
 import { route } from '../route';
 
 const WORLD_EVENTS_BY_STATUS = { active: 'activeWorldEvents', expired: 'expiredWorldEvents' } as const;
@@ -51,7 +51,7 @@ export const operatorRoutes = [
   }),
   route({
     method: 'GET', path: '/api/world-events', auth: 'none', query: WorldEventsQuery, summary: 'World events, optionally only active or only expired ones.',
-    handle: ({ query }, s) => readPage(s.read, query.status === undefined ? 'worldEvents' : WORLD_EVENTS_BY_STATUS[query.status], query),
+    handle: ({ query }, s) => readJsonPage(s.read, query.status === undefined ? 'worldEvents' : WORLD_EVENTS_BY_STATUS[query.status], query),
   }),
   route({
     method: 'POST', path: '/api/suggestions', auth: 'agent', body: SuggestionCreate, success: 201,
@@ -64,7 +64,7 @@ export const operatorRoutes = [
   route({
     method: 'GET', path: '/api/suggestions', auth: 'admin', summary: 'Every suggestion (operator only).',
     query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'suggestions', query),
+    handle: ({ query }, s) => readJsonPage(s.read, 'suggestions', query),
   }),
   route({
     method: 'PATCH', path: '/api/suggestions/{suggestion_id}', auth: 'admin', params: SuggestionPath, body: SuggestionReview,

@@ -4,7 +4,7 @@ import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationV
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { readPage } from '../paging';
+import { readJsonPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -67,7 +67,7 @@ export const organizationRoutes = [
   route({
     method: 'GET', path: '/api/organizations', auth: 'none', summary: 'Active organizations.',
     query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'activeOrganizations', query),
+    handle: ({ query }, s) => readJsonPage(s.read, 'activeOrganizations', query),
   }),
   route({
     method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath, query: OrganizationViewQuery,

@@ -2,7 +2,7 @@
 import { AdventurerPath, AdventurersQuery, LocationPath } from '../../codecs/requests';
 import { notFoundError } from '../errors';
 import { JsonText } from '../read-cache';
-import { type Listed, pageOf, readPage } from '../paging';
+import { type Listed, pageOf, readJsonPage } from '../paging';
 import { route } from '../route';
 
 export const placeRoutes = [
@@ -39,7 +39,7 @@ export const placeRoutes = [
       if (query.location_id === undefined && query.organization_id === undefined) {
         // Only the page is read: the listing's index gives its rows in id order.
         const listing = query.status === undefined ? 'adventurersListed' : ({ available: 'adventurersAvailable', employed: 'adventurersEmployed', dead: 'adventurersDead' } as const)[query.status];
-        return readPage(s.read, listing, query);
+        return readJsonPage(s.read, listing, query);
       }
       type Row = Listed & { id: number; status: string; organization_id: number | null };
       // The organizations standing at the place, read once: the members of them all, or a filter on one's.

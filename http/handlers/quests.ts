@@ -7,7 +7,7 @@ import {
 } from '../../codecs/requests';
 import { controlledOrganization } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { type Listed, pageOf, readPage } from '../paging';
+import { type Listed, pageOf, readJsonPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -98,7 +98,7 @@ export const questRoutes = [
   route({
     method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties.',
     query: PageQuery,
-    handle: ({ query }, s) => readPage(s.read, 'parties', query),
+    handle: ({ query }, s) => readJsonPage(s.read, 'parties', query),
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,
@@ -154,7 +154,7 @@ export const questRoutes = [
     query: QuestsQuery,
     async handle({ query }, s) {
       const filtered = query.status !== undefined || query.location_id !== undefined || query.requester_id !== undefined || query.min_reward !== undefined || query.max_reward !== undefined;
-      if (!filtered) return readPage(s.read, 'questsListed', query);
+      if (!filtered) return readJsonPage(s.read, 'questsListed', query);
       // A place's quests are read by place; withdrawn ones, listed nowhere else, place by place.
       const places = query.location_id !== undefined ? [query.location_id]
         : query.status === 'withdrawn' ? (await s.read.list<{ id: string }>('locations')).map((l) => l.id) : null;

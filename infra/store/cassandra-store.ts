@@ -12,7 +12,7 @@
 import { Client, types } from 'cassandra-driver';
 import {
   QUERIES, compareIds, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
-  type PersistedSnapshot, type ProjectionRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
+  type PersistedSnapshot, type ProjectionRow, type StoredRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
 import { OrderedWrites } from './ordered-writes';
 import { StoreUnavailableError, storeError } from './cassandra-errors';
@@ -756,6 +756,12 @@ export class CassandraStore implements Store {
     const rows = await this.select(query, arg, true);
     const from = afterId === undefined ? rows : rows.filter((r) => compareIds(r.id, afterId) > 0);
     return from.slice(0, limit).map((r) => JSON.parse(r.doc!) as T);
+  }
+
+  async listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<StoredRow[]> {
+    const rows = await this.select(query, arg, true);
+    const from = afterId === undefined ? rows : rows.filter((r) => compareIds(r.id, afterId) > 0);
+    return from.slice(0, limit).map((r) => ({ id: r.id, doc: r.doc! }));
   }
 
   async ids(query: QueryName, arg?: string | number): Promise<string[]> {

@@ -17,7 +17,7 @@ import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metri
 import {
   QUERIES, StoreUnavailableError, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
   type IdempotencyStore, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
-  type Credential, type HistoryEntry, type ProjectionRow,
+  type Credential, type HistoryEntry, type ProjectionRow, type StoredRow,
 } from '../../actors/ports/store';
 
 const SCHEMA = `
@@ -384,9 +384,9 @@ export class SqliteStore implements Store {
       const { where, params } = namedQuerySql(name, spec);
       q = {
         list: this.db.prepare(`SELECT doc FROM entities WHERE ${where} ${ID_ORDER}`),
-        first: this.db.prepare(`SELECT doc FROM entities WHERE ${where} ${ID_ORDER} LIMIT ?`),
+        first: this.db.prepare(`SELECT id, doc FROM entities WHERE ${where} ${ID_ORDER} LIMIT ?`),
         // After an id in ID_ORDER: a larger integer value, or the same one and a larger text.
-        after: this.db.prepare(`SELECT doc FROM entities WHERE ${where} AND (CAST(id AS INTEGER) > ? OR (CAST(id AS INTEGER) = ? AND id > ?)) ${ID_ORDER} LIMIT ?`),
+        after: this.db.prepare(`SELECT id, doc FROM entities WHERE ${where} AND (CAST(id AS INTEGER) > ? OR (CAST(id AS INTEGER) = ? AND id > ?)) ${ID_ORDER} LIMIT ?`),
         ids: this.db.prepare(`SELECT id FROM entities WHERE ${where} ${ID_ORDER}`),
         count: this.db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE ${where}`),
         params,
@@ -407,13 +407,20 @@ export class SqliteStore implements Store {
   }
 
   async listPage<T>(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]> {
+    return this.pageRows(name, arg, afterId, limit).map((r) => JSON.parse(r.doc) as T);
+  }
+
+  async listPageJson(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<StoredRow[]> {
+    return this.pageRows(name, arg, afterId, limit);
+  }
+
+  private pageRows(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): StoredRow[] {
     const q = this.query(name);
     // The integer value CAST gives an id, as compareIds ranks it (text that is not all digits ranks 0).
     const rank = afterId === undefined ? 0 : /^\d+$/.test(afterId) ? Number(afterId) : 0;
-    const rows = afterId === undefined
+    return (afterId === undefined
       ? q.first.all(...q.params(arg), limit)
-      : q.after.all(...q.params(arg), rank, rank, afterId, limit);
-    return (rows as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
+      : q.after.all(...q.params(arg), rank, rank, afterId, limit)) as StoredRow[];
   }
 
   async ids(name: QueryName, arg?: string | number): Promise<string[]> {

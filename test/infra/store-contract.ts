@@ -183,7 +183,7 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         const spec: QuerySpec = QUERIES[name];
         const args = argumentsFor(spec);
         for (const arg of args) {
-          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listJson, listPage, ids and count give exactly the matching rows, in id order`, async () => {
+          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listJson, listPage, listPageJson, ids and count give exactly the matching rows, in id order`, async () => {
             const store = ctx.current();
             const expected = rows.filter((r) => matches(spec, r, arg)).sort((a, b) => compareIds(a.id, b.id));
             const listed = await store.list<{ id: string | number; kind: string }>(name, arg);
@@ -201,6 +201,12 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
             if (expected.length > 1) {
               assert.deepEqual(await store.listPage(name, arg, String(expected[0].id), 1000), expected.slice(1).map((r) => r.doc), 'after the first');
               assert.deepEqual(await store.listPage(name, arg, undefined, 1), [expected[0].doc], 'the first alone');
+            }
+            // The same pages as stored: each row's id as text and its document's JSON.
+            const asStored = (r: (typeof expected)[number]) => ({ id: String(r.id), doc: JSON.stringify(r.doc) });
+            assert.deepEqual(await store.listPageJson(name, arg, undefined, 2), expected.slice(0, 2).map(asStored), 'the first page as stored');
+            if (expected.length > 1) {
+              assert.deepEqual(await store.listPageJson(name, arg, String(expected[0].id), 1000), expected.slice(1).map(asStored), 'after the first, as stored');
             }
           });
         }
