@@ -13,6 +13,10 @@
 // unit of food and sell it back (2): 11 requests, 6 of them writes. Client c founds its
 // organizations at the c-th settlement with a market (in turn), so the trades spread over
 // the markets as agents spread over the world.
+// BENCH_RATE=N paces the clients to N requests a second in all (each request waits for the
+// next free slot of a shared schedule, as autocannon's overallRate does): the hop "under
+// load" measured at a known share of what the nodes reach unpaced, rather than with every
+// core saturated. 0 or unset: every client as fast as it is answered.
 // A cross-node ask's round trip includes the work of the actor that answers it (its
 // mailbox, its writes); its hop is the round trip less that work: what crossing costs.
 import { spawn, type ChildProcess } from 'child_process';
@@ -26,6 +30,7 @@ const NODES = Number(process.argv[2] ?? 3);
 const SECONDS = Number(process.argv[3] ?? 60);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 const CLIENTS = Number(process.argv[4] ?? 32);
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 const SHARDS = 32;
 const name = `bench${crypto.randomBytes(3).toString('hex')}`;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
@@ -82,7 +87,12 @@ async function main() {
   const nodes = Array.from({ length: NODES }, (_, i) => startNode(i + 1));
   try {
     await covered(nodes);
-    const world = await request(nodes[0].port, 'GET', '/api/world');
+    // A node whose shards are all hosted may still be seeding the world (503 until then).
+    let world = await request(nodes[0].port, 'GET', '/api/world');
+    for (const end = Date.now() + 60_000; world.status !== 200 && Date.now() < end;) {
+      await sleep(200);
+      world = await request(nodes[0].port, 'GET', '/api/world');
+    }
     const markets: string[] = (world.body?.places ?? []).filter((l: any) => l.population > 0).map((l: any) => l.id);
     if (markets.length === 0) throw new Error('the world has no settlement with a market');
     let turn = 0;
@@ -94,9 +104,20 @@ async function main() {
     let refused = 0;
     const latencies: number[] = [];
     const failures: string[] = [];
+    // The paced schedule: one slot every 1/RATE s, taken in turn by whichever client is ready
+    // (a slot nobody was ready for is lost: no burst to catch up).
+    let slot = Date.now();
+    const paced = async () => {
+      if (RATE <= 0) return;
+      slot = Math.max(slot + 1000 / RATE, Date.now());
+      const wait = slot - Date.now();
+      if (wait > 0) await sleep(wait);
+    };
     const timed = async (method: string, url: string, body?: unknown, headers?: Record<string, string>) => {
+      await paced();
       const t = performance.now();
-      const counted = Date.now() >= measuredFrom;
+      // Only requests sent within the measured part: a round that runs past its end finishes uncounted.
+      const counted = Date.now() >= measuredFrom && Date.now() < end;
       const r = await request(next(), method, url, body, headers);
       // Failures count in the warm-up too; speed only after it.
       if (r.status === 0 || r.status >= 500) { bad++; if (failures.length < 5) failures.push(`${method} ${url} ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`); }
@@ -135,7 +156,7 @@ async function main() {
     const lags = await Promise.all(nodes.map(lagOf));
     latencies.sort((x, y) => x - y);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
-    console.log(`${NODES} node(s), ${CLIENTS} clients, ${SECONDS} s after ${WARMUP} s of warm-up: ${(done / SECONDS).toFixed(0)} req/s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, ${bad} failed (5xx or no answer), ${refused} refused (4xx)`);
+    console.log(`${NODES} node(s), ${CLIENTS} clients${RATE > 0 ? ` paced to ${RATE} req/s` : ''}, ${SECONDS} s after ${WARMUP} s of warm-up: ${(done / SECONDS).toFixed(0)} req/s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, ${bad} failed (5xx or no answer), ${refused} refused (4xx)`);
     for (const f of failures) console.log(`  failed: ${f}`);
     for (const [i, n] of nodes.entries()) {
       const h = (await request(n.port, 'GET', '/healthz')).body?.node;
