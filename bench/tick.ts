@@ -5,9 +5,9 @@
 // POST /api/tick does), with the writes and commits each day took, memory, the number of
 // actors awake, and the CPU time spent.
 //   node dist/bench/tick.js [orgs=10000] [adventurers=100000] [days=3]
-// BENCH_COLD=1 puts every actor to sleep before each day, as a running world has them when
-// its days are longer than the actors' idle time (the defaults: days of an hour, actors
-// asleep after ten idle minutes): the day recovers each actor it settles from the store.
+// BENCH_COLD=1 puts every actor to sleep before each day, as the first day after a restart
+// has them (or a world whose days outlast WORLD_ACTOR_IDLE_SECONDS): the day recovers each
+// actor it settles from the store.
 import fs from 'fs';
 import inspector from 'inspector';
 import { Client } from 'cassandra-driver';
