@@ -161,9 +161,9 @@ export const diplomacyRoutes = [
     async handle({ body, caller }, s) {
       const sender = await controlledOrganization(s, body.sender_id, caller);
       const recipient = body.recipient_id === null ? null : await organizationRow(s, body.recipient_id);
-      const places = await s.read.list<RouteGraphNode>('locations');
       const day = await s.day();
-      const delay = recipient ? deliveryDelay(places, sender.location_id, recipient.location_id) : 0;
+      // Only a letter travels: the road graph is read for a recipient alone.
+      const delay = recipient ? deliveryDelay(await s.read.list<RouteGraphNode>('locations'), sender.location_id, recipient.location_id) : 0;
       const id = await s.store.nextId('message');
       const command: OrganizationCommand = {
         type: 'send-message', agent_id: caller!.id, day,
