@@ -22,10 +22,19 @@ export interface RequestRecord {
 /** An id a proxy in front of the service gave the request is kept when it is a plain token; otherwise a new one. */
 const GIVEN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** Each route's template as the specification writes it, made once per route (the routes are few and fixed). */
+const templates = new Map<string, string>();
+
 /** The route's template as the specification writes it (`{id}` rather than restify's `:id`). */
 function routeOf(req: restify.Request): string | null {
   const path = req.getRoute?.()?.path;
-  return typeof path === 'string' ? path.replace(/:(\w+)/g, '{$1}') : null;
+  if (typeof path !== 'string') return null;
+  let template = templates.get(path);
+  if (template === undefined) {
+    template = path.replace(/:(\w+)/g, '{$1}');
+    templates.set(path, template);
+  }
+  return template;
 }
 
 /** A restify `pre` handler that hands every finished request to the observers. */
