@@ -93,6 +93,7 @@ async function main() {
       await sleep(200);
       world = await request(nodes[0].port, 'GET', '/api/world');
     }
+    if (world.status !== 200) throw new Error(`the world did not answer within 60 s (last: ${world.status} ${JSON.stringify(world.body).slice(0, 200)})`);
     const markets: string[] = (world.body?.places ?? []).filter((l: any) => l.population > 0).map((l: any) => l.id);
     if (markets.length === 0) throw new Error('the world has no settlement with a market');
     let turn = 0;

@@ -14,7 +14,7 @@ export class Page<T = unknown> {
 
 /**
  * One page whose items are documents as the store keeps them: the answer is their JSON text
- * joined, not parsed only to be written again (a listing's page is up to 500 rows).
+ * joined, not parsed only to be written again (a page is 500 rows by default, up to 1,000).
  */
 export class JsonPage {
   constructor(readonly body: JsonText, readonly next: Record<string, string> | null) {}

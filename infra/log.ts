@@ -10,7 +10,7 @@ export type { Logger };
  * pino's ISO time field, made once a millisecond: a busy service logs many requests in the
  * same millisecond, and formatting a date is a noticeable part of a cheap request's cost.
  */
-export function isoTimeOncePerMs(now: () => number = Date.now): () => string {
+export function isoTimeOncePerMs(now: () => number = () => Date.now()): () => string {
   let at = NaN;
   let field = '';
   return () => {
