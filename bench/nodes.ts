@@ -85,6 +85,12 @@ async function covered(nodes: Node[], timeoutMs = 120_000): Promise<void> {
 
 async function main() {
   const nodes = Array.from({ length: NODES }, (_, i) => startNode(i + 1));
+  // However this process ends (an error, Ctrl-C, its output piped into `head`, which closes
+  // the pipe), its node processes end with it: left running, they would load the next run.
+  const killAll = () => { for (const n of nodes) n.proc.kill('SIGKILL'); };
+  process.on('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => process.exit(1));
+  process.stdout.on('error', () => process.exit(1));
   try {
     await covered(nodes);
     // A node whose shards are all hosted may still be seeding the world (503 until then).
