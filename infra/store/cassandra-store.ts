@@ -753,9 +753,7 @@ export class CassandraStore implements Store {
 
   /** The rows are read whole and sorted here (as list does); only the page's documents are decoded. */
   async listPage<T = Record<string, unknown>>(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]> {
-    const rows = await this.select(query, arg, true);
-    const from = afterId === undefined ? rows : rows.filter((r) => compareIds(r.id, afterId) > 0);
-    return from.slice(0, limit).map((r) => JSON.parse(r.doc!) as T);
+    return (await this.listPageJson(query, arg, afterId, limit)).map((r) => JSON.parse(r.doc) as T);
   }
 
   async listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<StoredRow[]> {

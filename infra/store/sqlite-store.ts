@@ -407,14 +407,10 @@ export class SqliteStore implements Store {
   }
 
   async listPage<T>(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<T[]> {
-    return this.pageRows(name, arg, afterId, limit).map((r) => JSON.parse(r.doc) as T);
+    return (await this.listPageJson(name, arg, afterId, limit)).map((r) => JSON.parse(r.doc) as T);
   }
 
   async listPageJson(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<StoredRow[]> {
-    return this.pageRows(name, arg, afterId, limit);
-  }
-
-  private pageRows(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): StoredRow[] {
     const q = this.query(name);
     // The integer value CAST gives an id, as compareIds ranks it (text that is not all digits ranks 0).
     const rank = afterId === undefined ? 0 : /^\d+$/.test(afterId) ? Number(afterId) : 0;
