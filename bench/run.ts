@@ -57,9 +57,10 @@ const counted = (group: string) => group === 'trade' || group === 'write';
 
 /** One autocannon run; `ok` counts the 2xx answers per second (a refused trade is not a trade). */
 async function cannon(port: number, opts: Record<string, unknown>): Promise<Sample> {
-  // Every request asks for JSON, as agents do (restify answers 406 to a request that accepts nothing it offers).
+  // Every request asks for JSON, as agents do (restify answers 406 to a request that accepts nothing it offers),
+  // and takes gzip, as their HTTP clients do unasked (Python's requests and httpx, fetch; bare restify ignores it).
   // autocannon takes the path from the URL (a `path` option is not read).
-  const r = await autocannon({ url: `http://127.0.0.1:${port}${(opts.path as string | undefined) ?? ''}`, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts, headers: { accept: 'application/json', ...(opts.headers as object) } });
+  const r = await autocannon({ url: `http://127.0.0.1:${port}${(opts.path as string | undefined) ?? ''}`, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts, headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate', ...(opts.headers as object) } });
   const total = r.requests.total;
   return { rps: total / SECONDS, ok: r['2xx'] / SECONDS, refused: r.non2xx + r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99 };
 }

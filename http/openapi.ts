@@ -8,6 +8,7 @@ import type restify from 'restify';
 import { rulebook } from '../actors/world/rulebook';
 import { toJsonSchema, type JsonSchema, type ValueSchema } from '../codecs/json-schema';
 import { ErrorBody, RESPONSES, ValidationErrorBody } from '../codecs/responses';
+import { FixedAnswer } from './compression';
 import { IDEMPOTENCY_KEY_MAX } from './idempotency';
 import type { Auth, Route } from './route';
 
@@ -170,27 +171,24 @@ const DOCS_PAGE = `<!doctype html>
 // validatorUrl null: Swagger UI would otherwise send the document to an online validator.
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', validatorUrl: null, deepLinking: true });\n`;
 
-function sendRaw(res: restify.Response, next: restify.Next, type: string, body: string | Buffer, cache = 'no-cache') {
-  res.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': cache });
-  res.end(body);
-  next();
-}
-
 /** Serves GET /openapi.json and the reference page at GET /docs. */
 export function registerOpenApi(server: restify.Server, routes: Route[]): void {
+  // Each answer is made when first asked for (the reference page's files are read then), and kept.
+  const fixed = (path: string, answer: () => FixedAnswer) => {
+    let made: FixedAnswer | undefined;
+    server.get(path, (req: restify.Request, res: restify.Response, next: restify.Next) => {
+      made ??= answer();
+      made.send(req, res);
+      next();
+    });
+  };
   // Built now: a route without a described answer stops the server from starting.
-  const document = JSON.stringify(openApiDocument(routes));
-  server.get('/openapi.json', (_req: restify.Request, res: restify.Response, next: restify.Next) => {
-    sendRaw(res, next, 'application/json; charset=utf-8', document);
-  });
-  server.get('/docs', (_req: restify.Request, res: restify.Response, next: restify.Next) => sendRaw(res, next, 'text/html; charset=utf-8', DOCS_PAGE));
-  server.get('/docs/init.js', (_req: restify.Request, res: restify.Response, next: restify.Next) => sendRaw(res, next, 'text/javascript; charset=utf-8', DOCS_INIT));
-  const assets = new Map<string, Buffer>();
+  const document = new FixedAnswer('application/json; charset=utf-8', JSON.stringify(openApiDocument(routes)));
+  fixed('/openapi.json', () => document);
+  fixed('/docs', () => new FixedAnswer('text/html; charset=utf-8', DOCS_PAGE));
+  fixed('/docs/init.js', () => new FixedAnswer('text/javascript; charset=utf-8', DOCS_INIT));
   const folder = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   for (const [file, type] of Object.entries(DOCS_ASSETS)) {
-    server.get(`/docs/${file}`, (_req: restify.Request, res: restify.Response, next: restify.Next) => {
-      if (!assets.has(file)) assets.set(file, fs.readFileSync(path.join(folder, file)));
-      sendRaw(res, next, type, assets.get(file)!, 'public, max-age=86400');
-    });
+    fixed(`/docs/${file}`, () => new FixedAnswer(type, fs.readFileSync(path.join(folder, file)), 'public, max-age=86400'));
   }
 }

@@ -21,6 +21,7 @@ import { StoreUnavailableError } from '../actors/ports/store';
 import { serveHistoryStream, type LiveStreams, type StreamLimits } from './stream';
 import { serveSpectatorPage } from './spectator-page';
 import { JsonText, ReadCache, type KeptAnswer } from './read-cache';
+import { acceptsGzip, gzipped } from './compression';
 
 const HEADER_MAX = 256;
 
@@ -125,9 +126,24 @@ function formatJson(_req: restify.Request, res: restify.Response, body: unknown)
   return data;
 }
 
-/** An answer in JSON already (kept, or to be kept), with its page's Link. */
-function sendKept(res: restify.Response, status: number, answer: KeptAnswer): void {
+/**
+ * An answer in JSON already (kept, or to be kept), with its page's Link. One asked for again
+ * (`again`) goes gzipped to a client that takes gzip, compressed once (compression.ts).
+ */
+function sendKept(req: restify.Request, res: restify.Response, status: number, answer: KeptAnswer, again: boolean): void {
   if (answer.link) res.header('Link', answer.link);
+  // Whether an answer is compressed depends on the request's Accept-Encoding: caches in between must know.
+  res.header('Vary', 'Accept-Encoding');
+  if (again && acceptsGzip(req)) {
+    if (answer.gzip === undefined) answer.gzip = gzipped(answer.body.text);
+    if (answer.gzip) {
+      res.setHeader('Content-Type', 'application/json');
+      res.setHeader('Content-Encoding', 'gzip');
+      res.setHeader('Content-Length', answer.gzip.length);
+      res.sendRaw(status, answer.gzip);
+      return;
+    }
+  }
   res.send(status, answer.body);
 }
 
@@ -205,7 +221,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         const keptKey = generation === undefined || problems.length ? undefined : `${agentKey ? hashKey(agentKey) : ''} ${req.url}`;
         const kept = keptKey !== undefined && (r.auth === 'none' || r.auth.startsWith('agent')) ? reads.get(generation!, keptKey) : undefined;
         if (kept) {
-          sendKept(res, r.success, kept);
+          sendKept(req, res, r.success, kept, true);
           return;
         }
         if (r.auth === 'agent' || r.auth === 'agent-read') {
@@ -257,6 +273,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         }
         if (generation !== undefined && keptKey !== undefined) {
           let answer = reads.get(generation, keptKey);
+          const again = answer !== undefined;
           if (!answer) {
             const value = await r.handle({ params, query, body, caller }, services);
             const page = value instanceof Page || value instanceof JsonPage ? value : null;
@@ -266,7 +283,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
             };
             reads.put(generation, keptKey, answer);
           }
-          sendKept(res, r.success, answer);
+          sendKept(req, res, r.success, answer, again);
           return;
         }
         const value = await r.handle({ params, query, body, caller }, services);
