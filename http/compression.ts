@@ -17,28 +17,31 @@ export function acceptsGzip(req: IncomingMessage): boolean {
   return new Negotiator(req).encodings(['gzip']).includes('gzip');
 }
 
-/** An answer's body gzipped, or null when it is too small to be worth it. */
-export function gzipped(body: string | Buffer): Buffer | null {
-  if (body.length < GZIP_MIN_BYTES) return null;
+/**
+ * The gzipped bytes of `body` for this request, made once and kept in `kept`; null when the
+ * body is under the bound or the client does not take gzip. The size is checked first: most
+ * answers are small, and reading Accept-Encoding costs more than that.
+ */
+export function gzipFor(req: IncomingMessage, kept: { gzip?: Buffer }, body: string | Buffer): Buffer | null {
+  if (body.length < GZIP_MIN_BYTES || !acceptsGzip(req)) return null;
   // The fastest level: JSON still shrinks four to thirteen times, at half the cost of the default.
-  return zlib.gzipSync(body, { level: zlib.constants.Z_BEST_SPEED });
+  kept.gzip ??= zlib.gzipSync(body, { level: zlib.constants.Z_BEST_SPEED });
+  return kept.gzip;
 }
 
 /** An answer that never changes (the API's description, the reference page's files): gzipped once, for every client that takes it. */
 export class FixedAnswer {
-  private gzip?: Buffer | null;
+  private readonly kept: { gzip?: Buffer } = {};
 
   constructor(private readonly type: string, private readonly body: string | Buffer, private readonly cache = 'no-cache') {}
 
   send(req: IncomingMessage, res: ServerResponse): void {
     const headers = { 'content-type': this.type, 'cache-control': this.cache, vary: 'Accept-Encoding' };
-    if (acceptsGzip(req)) {
-      if (this.gzip === undefined) this.gzip = gzipped(this.body);
-      if (this.gzip) {
-        res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': this.gzip.length });
-        res.end(this.gzip);
-        return;
-      }
+    const packed = gzipFor(req, this.kept, this.body);
+    if (packed) {
+      res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': packed.length });
+      res.end(packed);
+      return;
     }
     res.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(this.body) });
     res.end(this.body);

@@ -15,8 +15,8 @@ export interface KeptAnswer {
   body: JsonText;
   /** The Link header of a page that has a next one. */
   link?: string;
-  /** The body gzipped once a client that takes gzip asked for it again; null when too small to be worth it. */
-  gzip?: Buffer | null;
+  /** The body gzipped, made the first time a client that takes gzip asked for it again (compression.ts). */
+  gzip?: Buffer;
 }
 
 /** The answers of one generation of the read model, at most `max` of them (the oldest go first). */

@@ -21,7 +21,7 @@ import { StoreUnavailableError } from '../actors/ports/store';
 import { serveHistoryStream, type LiveStreams, type StreamLimits } from './stream';
 import { serveSpectatorPage } from './spectator-page';
 import { JsonText, ReadCache, type KeptAnswer } from './read-cache';
-import { GZIP_MIN_BYTES, acceptsGzip, gzipped } from './compression';
+import { gzipFor } from './compression';
 
 const HEADER_MAX = 256;
 
@@ -134,16 +134,13 @@ function sendKept(req: restify.Request, res: restify.Response, status: number, a
   if (answer.link) res.header('Link', answer.link);
   // Whether an answer is compressed depends on the request's Accept-Encoding: caches in between must know.
   res.header('Vary', 'Accept-Encoding');
-  // The size first: most kept answers are small, and reading Accept-Encoding costs more than this.
-  if (again && answer.body.text.length >= GZIP_MIN_BYTES && acceptsGzip(req)) {
-    if (answer.gzip === undefined) answer.gzip = gzipped(answer.body.text);
-    if (answer.gzip) {
-      res.setHeader('Content-Type', 'application/json');
-      res.setHeader('Content-Encoding', 'gzip');
-      res.setHeader('Content-Length', answer.gzip.length);
-      res.sendRaw(status, answer.gzip);
-      return;
-    }
+  const packed = again ? gzipFor(req, answer, answer.body.text) : null;
+  if (packed) {
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Content-Length', packed.length);
+    res.sendRaw(status, packed);
+    return;
   }
   res.send(status, answer.body);
 }

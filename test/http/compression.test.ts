@@ -5,7 +5,7 @@
 import assert from 'assert/strict';
 import http from 'http';
 import zlib from 'zlib';
-import { GZIP_MIN_BYTES, acceptsGzip, gzipped } from '../../http/compression';
+import { GZIP_MIN_BYTES, acceptsGzip, gzipFor } from '../../http/compression';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 interface Raw { status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }
@@ -19,9 +19,9 @@ describe('compression: which clients take gzip, and which answers are worth it',
   });
 
   it('leaves an answer under the bound as it is, and gzips a larger one so that it comes back whole', () => {
-    assert.equal(gzipped('x'.repeat(GZIP_MIN_BYTES - 1)), null);
+    assert.equal(gzipFor(asking('gzip'), {}, 'x'.repeat(GZIP_MIN_BYTES - 1)), null);
     const text = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `Adventurer ${i}`, status: 'available' })));
-    const packed = gzipped(text);
+    const packed = gzipFor(asking('gzip'), {}, text);
     assert.ok(packed && packed.length < text.length / 4, 'JSON shrinks');
     assert.equal(zlib.gunzipSync(packed!).toString('utf8'), text);
   });
