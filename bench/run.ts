@@ -24,7 +24,11 @@ const BARE_PORT = 18_000 + Math.floor(Math.random() * 500);
 const PORT = BARE_PORT + 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Sample { rps: number; ok: number; refused: number; p50: number; p99: number; writes?: string; /** Reads: p99 when paced at half of the rate just measured. */ p99Half?: number }
+interface Sample {
+  rps: number; ok: number; refused: number; p50: number; p99: number; writes?: string; /** Reads: p99 when paced at half of the rate just measured. */ p99Half?: number;
+  /** CPU µs the server's main thread spent a request (every answer counted): steadier than the rate on a shared machine. */
+  cpuUs?: number;
+}
 interface Case { name: string; group: string; run: (overallRate?: number) => Promise<Sample> }
 
 /**
@@ -63,6 +67,15 @@ async function cannon(port: number, opts: Record<string, unknown>): Promise<Samp
   const r = await autocannon({ url: `http://127.0.0.1:${port}${(opts.path as string | undefined) ?? ''}`, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts, headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate', ...(opts.headers as object) } });
   const total = r.requests.total;
   return { rps: total / SECONDS, ok: r['2xx'] / SECONDS, refused: r.non2xx + r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+/** `run`, with the CPU the main thread of process `pid` spent a request meanwhile. */
+async function measured(pid: number | undefined, run: () => Promise<Sample>): Promise<Sample> {
+  const before = pid === undefined ? null : threadCpu(pid);
+  const s = await run();
+  const after = pid === undefined ? null : threadCpu(pid);
+  if (before && after && s.rps > 0) s.cpuUs = (1e6 * (after.main - before.main)) / (s.rps * SECONDS);
+  return s;
 }
 
 function startService(dataDir: string): ChildProcess {
@@ -189,6 +202,8 @@ function describeWrites(before: Map<string, number>, after: Map<string, number>)
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+/** The median CPU µs a request of the samples, where /proc told it. */
+const cpuOf = (samples: Sample[]) => { const us = samples.flatMap((s) => (s.cpuUs === undefined ? [] : [s.cpuUs])); return us.length ? fmt(median(us)) : ''; };
 
 async function main() {
   console.log(`worldsim benchmark, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), node ${process.version}`);
@@ -203,11 +218,11 @@ async function main() {
     const list = cases(w).filter((c) => !ONLY || ONLY.test(c.name));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of list) {
-        const base = await cannon(BARE_PORT, { path: '/json' });
+        const base = await measured(bare.pid, () => cannon(BARE_PORT, { path: '/json' }));
         const metricsBefore = c.group === 'read' ? null : await writeMetrics();
         const cpuBefore = metricsBefore ? threadCpu(service.pid!) : null;
         const started = performance.now();
-        const s = await c.run();
+        const s = await measured(service.pid, () => c.run());
         if (metricsBefore) {
           const busy = describeCpu(cpuBefore, threadCpu(service.pid!), (performance.now() - started) / 1000);
           s.writes = [describeWrites(metricsBefore, await writeMetrics()), busy].filter(Boolean).join('; ');
@@ -234,13 +249,13 @@ async function main() {
   // Writes (one write, trades) count the successful ones (2xx) a second: a refused one writes
   // nothing (the messages' senders run out of gold). Everything else counts every answer.
   console.log('');
-  console.log('| endpoint | req/s (median; min-max) | share of bare restify | p50 ms | p99 ms | p99 ms at half the rate | refused |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| endpoint | req/s (median; min-max) | share of bare restify | p50 ms | p99 ms | p99 ms at half the rate | refused | main thread µs a request |');
+  console.log('|---|---|---|---|---|---|---|---|');
   const order = ['bare', 'read', 'write', 'trade', 'mix'];
   for (const [name, e] of [...results.entries()].sort((a, b) => order.indexOf(a[1].group) - order.indexOf(b[1].group))) {
     const rate = e.samples.map((s) => (counted(e.group) ? s.ok : s.rps));
     const share = median(e.shares);
-    console.log(`| ${name}${counted(e.group) ? ' (successful)' : ''} | ${fmt(median(rate))} (${fmt(Math.min(...rate))}-${fmt(Math.max(...rate))}) | ${(share * 100).toFixed(0)}% | ${median(e.samples.map((s) => s.p50))} | ${median(e.samples.map((s) => s.p99))} | ${e.group === 'read' ? median(e.samples.map((s) => s.p99Half ?? 0)) : ''} | ${e.samples.reduce((n, s) => n + s.refused, 0)} |`);
+    console.log(`| ${name}${counted(e.group) ? ' (successful)' : ''} | ${fmt(median(rate))} (${fmt(Math.min(...rate))}-${fmt(Math.max(...rate))}) | ${(share * 100).toFixed(0)}% | ${median(e.samples.map((s) => s.p50))} | ${median(e.samples.map((s) => s.p99))} | ${e.group === 'read' ? median(e.samples.map((s) => s.p99Half ?? 0)) : ''} | ${e.samples.reduce((n, s) => n + s.refused, 0)} | ${cpuOf(e.samples)} |`);
   }
   console.log('');
   console.log(`The mix: ${MIX_DESCRIPTION}`);
