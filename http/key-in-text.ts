@@ -85,7 +85,7 @@ export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agent
   }
 }
 
-/** Folded hashes known to be kept, so that each key is seen to at most once per process. */
+/** Hashes of the keys whose folded hash is known to be kept, so that each key is seen to at most once per process. */
 const foldedKnown = new Set<string>();
 const FOLDED_KNOWN_MAX = 200_000;
 
@@ -94,13 +94,14 @@ const FOLDED_KNOWN_MAX = 200_000;
  * is used (the only time the key is seen again), in the background of the request.
  */
 export function foldOlderKey(s: Services, caller: Caller): void {
-  const folded = foldedKeyHash(caller.key);
-  if (foldedKnown.has(folded)) return;
+  const seen = caller.keyHash;
+  if (foldedKnown.has(seen)) return;
   if (foldedKnown.size >= FOLDED_KNOWN_MAX) foldedKnown.clear();
-  foldedKnown.add(folded);
+  foldedKnown.add(seen);
+  const folded = foldedKeyHash(caller.key);
   void (async () => {
     if (await s.read.agentForKeyHash(folded) !== undefined) return;
-    const r = await s.entities.ask<unknown, 'agent'>('agent', caller.id, { type: 'fold-key', key_hash: hashKey(caller.key), folded_key_hash: folded });
-    if (!r.ok) foldedKnown.delete(folded);
-  })().catch(() => { foldedKnown.delete(folded); });
+    const r = await s.entities.ask<unknown, 'agent'>('agent', caller.id, { type: 'fold-key', key_hash: seen, folded_key_hash: folded });
+    if (!r.ok) foldedKnown.delete(seen);
+  })().catch(() => { foldedKnown.delete(seen); });
 }

@@ -4,9 +4,8 @@
 // has less than a whole token, is answered 429 with Retry-After (the seconds until that
 // bucket has one) and takes nothing. The buckets live in this process: on many nodes
 // each node limits what it serves.
-import crypto from 'crypto';
 import type restify from 'restify';
-import { AGENT_KEY_HEADER } from './auth';
+import { AGENT_KEY_HEADER, keyHashOf } from './auth';
 
 export interface Rate {
   /** Tokens gained per second. */
@@ -67,6 +66,11 @@ export class RateLimiter {
 
   constructor(private readonly limits: RateLimits, private readonly now: () => number = () => Date.now()) {}
 
+  /** Whether `limit` is on. */
+  counts(limit: LimitName): boolean {
+    return this.limits[limit] !== null;
+  }
+
   /**
    * Takes one token from the bucket of each claim, or none when one of them is empty; then
    * says which limit refused and when to try again (the longest wait among the empty ones).
@@ -125,7 +129,7 @@ export function rateLimitHandler(limiter: RateLimiter, refused: (limit: LimitNam
     if (isRegistration(req)) claims.push({ limit: 'registration', id: address });
     const key = req.headers[AGENT_KEY_HEADER];
     // Counted by a hash of the key: the limiter keeps no key.
-    if (typeof key === 'string' && key !== '') claims.push({ limit: 'key', id: crypto.createHash('sha256').update(key).digest('hex') });
+    if (limiter.counts('key') && typeof key === 'string' && key !== '') claims.push({ limit: 'key', id: keyHashOf(req, key) });
     const verdict = limiter.take(claims);
     if (verdict.ok) return next();
     refused(verdict.limit);

@@ -6,7 +6,7 @@ import restify from 'restify';
 import * as E from 'fp-ts/Either';
 import { detailItem, detailItems, type DetailItem, type Place } from '../codecs/report';
 import type { Field } from '../codecs/primitives';
-import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperatorKey, hashKey, requireActive, resolveAgent, type Caller } from './auth';
+import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperatorKey, keyHashOf, requireActive, resolveAgent, type Caller } from './auth';
 import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
 import { registerMcp } from './mcp';
@@ -210,13 +210,14 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         let caller: Caller | null = null;
         // Only the headers a route uses are read: a public route ignores whatever key is sent.
         const agentKey = r.auth.startsWith('agent') ? header(req, AGENT_KEY_HEADER, problems) : undefined;
+        const agentKeyHash = agentKey ? keyHashOf(req, agentKey) : undefined;
         // A read answers again what it answered while nothing has been committed since
         // (read-cache.ts), for the same address and key: in that generation of the read
         // model the key found the same caller, with the same rights, and the address decoded
         // the same. An agent's key is hashed but not looked up again; an operator's is
         // checked below, as ever, before its kept answer is looked up.
         const generation = r.method === 'GET' ? services.store.readGeneration?.() : undefined;
-        const keptKey = generation === undefined || problems.length ? undefined : `${agentKey ? hashKey(agentKey) : ''} ${req.url}`;
+        const keptKey = generation === undefined || problems.length ? undefined : `${agentKeyHash ?? ''} ${req.url}`;
         const kept = keptKey !== undefined && (r.auth === 'none' || r.auth.startsWith('agent')) ? reads.get(generation!, keptKey) : undefined;
         if (kept) {
           sendKept(req, res, r.success, kept, true);
@@ -224,11 +225,11 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         }
         if (r.auth === 'agent' || r.auth === 'agent-read') {
           if (problems.length) throw invalid(problems);
-          caller = await resolveAgent(services.read, agentKey);
+          caller = await resolveAgent(services.read, agentKey, agentKeyHash);
           foldOlderKey(services, caller);
           if (r.auth === 'agent') requireActive(caller);
         } else if (r.auth === 'agent-optional' && agentKey) {
-          caller = await resolveAgent(services.read, agentKey);
+          caller = await resolveAgent(services.read, agentKey, agentKeyHash);
           foldOlderKey(services, caller);
         } else if (r.auth === 'admin') {
           const given = header(req, ADMIN_KEY_HEADER, problems);
@@ -261,7 +262,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           if (problems.length) throw invalid(problems);
         }
         if (idempotencyKey !== undefined) {
-          const scope = caller ? `agent:${hashKey(caller.key)}` : r.auth === 'admin' || r.auth === 'spectator' ? r.auth : 'public';
+          const scope = caller ? `agent:${caller.keyHash}` : r.auth === 'admin' || r.auth === 'spectator' ? r.auth : 'public';
           const fingerprint = fingerprintOf({ method: r.method, route: r.path, params: req.params ?? {}, query: req.query ?? {}, body: raw });
           const answer = await actOnce(services, new IdempotencyKey(scope, idempotencyKey), idempotencyKey, fingerprint,
             async (scoped) => ({ status: r.success, body: await r.handle({ params, query, body, caller }, scoped) }), errorBody);

@@ -198,7 +198,9 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   // Every request is logged and measured, the refused ones too. The rate limits run once
   // the route is known (so a 429 is counted under its route), before its handler reads anything.
   server.pre(observeRequests([requestLogger(logger), (r) => metrics.request(r)]));
-  server.use(rateLimitHandler(new RateLimiter(config.rateLimits ?? DEFAULT_RATE_LIMITS), (limit) => metrics.rateLimited(limit)));
+  const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
+  // With every limit off there is nothing to count.
+  if (rateLimits.address || rateLimits.key || rateLimits.registration) server.use(rateLimitHandler(new RateLimiter(rateLimits), (limit) => metrics.rateLimited(limit)));
   serveMetrics(server, metrics, () => operatorHashes);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

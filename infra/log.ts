@@ -20,14 +20,19 @@ export function isoTimeOncePerMs(now: () => number = () => Date.now()): () => st
   };
 }
 
-/** A logger writing JSON lines to stdout, or each line (without its newline) to `write`. */
+/**
+ * A logger writing JSON lines to stdout, or each line (without its newline) to `write`.
+ * Stdout is written asynchronously: the lines logged while a write is on its way go together
+ * in the next one, rather than a system call a request; pino writes what is left when the
+ * process exits. A SIGKILL or a power cut loses the lines not yet written (a few ms of them).
+ */
 export function jsonLogger(write?: (line: string) => void, base: Record<string, unknown> = {}): Logger {
   const options: pino.LoggerOptions = {
     base: { service: 'worldsim', ...base },
     timestamp: isoTimeOncePerMs(),
     formatters: { level: (label) => ({ level: label }) },
   };
-  if (!write) return pino(options);
+  if (!write) return pino(options, pino.destination({ dest: 1, sync: false }));
   return pino(options, { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) });
 }
 

@@ -14,6 +14,7 @@ import type { BatchRequest, BatchResult, Numbered, WriteRecord } from './sqlite-
 import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
 import { OrderedWrites } from './ordered-writes';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
+import { RowCache } from './row-cache';
 import {
   QUERIES, StoreUnavailableError, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
   type IdempotencyStore, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
@@ -154,7 +155,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private queue: PendingWrite[] = [];
   private flushScheduled = false;
-  private inFlight: { batch: number; items: PendingWrite[]; started: number } | null = null;
+  private inFlight: { batch: number; items: PendingWrite[]; records: WriteRecord[]; started: number } | null = null;
   private batchCount = 0;
   private itemCount = 0;
   /** Seconds from sending batches to the writer to their results, summed. */
@@ -163,6 +164,9 @@ export class SqliteStore implements Store {
   private drained: Array<() => void> = [];
   /** Changes with every commit (Store.readGeneration). */
   private generation = 0;
+  /** Rows and key hashes as read, until a commit changes them (row-cache.ts). */
+  private readonly rowCache = new RowCache();
+  private readonly credentialCache = new RowCache();
   /** Numbers the writes, remembers which failed, and who waits for an actor's writes to settle. */
   private readonly ordered = new OrderedWrites();
   /** Ids handed out from blocks reserved durably in advance (hi-lo): one disk write per ID_BLOCK ids. */
@@ -306,7 +310,7 @@ export class SqliteStore implements Store {
     }
     this.queue = [];
     if (items.length === 0) { this.flush(); return; }
-    this.inFlight = { batch: ++this.batchCount, items, started: performance.now() };
+    this.inFlight = { batch: ++this.batchCount, items, records, started: performance.now() };
     this.itemCount += items.length;
     this.writer.ref();
     this.writer.postMessage({ batch: this.inFlight.batch, items: records } satisfies BatchRequest);
@@ -316,18 +320,42 @@ export class SqliteStore implements Store {
     const done = this.inFlight;
     this.inFlight = null;
     this.writer.unref();
-    if (!done || done.batch !== result.batch) return;
+    if (!done || done.batch !== result.batch) {
+      this.forgetCachedRows();
+      return;
+    }
     const seconds = secondsSince(done.started);
     this.commitSeconds += seconds;
     this.metrics.committed(done.items.length, result.errors.every((e) => e === null), seconds);
-    // Before any write of the batch is acknowledged: a read that follows the acknowledgement computes afresh.
+    // Before any write of the batch is acknowledged: a read that follows the acknowledgement
+    // computes afresh, and finds the rows the batch wrote.
     if (result.errors.some((e) => e === null)) this.generation++;
+    done.records.forEach((record, i) => this.committedRows(record, result.errors[i] === null));
     done.items.forEach((p, i) => {
       const error = result.errors[i];
       this.settled(p.item, error === null);
       if (error === null) p.resolve(); else p.reject(new Error(error));
     });
     this.flush();
+  }
+
+  /** The kept copies of the rows and credentials a write carried: the new ones if it was written, none if it failed. */
+  private committedRows(record: WriteRecord, written: boolean): void {
+    if (record.kind !== 'event') return;
+    for (const row of record.rows) {
+      if (!written) this.rowCache.forget(row.kind, row.id);
+      else this.rowCache.written(row.kind, row.id, 'deleted' in row ? null : row.doc);
+    }
+    for (const c of record.credentials) {
+      if (!written) this.credentialCache.forget('key', c.key_hash);
+      else this.credentialCache.written('key', c.key_hash, String(c.agent_id));
+    }
+  }
+
+  /** Writes whose outcome is unknown: only SQLite can tell what is on disk. */
+  private forgetCachedRows(): void {
+    this.rowCache.clear();
+    this.credentialCache.clear();
   }
 
   /** Why a queued write may not be written (see enqueue), or null. */
@@ -346,6 +374,7 @@ export class SqliteStore implements Store {
     this.lostWriter = reason;
     const waiting = [...(this.inFlight?.items ?? []), ...this.queue];
     this.inFlight = null;
+    this.forgetCachedRows();
     this.queue = [];
     for (const p of waiting) {
       this.settled(p.item, false);
@@ -371,8 +400,15 @@ export class SqliteStore implements Store {
   }
 
   async row<T>(kind: string, id: string | number): Promise<T | undefined> {
-    const r = this.stmts.row.get(kind, String(id)) as { doc: string } | undefined;
-    return r ? (JSON.parse(r.doc) as T) : undefined;
+    const key = String(id);
+    let doc = this.rowCache.get(kind, key);
+    if (doc === undefined) {
+      doc = (this.stmts.row.get(kind, key) as { doc: string } | undefined)?.doc;
+      if (doc === undefined) return undefined;
+      this.rowCache.keep(kind, key, doc);
+    }
+    // Parsed for each caller: what one does with its copy cannot reach another.
+    return JSON.parse(doc) as T;
   }
 
   /** The statements of a named query, prepared on its first use. */
@@ -482,7 +518,11 @@ export class SqliteStore implements Store {
   }
 
   async agentForKeyHash(keyHash: string): Promise<number | undefined> {
+    const kept = this.credentialCache.get('key', keyHash);
+    if (kept !== undefined) return Number(kept);
     const r = this.stmts.credential.get(keyHash) as { agent_id: number } | undefined;
+    // Only a known key is kept: an unknown one may be registered by the next commit.
+    if (r) this.credentialCache.keep('key', keyHash, String(r.agent_id));
     return r?.agent_id;
   }
 

@@ -131,3 +131,53 @@ describe('SQLite store and entity region', () => {
     await store.close();
   });
 });
+
+describe('rows and keys the embedded store keeps in memory (row-cache.ts)', () => {
+  const event = (key: string, sequenceNumber: number) => ({ key, sequenceNumber, createdAt: 0, data: {}, tags: [], isDeleted: false }) as never;
+  let store: SqliteStore;
+  beforeEach(() => { store = new SqliteStore(tempDir()); });
+  afterEach(async () => { await store.close(); });
+
+  it('answers a row read before a write with what the write committed, from the moment it is acknowledged', async () => {
+    await store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1 } }, { kind: 'thing', id: 'b', doc: { n: 1 } }] });
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+    assert.deepEqual(await store.row('thing', 'b'), { n: 1 });
+    const written = store.engine.persist(event('w', 2), { rows: [{ kind: 'thing', id: 'a', doc: { n: 2 } }, { kind: 'thing', id: 'b', deleted: true, doc: {} }] });
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1 }, 'not yet committed');
+    await written;
+    assert.deepEqual(await store.row('thing', 'a'), { n: 2 });
+    assert.equal(await store.row('thing', 'b'), undefined, 'a deleted row is gone');
+  });
+
+  it('keeps a row as SQLite holds it when a write of it fails', async () => {
+    await store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1 } }] });
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+    const bad = { seq: undefined as number | undefined };
+    const failing = store.engine.persist(event('x', 1), { ticket: bad, rows: [{ kind: 'other', id: 'x', doc: { big: 1n } }] });
+    const dependent = store.engine.persist(event('w', 2), { after: [bad.seq!], rows: [{ kind: 'thing', id: 'a', doc: { n: 2 } }] });
+    await assert.rejects(failing);
+    await assert.rejects(dependent, /depends on failed/);
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+    // SQLite refuses a write inside a batch that others commit with (the same journal number again).
+    const duplicate = store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 3 } }] });
+    await assert.rejects(duplicate, /UNIQUE|constraint/i);
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+  });
+
+  it('gives every reader its own copy of a kept row', async () => {
+    await store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1, list: [1] } }] });
+    const first = await store.row<{ n: number; list: number[] }>('thing', 'a');
+    first!.n = 99;
+    first!.list.push(2);
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1, list: [1] });
+  });
+
+  it("finds a key's agent again after a commit gives the key to another", async () => {
+    await store.engine.persist(event('agent:1', 1), { credentials: [{ key_hash: 'k1', agent_id: 1 }] });
+    assert.equal(await store.agentForKeyHash('k1'), 1);
+    assert.equal(await store.agentForKeyHash('k2'), undefined);
+    await store.engine.persist(event('agent:2', 1), { credentials: [{ key_hash: 'k1', agent_id: 2 }, { key_hash: 'k2', agent_id: 2 }] });
+    assert.equal(await store.agentForKeyHash('k1'), 2);
+    assert.equal(await store.agentForKeyHash('k2'), 2, 'an unknown key is not remembered as unknown');
+  });
+});
