@@ -59,6 +59,14 @@ CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)
 `;
 
 export const ID_BLOCK = 64;
+/**
+ * A sequence whose block lasted less than ID_BLOCK_FAST_MS reserves twice as many ids the
+ * next time, up to ID_BLOCK_MAX: a busy sequence (a message a request) writes to
+ * `sequences` a few times a second at most, rather than every 64 ids. Each reservation is
+ * a durable write on the main thread, which waits for the writer's commit in progress.
+ */
+export const ID_BLOCK_MAX = 4096;
+const ID_BLOCK_FAST_MS = 1_000;
 
 /** A write as it is queued: what the actor persisted, as objects. */
 interface EventItem extends Numbered {
@@ -170,7 +178,7 @@ export class SqliteStore implements Store {
   /** Numbers the writes, remembers which failed, and who waits for an actor's writes to settle. */
   private readonly ordered = new OrderedWrites();
   /** Ids handed out from blocks reserved durably in advance (hi-lo): one disk write per ID_BLOCK ids. */
-  private readonly idBlocks = new Map<string, { next: number; last: number }>();
+  private readonly idBlocks = new Map<string, { next: number; last: number; size: number; reservedAt: number }>();
   private closed = false;
   /** Why the writer thread is gone, once it is. */
   private lostWriter: string | null = null;
@@ -209,6 +217,8 @@ export class SqliteStore implements Store {
       lastHistoryId: db.prepare('SELECT COALESCE(MAX(id), 0) AS n FROM history'),
       credential: db.prepare('SELECT agent_id FROM credentials WHERE key_hash = ?'),
       nextId: db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + ? RETURNING value'),
+      // A block's unused ids, given back on a clean close (unless the sequence moved on since).
+      releaseIds: db.prepare('UPDATE sequences SET value = ? WHERE name = ? AND value = ?'),
       reserveIds: db.prepare('INSERT INTO sequences (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = MAX(value, excluded.value)'),
       setting: db.prepare('SELECT value FROM settings WHERE name = ?'),
       putSetting: db.prepare('INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)'),
@@ -530,8 +540,11 @@ export class SqliteStore implements Store {
     let block = this.idBlocks.get(sequence);
     if (!block || block.next > block.last) {
       // Reserve the next block durably; ids left unused by a crash are simply skipped.
-      const last = (this.stmts.nextId.get(sequence, ID_BLOCK, ID_BLOCK) as { value: number }).value;
-      block = { next: last - ID_BLOCK + 1, last };
+      const now = performance.now();
+      const size = !block ? ID_BLOCK
+        : now - block.reservedAt < ID_BLOCK_FAST_MS ? Math.min(ID_BLOCK_MAX, block.size * 2) : Math.max(ID_BLOCK, block.size / 2);
+      const last = (this.stmts.nextId.get(sequence, size, size) as { value: number }).value;
+      block = { next: last - size + 1, last, size, reservedAt: now };
       this.idBlocks.set(sequence, block);
     }
     return block.next++;
@@ -584,6 +597,11 @@ export class SqliteStore implements Store {
       });
     }
     await this.writer.terminate();
+    // The ids of each block not handed out go back: a restart goes on where this process stopped.
+    this.db.transaction(() => {
+      for (const [sequence, block] of this.idBlocks) if (block.next <= block.last) this.stmts.releaseIds.run(block.next - 1, sequence, block.last);
+    })();
+    this.idBlocks.clear();
     this.db.close();
   }
 }

@@ -3,7 +3,8 @@ import Database from 'better-sqlite3';
 import path from 'path';
 import { Region } from '../../actors/region';
 import type { EntityKind } from '../../actors/entity';
-import { SqliteStore } from '../../infra/store/sqlite-store';
+import sinon from 'sinon';
+import { ID_BLOCK, ID_BLOCK_MAX, SqliteStore } from '../../infra/store/sqlite-store';
 import { tempDir } from '../support/world';
 
 // A tiny counter entity: enough to exercise the store and the region without the world's rules.
@@ -97,6 +98,47 @@ describe('SQLite store and entity region', () => {
     assert.ok(after > Math.max(...before), `an id after a restart (${after}) is above every earlier one`);
     assert.equal(new Set(before).size, before.length);
     await store.close();
+  });
+
+  it('goes on after a clean restart where the ids stopped, and never below what was reserved since', async () => {
+    const dir = tempDir();
+    let store = new SqliteStore(dir);
+    assert.deepEqual([await store.nextId('thing'), await store.nextId('thing'), await store.nextId('other')], [1, 2, 1]);
+    await store.close();
+    store = new SqliteStore(dir);
+    assert.deepEqual([await store.nextId('thing'), await store.nextId('other')], [3, 2], 'the rest of each block was given back');
+    await store.reserveIdsUpTo('thing', 500);
+    await store.close();
+    store = new SqliteStore(dir);
+    assert.equal(await store.nextId('thing'), 501);
+    await store.close();
+  });
+
+  it('reserves larger blocks of ids for a busy sequence, and smaller ones again once it calms down', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['performance'] });
+    const dir = tempDir();
+    const store = new SqliteStore(dir);
+    const reserved = () => {
+      const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
+      try { return (db.prepare("SELECT value FROM sequences WHERE name = 'thing'").get() as { value: number }).value; } finally { db.close(); }
+    };
+    try {
+      for (let i = 0; i < ID_BLOCK; i++) await store.nextId('thing');
+      assert.equal(reserved(), ID_BLOCK);
+      assert.equal(await store.nextId('thing'), ID_BLOCK + 1);
+      assert.equal(reserved(), ID_BLOCK * 3, 'the block lasted under a second: the next is twice as large');
+      for (let i = 0; i < 2 * ID_BLOCK - 1; i++) await store.nextId('thing');
+      clock.tick(5_000);
+      assert.equal(await store.nextId('thing'), 3 * ID_BLOCK + 1);
+      assert.equal(reserved(), 3 * ID_BLOCK + ID_BLOCK, 'the block lasted 5 s: the next is half as large');
+      let last = 0;
+      for (let i = 0; i < 20_000; i++) last = await store.nextId('thing');
+      assert.equal(last, 3 * ID_BLOCK + 1 + 20_000);
+      assert.ok(reserved() - last < ID_BLOCK_MAX, `at most ${ID_BLOCK_MAX} ids a block`);
+    } finally {
+      clock.restore();
+      await store.close();
+    }
   });
 
   it('refuses an ask that goes up the ask order', async () => {
