@@ -18,8 +18,9 @@ async function main() {
   if (spectator) process.stderr.write(`worldsim: X-Spectator-Key ${spectator} (generated now and shown only this once; keep it)\n`);
   const stop = async () => {
     await world.close();
-    logger.flush();
-    process.exit(0);
+    // The log's last lines are written before the process exits (it writes asynchronously).
+    logger.flush(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2_000).unref();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

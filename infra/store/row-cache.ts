@@ -4,6 +4,9 @@
 // writes it carried, before any of them is acknowledged: the kept copy is replaced or dropped
 // in that same turn of the event loop. So a read after an acknowledged write sees it, as when
 // every read went to SQLite; a read before that sees what SQLite held before the commit.
+// Between the writer's commit and the main thread learning of it, a kept row is the one from
+// before the commit while a listing read from SQLite already shows the new one; nothing has
+// been acknowledged then, and an answer kept in that moment is dropped with its generation.
 // Only what was read is kept (a write adds nothing: a day's tick writes every organization),
 // at most `max` of each, the oldest going first.
 

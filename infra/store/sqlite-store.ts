@@ -585,7 +585,15 @@ export class SqliteStore implements Store {
     this.db.prepare('SELECT 1').get();
   }
 
-  async close(): Promise<void> {
+  /** The close under way: a second call waits for it rather than closing again (SIGINT, then SIGTERM). */
+  private closing: Promise<void> | null = null;
+
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     while (this.queue.length > 0 || this.inFlight || this.flushScheduled) {
       await new Promise<void>((r) => { this.drained.push(r); if (!this.inFlight && !this.flushScheduled) this.flush(); });
     }

@@ -114,6 +114,12 @@ describe('SQLite store and entity region', () => {
     await store.close();
   });
 
+  it('closes once when asked twice at once', async () => {
+    const store = new SqliteStore(tempDir());
+    await store.nextId('thing');
+    await Promise.all([store.close(), store.close()]);
+  });
+
   it('reserves larger blocks of ids for a busy sequence, and smaller ones again once it calms down', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['performance'] });
     const dir = tempDir();
@@ -204,6 +210,49 @@ describe('rows and keys the embedded store keeps in memory (row-cache.ts)', () =
     const duplicate = store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 3 } }] });
     await assert.rejects(duplicate, /UNIQUE|constraint/i);
     assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+  });
+
+  it('reads a row from SQLite once, and again only after a commit it cannot account for', async () => {
+    await store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1 } }] });
+    const statement = sinon.spy((store as unknown as { stmts: { row: { get: (...a: unknown[]) => unknown } } }).stmts.row, 'get');
+    try {
+      for (let i = 0; i < 3; i++) assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+      assert.equal(statement.callCount, 1, 'kept after the first read');
+      await store.engine.persist(event('w', 2), { rows: [{ kind: 'thing', id: 'a', doc: { n: 2 } }] });
+      assert.deepEqual(await store.row('thing', 'a'), { n: 2 });
+      assert.equal(statement.callCount, 1, 'the commit brought the new document');
+    } finally {
+      statement.restore();
+    }
+  });
+
+  it('takes what each write of a batch did: the rows of the written ones, SQLite for the refused one', async () => {
+    await store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1 } }, { kind: 'thing', id: 'c', doc: { n: 1 } }] });
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+    assert.deepEqual(await store.row('thing', 'c'), { n: 1 });
+    await store.engine.persist(event('warm', 1)); // the next persists of this turn travel as one batch
+    const batches = store.writeStats.batches;
+    const written = store.engine.persist(event('c', 1), { rows: [{ kind: 'thing', id: 'c', doc: { n: 2 } }] });
+    const duplicate = store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 3 } }] }); // the journal refuses w:1 again
+    await written;
+    await assert.rejects(duplicate, /UNIQUE|constraint/i);
+    assert.equal(store.writeStats.batches - batches, 1, 'one batch');
+    assert.deepEqual(await store.row('thing', 'c'), { n: 2 });
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+  });
+
+  it('forgets what it kept once the writer thread is lost (a batch on its way may have committed)', async () => {
+    await store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1 } }] });
+    assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
+    const writer = (store as unknown as { writer: { terminate(): Promise<number> } }).writer;
+    const queued = store.engine.persist(event('w', 2), { rows: [{ kind: 'thing', id: 'a', doc: { n: 2 } }] });
+    await writer.terminate();
+    await assert.rejects(queued, /writer thread stopped/);
+    // What SQLite holds now, whoever wrote it, is what a read finds.
+    const db = new Database(path.join((store as unknown as { db: { name: string } }).db.name), { timeout: 5_000 });
+    db.prepare("UPDATE entities SET doc = '{\"n\":5}' WHERE kind = 'thing' AND id = 'a'").run();
+    db.close();
+    assert.deepEqual(await store.row('thing', 'a'), { n: 5 });
   });
 
   it('gives every reader its own copy of a kept row', async () => {
