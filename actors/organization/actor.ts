@@ -259,7 +259,13 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
       }
       case 'employ':
       case 'unemploy': return decideEmploy(state, c);
-      case 'send-message': return decideSendMessage(state, c);
+      case 'send-message': {
+        const d = decideSendMessage(state, c);
+        // The answer is the message as its row shows it (the same view of the same event), so its sender need not read the row back.
+        if ('refusal' in d) return d;
+        const sent = d.events[0] as Extract<OrganizationEvent, { type: 'message-sent' }>;
+        return { events: d.events, reply: (s: OrganizationState) => messageView(sent.message, s!, sent.day, sent.cost) };
+      }
       case 'transfer':
       case 'check-transfer': return decideTransfer(state, c);
       case 'form-party': return decideFormParty(state, c);

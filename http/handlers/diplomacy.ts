@@ -169,8 +169,8 @@ export const diplomacyRoutes = [
         type: 'send-message', agent_id: caller!.id, day,
         message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null, recipient_name: recipient?.name ?? null },
       };
-      unwrap(await s.entities.ask('organization', body.sender_id, command));
-      return s.read.row('message', id);
+      // The organization answers with the message as its row shows it.
+      return unwrap(await s.entities.ask('organization', body.sender_id, command));
     },
   }),
   route({

@@ -527,6 +527,7 @@ describe('diplomacy over HTTP', function () {
       expectStatus(first, 201);
       let listed = await publicMessages(w);
       assert.equal(listed[0].id, first.body.id, 'there at once');
+      assert.deepEqual(first.body, listed[0], 'the answer is the message as it is listed');
       assert.equal(listed[0].body, 'First call of the day.');
       assert.equal(listed[0].verified, true);
       assert.equal(listed[0].deliver_day, await day(w));
@@ -560,6 +561,7 @@ describe('diplomacy over HTTP', function () {
       assert.ok(!(await publicMessages(w)).some((m) => m.id === sent.body.id));
       const seen = (await investigation(w)).find((m) => m.id === sent.body.id);
       assert.ok(seen, 'the spectator sees undelivered private messages');
+      assert.deepEqual(sent.body, seen, 'the answer is the message as the spectator sees it');
       assert.equal(seen.body, 'Meet me at the mill.');
       assert.equal(seen.public, false);
 
