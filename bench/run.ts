@@ -28,6 +28,8 @@ interface Sample {
   rps: number; ok: number; refused: number; p50: number; p99: number; writes?: string; /** Reads: p99 when paced at half of the rate just measured. */ p99Half?: number;
   /** CPU µs the server's main thread spent a request (every answer counted): steadier than the rate on a shared machine. */
   cpuUs?: number;
+  /** CPU seconds the server's main thread and its other threads spent during the case, and the case's seconds. */
+  cpu?: { main: number; others: number; seconds: number };
 }
 interface Case { name: string; group: string; run: (overallRate?: number) => Promise<Sample> }
 
@@ -51,9 +53,9 @@ function threadCpu(pid: number): { main: number; others: number } | null {
 }
 
 /** How busy the service was over a case: its main thread and its other threads, in shares of one core. */
-function describeCpu(before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>, seconds: number): string {
-  if (!before || !after) return '';
-  return `the service's main thread busy ${(100 * (after.main - before.main) / seconds).toFixed(0)}%, its other threads ${(100 * (after.others - before.others) / seconds).toFixed(0)}% of a core`;
+function describeCpu(cpu: Sample['cpu']): string {
+  if (!cpu) return '';
+  return `the service's main thread busy ${(100 * cpu.main / cpu.seconds).toFixed(0)}%, its other threads ${(100 * cpu.others / cpu.seconds).toFixed(0)}% of a core`;
 }
 
 /** Whether a case's rate counts its 2xx answers only: writes, where a refusal writes nothing. */
@@ -69,12 +71,16 @@ async function cannon(port: number, opts: Record<string, unknown>): Promise<Samp
   return { rps: total / SECONDS, ok: r['2xx'] / SECONDS, refused: r.non2xx + r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
-/** `run`, with the CPU the main thread of process `pid` spent a request meanwhile. */
+/** `run`, with the CPU the threads of process `pid` spent meanwhile, and its main thread's a request. */
 async function measured(pid: number | undefined, run: () => Promise<Sample>): Promise<Sample> {
   const before = pid === undefined ? null : threadCpu(pid);
+  const started = performance.now();
   const s = await run();
   const after = pid === undefined ? null : threadCpu(pid);
-  if (before && after && s.rps > 0) s.cpuUs = (1e6 * (after.main - before.main)) / (s.rps * SECONDS);
+  if (before && after) {
+    s.cpu = { main: after.main - before.main, others: after.others - before.others, seconds: (performance.now() - started) / 1000 };
+    if (s.rps > 0) s.cpuUs = (1e6 * s.cpu.main) / (s.rps * SECONDS);
+  }
   return s;
 }
 
@@ -220,13 +226,8 @@ async function main() {
       for (const c of list) {
         const base = await measured(bare.pid, () => cannon(BARE_PORT, { path: '/json' }));
         const metricsBefore = c.group === 'read' ? null : await writeMetrics();
-        const cpuBefore = metricsBefore ? threadCpu(service.pid!) : null;
-        const started = performance.now();
         const s = await measured(service.pid, () => c.run());
-        if (metricsBefore) {
-          const busy = describeCpu(cpuBefore, threadCpu(service.pid!), (performance.now() - started) / 1000);
-          s.writes = [describeWrites(metricsBefore, await writeMetrics()), busy].filter(Boolean).join('; ');
-        }
+        if (metricsBefore) s.writes = [describeWrites(metricsBefore, await writeMetrics()), describeCpu(s.cpu)].filter(Boolean).join('; ');
         // The latency a read keeps at half the load it can take (the issue's p99 target).
         if (c.group === 'read') s.p99Half = (await c.run(Math.max(1, Math.round(s.rps / 2)))).p99;
         const entry = results.get(c.name) ?? { group: c.group, samples: [], shares: [] };
