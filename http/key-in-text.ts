@@ -63,9 +63,12 @@ export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agent
   const texts: Array<[string, Array<string | number>]> = [];
   strings(body, loc, texts);
   const own = callerKey ? foldKey(callerKey) : null;
+  // A key in any form leaves at least FOLDED_MIN characters (the caller's own: its folded length).
+  const shortest = Math.min(FOLDED_MIN, own?.length ?? FOLDED_MIN);
   let lookups = 0;
   const known = new Map<string, boolean>();
   for (const [text, at] of texts) {
+    if (text.length < shortest) continue; // a name, a resource, a side: nothing to look up
     if (own && text.toLowerCase().replace(/[^a-z0-9]/g, '').includes(own)) {
       out.push(detailItem(at, 'api_key_in_text', 'Text must not contain your API key; it would be readable by everyone'));
       continue;

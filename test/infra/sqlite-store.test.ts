@@ -180,6 +180,49 @@ describe('SQLite store and entity region', () => {
   });
 });
 
+describe('a batch the writer commits as one transaction (sqlite-writer.ts)', () => {
+  const event = (key: string, sequenceNumber: number) => ({ key, sequenceNumber, createdAt: 0, data: {}, tags: [], isDeleted: false }) as never;
+  let store: SqliteStore;
+  beforeEach(() => { store = new SqliteStore(tempDir()); });
+  afterEach(async () => { await store.close(); });
+  /** What SQLite holds, read past the store's kept rows. */
+  const onDisk = (kind: string, id: string): { status: string | null; doc: unknown } | undefined => {
+    const db = new Database((store as unknown as { db: { name: string } }).db.name, { readonly: true });
+    try {
+      const r = db.prepare('SELECT status, doc FROM entities WHERE kind = ? AND id = ?').get(kind, id) as { status: string | null; doc: string } | undefined;
+      return r && { status: r.status, doc: JSON.parse(r.doc) };
+    } finally {
+      db.close();
+    }
+  };
+
+  it('leaves each row as the last write of the batch made it', async () => {
+    await store.engine.persist(event('m', 1), { rows: [{ kind: 'thing', id: 'gone', doc: { n: 0 } }, { kind: 'thing', id: 'back', doc: { n: 0 } }] });
+    const batches = store.writeStats.batches;
+    await Promise.all([
+      store.engine.persist(event('m', 2), { rows: [{ kind: 'thing', id: 'a', status: 'open', doc: { n: 1 } }, { kind: 'thing', id: 'gone', doc: { n: 1 } }, { kind: 'thing', id: 'back', deleted: true, doc: {} }] }),
+      store.engine.persist(event('o', 1), { rows: [{ kind: 'thing', id: 'a', status: 'open', doc: { n: 2 } }] }),
+      store.engine.persist(event('m', 3), { rows: [{ kind: 'thing', id: 'a', status: 'closed', doc: { n: 3 } }, { kind: 'thing', id: 'gone', deleted: true, doc: {} }, { kind: 'thing', id: 'back', doc: { n: 3 } }] }),
+    ]);
+    assert.equal(store.writeStats.batches - batches, 1, 'one batch');
+    assert.deepEqual(onDisk('thing', 'a'), { status: 'closed', doc: { n: 3 } });
+    assert.equal(onDisk('thing', 'gone'), undefined, 'written, then deleted');
+    assert.deepEqual(onDisk('thing', 'back'), { status: null, doc: { n: 3 } }, 'deleted, then written again');
+    assert.equal((store.engine.events('m', 0, 100, []) as unknown as unknown[]).length, 3, 'every event is in the journal');
+  });
+
+  it('keeps the rows of the writes that commit when a later write of the same row is refused', async () => {
+    await store.engine.persist(event('m', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1 } }] });
+    await store.engine.persist(event('warm', 1)); // the next persists of this turn travel as one batch
+    const written = store.engine.persist(event('o', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 2 } }] });
+    const refused = store.engine.persist(event('m', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 3 } }] }); // the journal refuses m:1 again
+    await written;
+    await assert.rejects(refused, /UNIQUE|constraint/i);
+    assert.deepEqual(onDisk('thing', 'a'), { status: null, doc: { n: 2 } });
+    assert.deepEqual(await store.row('thing', 'a'), { n: 2 });
+  });
+});
+
 describe('rows and keys the embedded store keeps in memory (row-cache.ts)', () => {
   const event = (key: string, sequenceNumber: number) => ({ key, sequenceNumber, createdAt: 0, data: {}, tags: [], isDeleted: false }) as never;
   let store: SqliteStore;
