@@ -173,7 +173,10 @@ export class ClusterNode {
     });
     await this.members.run({
       partitionsConsumedConcurrently: 1,
-      // Offsets are committed once a second, not after every batch: a commit per batch costs a round trip per hop.
+      // kafkajs commits after every batch it hands over, whatever the interval says, and fetches
+      // again only after that round trip: a hop pays for it, but a command's offset is committed
+      // before its actor acts, so a node restarted after a crash does not serve it again
+      // (docs/operations.md, "A command read is committed at once").
       autoCommitInterval: 1_000,
       eachMessage: async ({ partition, message }) => {
         // Never awaited here: an actor may ask another of the same shard through Kafka.
