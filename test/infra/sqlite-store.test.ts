@@ -180,8 +180,10 @@ describe('SQLite store and entity region', () => {
   });
 });
 
+/** A journal event of `key` at `sequenceNumber`, for persists made straight on the engine. */
+const event = (key: string, sequenceNumber: number) => ({ key, sequenceNumber, createdAt: 0, data: {}, tags: [], isDeleted: false }) as never;
+
 describe('a batch the writer commits as one transaction (sqlite-writer.ts)', () => {
-  const event = (key: string, sequenceNumber: number) => ({ key, sequenceNumber, createdAt: 0, data: {}, tags: [], isDeleted: false }) as never;
   let store: SqliteStore;
   beforeEach(() => { store = new SqliteStore(tempDir()); });
   afterEach(async () => { await store.close(); });
@@ -224,7 +226,6 @@ describe('a batch the writer commits as one transaction (sqlite-writer.ts)', () 
 });
 
 describe('rows and keys the embedded store keeps in memory (row-cache.ts)', () => {
-  const event = (key: string, sequenceNumber: number) => ({ key, sequenceNumber, createdAt: 0, data: {}, tags: [], isDeleted: false }) as never;
   let store: SqliteStore;
   beforeEach(() => { store = new SqliteStore(tempDir()); });
   afterEach(async () => { await store.close(); });
