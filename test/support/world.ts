@@ -36,7 +36,47 @@ export interface TestWorld extends World {
   tick(): Promise<number>;
   /** Registers an agent; returns its record and key. */
   register(name?: string): Promise<{ id: number; key: string }>;
+  /** The last lines the world's nodes logged, but for the log of answered requests (those of 5xx answers are kept). */
+  recentLog(): string[];
 }
+
+/** How many log lines a test world keeps for when a test fails. */
+const LOG_TAIL = 200;
+
+/** Keeps a world's last lines of log, so that a failing test shows what the world said before. */
+class LogTail {
+  private readonly lines: string[] = [];
+
+  add(line: string): void {
+    // A request answered below 500 says nothing a failing test's own message does not.
+    if (line.includes('"msg":"request"') && line.includes('"level":"info"')) return;
+    this.lines.push(line);
+    if (this.lines.length > LOG_TAIL) this.lines.splice(0, this.lines.length - LOG_TAIL);
+  }
+
+  get(): string[] {
+    return [...this.lines];
+  }
+}
+
+/** The test worlds open now: a failing test prints what they logged last. */
+const openWorlds = new Set<TestWorld>();
+
+const logOf = (w: TestWorld): string => {
+  const lines = w.recentLog();
+  return lines.length ? `what the world logged last (${w.dataDir}):\n  ${lines.join('\n  ')}` : `the world logged nothing (${w.dataDir})`;
+};
+
+if (typeof afterEach === 'function') {
+  afterEach(function printLogsOfFailure() {
+    if (this.currentTest?.state !== 'failed') return;
+    for (const w of openWorlds) console.log(logOf(w));
+  });
+}
+
+/** A helper's request answered with a status it did not expect; a 5xx carries what the world logged. */
+const unexpected = (w: TestWorld, what: string, r: Answer): Error =>
+  new Error(`${what} failed: ${r.status} ${r.text}${r.status >= 500 ? `\n${logOf(w)}` : ''}`);
 
 export const tempDir = (prefix = 'worldsim-test-') => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
@@ -176,7 +216,8 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
     kafkaWorlds.set(config.kafka.clientId, known);
     kept = known;
   }
-  const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startWorld({ ...config, nodeId: String(i + 1) }, () => undefined)));
+  const logTail = new LogTail();
+  const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startWorld({ ...config, nodeId: String(i + 1) }, (line) => logTail.add(line))));
   if (config.store === 'cassandra' && config.bus === 'kafka') await allShardsSettled(nodes, config.shards);
 
   let turn = 0;
@@ -212,6 +253,7 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
     get metrics() { return first().metrics; },
     nodes,
     close: async () => {
+      openWorlds.delete(tw);
       await Promise.all(nodes.map((n) => n.close()));
       if (kept && kept.open > 0) kept.open -= 1;
       kept = undefined;
@@ -233,15 +275,17 @@ export async function startTestWorld(options: Partial<Config> & { nodes?: number
     post: (url, body, key) => call('POST', url, { body, key }),
     async tick() {
       const r = await call('POST', '/api/tick', { admin: first().keys.admin });
-      if (r.status !== 200) throw new Error(`tick failed: ${r.status} ${r.text}`);
+      if (r.status !== 200) throw unexpected(tw, 'tick', r);
       return r.body.day;
     },
     async register(name) {
       agentCount += 1;
       const r = await call('POST', '/api/agents', { body: { name: name ?? `Agent ${agentCount}`, model: 'test-model' } });
-      if (r.status !== 201) throw new Error(`register failed: ${r.status} ${r.text}`);
+      if (r.status !== 201) throw unexpected(tw, 'register', r);
       return { id: r.body.id, key: r.body.api_key };
     },
+    recentLog: () => logTail.get(),
   };
+  openWorlds.add(tw);
   return tw;
 }
