@@ -64,6 +64,18 @@ const decodeSnapshot = (data: unknown): ShellState<unknown> =>
 const INTERNAL = { status: 503 as const, detail: 'the world could not finish this action in time; read the current state before trying again' };
 
 /**
+ * The answer to an ask whose actor stopped before it took the command up (nact drops what
+ * a stopped actor had not begun): nothing of it happened. The region asks the actor's next
+ * life once, unless it let the actor go (a shard that moved, the region stopping); then
+ * the caller may send the command where the actor lives now (infra/cluster/node.ts).
+ * Compared by identity: `isNotServed`.
+ */
+export const NOT_SERVED = Object.freeze({ status: 503 as const, detail: 'the world could not take this action up where it was sent (its actor stopped first); nothing of it happened; try again' });
+
+/** True for the answer of an ask its actor never took up (NOT_SERVED). */
+export const isNotServed = (r: Result<unknown>): boolean => !r.ok && r.refusal === NOT_SERVED;
+
+/**
  * Writes an answer reflects that are queued but not yet durable. On a store that numbers
  * its writes (the embedded store commits them in that order), an actor goes on as soon as
  * its write is queued instead of waiting for the disk, and its answer carries what it
@@ -130,6 +142,10 @@ export class Region<P = Protocols> implements Entities<P> {
   private readonly parents = new Map<string, Ref<unknown>>();
   private readonly kinds = new Map<string, EntityKind<any, any, any>>();
   private readonly refs = new Map<string, Ref<any>>();
+  /** Per actor, the asks sent to it that it has not begun: answered NOT_SERVED if it stops first, not left to time out. */
+  private readonly unbegun = new Map<Ref<any>, Set<Envelope<unknown>>>();
+  /** Actors the region let go (stopWhere, stop): an ask they did not begin is not sent to a next life here. */
+  private readonly released = new WeakSet<Ref<any>>();
   private readonly askTimeoutMs: number;
   private readonly idleMs: number;
   private readonly snapshotEvery: number;
@@ -190,8 +206,20 @@ export class Region<P = Protocols> implements Entities<P> {
     }
     const ref = this.ref(kind, id);
     const started = performance.now();
+    const unbegun = this.unbegun.get(ref);
+    let sent: Envelope<unknown> | undefined;
     try {
-      const reply = await query(ref, (replyTo: unknown) => ({ command, replyTo, commandId, after } satisfies Envelope<unknown>), timeoutMs) as Reply;
+      const reply = await query(ref, (replyTo: unknown) => {
+        sent = { command, replyTo, commandId, after } satisfies Envelope<unknown>;
+        unbegun?.add(sent);
+        return sent;
+      }, timeoutMs) as Reply;
+      if (isNotServed(reply)) {
+        // Its actor stopped before taking it up: its next life here, unless the region let it go.
+        if (retry && !this.released.has(ref)) return this.askRaw(kind, id, command, timeoutMs, false, commandId, inner, after);
+        this.metrics.asked(kind, 'unavailable', secondsSince(started));
+        return reply as Result<T>;
+      }
       let r = reply as Result<T>;
       if (reply.unfinished) {
         const { unfinished: u, ...answer } = reply;
@@ -224,6 +252,8 @@ export class Region<P = Protocols> implements Entities<P> {
       this.log(`ask ${kind}:${id} failed: ${(e as Error)?.message}`);
       this.metrics.asked(kind, 'unavailable', secondsSince(started));
       return { ok: false, refusal: INTERNAL };
+    } finally {
+      if (sent) unbegun?.delete(sent);
     }
   }
 
@@ -243,6 +273,7 @@ export class Region<P = Protocols> implements Entities<P> {
     // This actor's last write not yet known to be durable (a store that numbers its writes),
     // and the unfinished writes of the answers it was given while handling the current command.
     const pipe: Pipeline = { tail: null, given: null, upstream: undefined, failed: false, projected: false };
+    const unbegun = new Set<Envelope<unknown>>();
     const io = this.ioFor(entity, undefined, pipe);
     const f = async (shell: ShellState<unknown>, msg: any, ctx: any): Promise<ShellState<unknown>> => {
       if (ctx.recovering) {
@@ -250,6 +281,7 @@ export class Region<P = Protocols> implements Entities<P> {
         const state = sharedShape(record.events.reduce((s, e) => entity.evolve(s, e), shell.state));
         return { state, applied: record.command_id === undefined ? shell.applied : remember(shell.applied, record.command_id, record.answer) };
       }
+      unbegun.delete(msg as Envelope<unknown>);
       const { command, replyTo, commandId, after: upstream } = msg as Envelope<unknown>;
       pipe.given = null;
       pipe.upstream = upstream;
@@ -395,9 +427,13 @@ export class Region<P = Protocols> implements Entities<P> {
       snapshotDecoder: decodeSnapshot,
       snapshotEvery: this.snapshotEvery,
       shutdownAfter: this.idleMs,
-      afterStop: () => { if (this.refs.get(key) === ref) this.refs.delete(key); },
+      afterStop: () => {
+        if (this.refs.get(key) === ref) this.refs.delete(key);
+        this.notServed(ref);
+      },
     } as any);
     this.refs.set(key, ref);
+    this.unbegun.set(ref, unbegun);
     return ref;
   }
 
@@ -447,6 +483,13 @@ export class Region<P = Protocols> implements Entities<P> {
     return this.refs.size;
   }
 
+  /** What a stopped actor had not begun is dropped with it: each asker hears so now rather than at its timeout. */
+  private notServed(ref: Ref<any>): void {
+    const unbegun = this.unbegun.get(ref);
+    this.unbegun.delete(ref);
+    for (const envelope of unbegun ?? []) if (envelope.replyTo) dispatch(envelope.replyTo as Ref<unknown>, { ok: false, refusal: NOT_SERVED });
+  }
+
   /**
    * Stops the actors whose key (`<kind>:<id>`) matches: a node that no longer hosts a shard
    * lets its actors go (the next owner recovers them from the store).
@@ -457,6 +500,7 @@ export class Region<P = Protocols> implements Entities<P> {
       const at = key.indexOf(':');
       if (!matches(key.slice(0, at), key.slice(at + 1))) continue;
       this.refs.delete(key);
+      this.released.add(ref);
       stop(ref);
       stopped++;
     }
@@ -466,7 +510,12 @@ export class Region<P = Protocols> implements Entities<P> {
   stop(): void {
     // nact's system stop does not reach grandchildren (it looks them up as references), so
     // every entity is stopped by its reference: its idle timer would keep the process alive.
-    for (const ref of [...this.refs.values()]) stop(ref);
+    for (const ref of [...this.refs.values()]) {
+      this.released.add(ref);
+      stop(ref);
+      // Now: once the system stops, no answer reaches an asker.
+      this.notServed(ref);
+    }
     for (const ref of this.parents.values()) stop(ref);
     stop(this.system);
   }

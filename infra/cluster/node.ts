@@ -13,7 +13,7 @@
 // reaches a node which no longer hosts its shard is answered "moved" and sent again.
 import crypto from 'crypto';
 import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer } from 'kafkajs';
-import type { Region } from '../../actors/region';
+import { isNotServed, type Region } from '../../actors/region';
 import type { Result } from '../../actors/result';
 import { immediateSockets } from '../bus/kafka-socket';
 import { Latencies } from './latencies';
@@ -272,6 +272,8 @@ export class ClusterNode {
       return;
     }
     const result = await this.local(shard, m.kind, m.id, m.command, Math.max(1, m.deadline - Date.now()), { commandId: m.commandId });
+    // Let go of before its actor took it up: the asker sends it on to the shard's next host.
+    if (isNotServed(result)) { await this.answer(m, { correlation: m.reply.correlation, moved: true }); return; }
     await this.answer(m, { correlation: m.reply.correlation, result, ms: performance.now() - received });
   }
 
@@ -319,7 +321,12 @@ export class ClusterNode {
     const shard = this.shardOf(kind, id);
     for (;;) {
       if (this.closed) return { ok: false, refusal: { status: 503, detail: 'this node is stopping; try again on another' } };
-      if (this.hosts(shard)) return this.local<T>(shard, kind, id, command, Math.max(1, deadline - Date.now()), options);
+      if (this.hosts(shard)) {
+        const r = await this.local<T>(shard, kind, id, command, Math.max(1, deadline - Date.now()), options);
+        // The shard was let go before its actor took the command up: it goes where the shard is now.
+        if (!isNotServed(r) || Date.now() >= deadline) return r;
+        continue;
+      }
       if (this.assigned.has(shard)) {
         if (!(await this.whenHosted(shard, deadline)) && Date.now() >= deadline) return timedOut(`${kind} ${id}: its shard is being taken over`);
         continue;
