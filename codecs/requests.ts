@@ -174,6 +174,30 @@ const pageFields = {
 };
 export const PageQuery = object('PageQuery', pageFields);
 
+/** The active organizations, or those standing at one place. */
+export const OrganizationsQuery = object('OrganizationsQuery', {
+  location_id: optional(text(2, 40)),
+  ...pageFields,
+});
+
+/** Projects, filtered by place and status. */
+export const ProjectsQuery = object('ProjectsQuery', {
+  location_id: optional(text(2, 40)),
+  status: optional(oneOf(['active', 'completed', 'cancelled'] as const)),
+  ...pageFields,
+});
+
+/**
+ * A place's answer lists what is there now, each list cut to `limit` items in id order
+ * (docs/decisions.md, "A place answers what is there now"): four lists in one answer, so
+ * smaller than a listing's page.
+ */
+export const PLACE_LIMIT_DEFAULT = 100;
+export const PLACE_LIMIT_MAX = 500;
+export const PlaceQuery = object('PlaceQuery', {
+  limit: withDefault(boundedInt(1, PLACE_LIMIT_MAX, 'text'), PLACE_LIMIT_DEFAULT),
+});
+
 // Filters of the growing listings (docs/decisions.md, "What an agent needs to decide"):
 // every one optional, all given ones must hold, and the page is taken from what is left.
 const queryId = () => optional(boundedInt(1, undefined, 'text'));

@@ -167,6 +167,9 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'GET /api/locations': listOf(Location),
   'GET /api/locations/{location_id}': extend(Location, 'LocationDetail', {
     organizations: listOf(Organization), quests: listOf(Quest), projects: listOf(Project), establishments: listOf(Establishment),
+    organization_count: int('active organizations standing here, in all'), quest_count: int('open quests here, in all'),
+    project_count: int('active projects here, in all'), establishment_count: int('establishments here, in all'),
+    more: anyObject('for each list cut at the limit, the URL of the listing that goes on from its last item'),
   }),
   'GET /api/adventurers': listOf(Adventurer),
   'GET /api/adventurers/{adventurer_id}': Adventurer,

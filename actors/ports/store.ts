@@ -100,6 +100,7 @@ export const QUERIES = {
   activeProjects: { kind: 'project', status: ['active'] },
   projectsOf: { kind: 'project', by: 'organization_id' },
   projectsAt: { kind: 'project', by: 'location_id' },
+  activeProjectsAt: { kind: 'project', by: 'location_id', status: ['active'] },
   productionPlans: { kind: 'production' },
 
   contracts: { kind: 'contract' },
@@ -125,6 +126,7 @@ export const QUERIES = {
   liveQuests: { kind: 'quest', status: ['open', 'accepted'] },
   openQuests: { kind: 'quest', status: ['open'] },
   questsAt: { kind: 'quest', by: 'location_id' },
+  openQuestsAt: { kind: 'quest', by: 'location_id', status: ['open'] },
   questsDue: { kind: 'quest', by: 'due_by' },
 
   messages: { kind: 'message' },

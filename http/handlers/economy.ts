@@ -9,7 +9,7 @@ import type { Market } from '../../actors/location/market';
 import type { LocationState } from '../../actors/location/messages';
 import { quoteTrade } from '../../actors/location/rules';
 import {
-  EstablishmentsQuery, LocationPath, MarketQuery, ProjectCreate, ProjectPath, ResourcePath, TradeCreate, TradeQuoteQuery, TravelCreate, TravelPlanQuery, WorkerAction, PageQuery
+  EstablishmentsQuery, LocationPath, MarketQuery, ProjectCreate, ProjectPath, ResourcePath, TradeCreate, TradeQuoteQuery, TravelCreate, TravelPlanQuery, WorkerAction, PageQuery, ProjectsQuery
 } from '../../codecs/requests';
 import type { Caller } from '../auth';
 import { controlledOrganization } from '../control';
@@ -222,9 +222,16 @@ export const economyRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/api/projects', auth: 'none', summary: 'Every project.',
-    query: PageQuery,
-    handle: ({ query }, s) => readJsonPage(s.read, 'projects', query),
+    method: 'GET', path: '/api/projects', auth: 'none', summary: 'Every project; filter by location_id and status (active, completed or cancelled).',
+    query: ProjectsQuery,
+    async handle({ query }, s) {
+      const here = query.location_id;
+      // Pages read as pages where a named query holds the set; ended projects by their place or among all, filtered.
+      if (query.status === undefined) return here === undefined ? readJsonPage(s.read, 'projects', query) : readJsonPage(s.read, 'projectsAt', query, here);
+      if (query.status === 'active') return here === undefined ? readJsonPage(s.read, 'activeProjects', query) : readJsonPage(s.read, 'activeProjectsAt', query, here);
+      const rows = here === undefined ? await s.read.list<Listed & { status: string }>('projects') : await s.read.list<Listed & { status: string }>('projectsAt', here);
+      return pageOf(rows.filter((p) => p.status === query.status), query);
+    },
   }),
   route({
     method: 'GET', path: '/api/production', auth: 'none', summary: 'Every production plan, with its workforce and whether it is staffed.',

@@ -1,6 +1,6 @@
 // Organizations: found, revise, dissolve, list (active only) and detail.
 import type { OrganizationCommand } from '../../actors/organization/messages';
-import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, PageQuery } from '../../codecs/requests';
+import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, OrganizationsQuery } from '../../codecs/requests';
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
@@ -65,9 +65,11 @@ export const organizationRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/api/organizations', auth: 'none', summary: 'Active organizations.',
-    query: PageQuery,
-    handle: ({ query }, s) => readJsonPage(s.read, 'activeOrganizations', query),
+    method: 'GET', path: '/api/organizations', auth: 'none', summary: 'Active organizations; filter by location_id (those standing there).',
+    query: OrganizationsQuery,
+    handle: ({ query }, s) => (query.location_id === undefined
+      ? readJsonPage(s.read, 'activeOrganizations', query)
+      : readJsonPage(s.read, 'activeOrganizationsAt', query, query.location_id)),
   }),
   route({
     method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath, query: OrganizationViewQuery,

@@ -1,9 +1,21 @@
 // Locations and adventurers as the seeded world has them.
-import { AdventurerPath, AdventurersQuery, LocationPath } from '../../codecs/requests';
+import { AdventurerPath, AdventurersQuery, LocationPath, PlaceQuery } from '../../codecs/requests';
+import type { QueryName } from '../../actors/ports/store';
 import { notFoundError } from '../errors';
 import { JsonText } from '../read-cache';
 import { type Listed, pageOf, readJsonPage } from '../paging';
 import { route } from '../route';
+
+/**
+ * What a place's answer lists, each from the named query of what is there now, and the
+ * listing (with its filters) whose pages go on where the place's list stops.
+ */
+const PLACE_LISTS: ReadonlyArray<{ name: string; counted: string; query: QueryName; listing: (place: string) => string }> = [
+  { name: 'organizations', counted: 'organization_count', query: 'activeOrganizationsAt', listing: (p) => `/api/organizations?location_id=${encodeURIComponent(p)}` },
+  { name: 'quests', counted: 'quest_count', query: 'openQuestsAt', listing: (p) => `/api/quests?location_id=${encodeURIComponent(p)}&status=open` },
+  { name: 'projects', counted: 'project_count', query: 'activeProjectsAt', listing: (p) => `/api/projects?location_id=${encodeURIComponent(p)}&status=active` },
+  { name: 'establishments', counted: 'establishment_count', query: 'establishmentsAt', listing: (p) => `/api/establishments?location_id=${encodeURIComponent(p)}` },
+];
 
 export const placeRoutes = [
   route({
@@ -11,24 +23,29 @@ export const placeRoutes = [
     handle: (_r, s) => s.read.list('locations'),
   }),
   route({
-    method: 'GET', path: '/api/locations/{location_id}', auth: 'none', params: LocationPath,
-    summary: 'A location with its organizations, quests, projects and establishments.',
-    async handle({ params }, s) {
+    method: 'GET', path: '/api/locations/{location_id}', auth: 'none', params: LocationPath, query: PlaceQuery,
+    summary: 'A location with what is there now: its active organizations, open quests, active projects and establishments, each list at most limit long (in id order), with how many there are in all and, for a list cut short, the listing that goes on from it.',
+    async handle({ params, query }, s) {
       const location = await s.read.row<Record<string, unknown>>('location', params.location_id);
       if (!location) throw notFoundError(`location ${params.location_id} not found`);
       const here = params.location_id;
-      // The lists grow with the world (every organization at a busy market): their rows' JSON
-      // is passed on as it is stored, not parsed only to be written again.
-      const lists = {
-        organizations: await s.read.listJson('activeOrganizationsAt', here),
-        quests: await s.read.listJson('questsAt', here),
-        projects: await s.read.listJson('projectsAt', here),
-        establishments: await s.read.listJson('establishmentsAt', here),
-      };
+      const lists = await Promise.all(PLACE_LISTS.map(async (l) => {
+        // One row more than the limit says whether the list was cut; the count is read only then.
+        const rows = await s.read.listPageJson(l.query, here, undefined, query.limit + 1);
+        const shown = rows.slice(0, query.limit);
+        const cut = rows.length > query.limit;
+        return {
+          ...l, docs: shown.map((r) => r.doc),
+          count: cut ? await s.read.count(l.query, here) : shown.length,
+          more: cut ? `${l.listing(here)}&after_id=${encodeURIComponent(shown[shown.length - 1].id)}&limit=${query.limit}` : null,
+        };
+      }));
       const { organizations: _o, quests: _q, projects: _p, establishments: _e, ...place } = location;
-      const head = JSON.stringify(place);
-      const listed = Object.entries(lists).map(([name, docs]) => `"${name}":[${docs.join(',')}]`).join(',');
-      return new JsonText(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}${listed}}`);
+      const more = Object.fromEntries(lists.filter((l) => l.more !== null).map((l) => [l.name, l.more]));
+      const head = JSON.stringify({ ...place, ...Object.fromEntries(lists.map((l) => [l.counted, l.count])), more });
+      // The lists' rows are passed on as stored (JSON text), not parsed only to be written again.
+      const listed = lists.map((l) => `"${l.name}":[${l.docs.join(',')}]`).join(',');
+      return new JsonText(`${head.slice(0, -1)},${listed}}`);
     },
   }),
   route({

@@ -150,7 +150,7 @@ describe('world over HTTP: locations and adventurers', () => {
     }
   });
 
-  it('GET /api/locations/emberfall has its organizations, quests, projects and establishments', async () => {
+  it('GET /api/locations/emberfall has its organizations, open quests, active projects and establishments, and how many of each', async () => {
     const r = await w.get('/api/locations/emberfall');
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.id, 'emberfall');
@@ -160,7 +160,10 @@ describe('world over HTTP: locations and adventurers', () => {
     // Whole records, as the listings give them; the place's own fields as GET /api/locations has them.
     const byId = (a: any, b: any) => a.id - b.id;
     assert.deepEqual([...r.body.organizations].sort(byId), [...seeded].sort(byId));
-    const { organizations: _o, quests: _q, projects: _p, establishments: _e, ...place } = r.body;
+    // How many of each there are in all, and the listings that go on from lists cut short (none here).
+    const { organizations: _o, quests: _q, projects: _p, establishments: _e, organization_count, quest_count, project_count, establishment_count, more, ...place } = r.body;
+    assert.deepEqual({ organization_count, quest_count, project_count, establishment_count, more },
+      { organization_count: seeded.length, quest_count: r.body.quests.length, project_count: r.body.projects.length, establishment_count: r.body.establishments.length, more: {} });
     assert.deepEqual(place, (await w.get('/api/locations')).body.find((l: any) => l.id === 'emberfall'));
   });
 
