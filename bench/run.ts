@@ -31,7 +31,7 @@ interface Sample {
   /** CPU seconds the server's main thread and its other threads spent during the case, and the case's seconds. */
   cpu?: { main: number; others: number; seconds: number };
 }
-interface Case { name: string; group: string; run: (overallRate?: number) => Promise<Sample> }
+interface Case { name: string; group: string; run: (overallRate?: number) => Promise<Sample>; prepare?: () => Promise<void> }
 
 /**
  * CPU seconds a process's threads have used so far (Linux /proc): its main thread (the event
@@ -109,25 +109,47 @@ async function must(port: number, method: string, url: string, body?: unknown, h
   return r.body;
 }
 
+/** An agent's key and its organization's id. */
+interface Acting { key: string; org: number }
+
+/** How many organizations a write or trade case acts with: each connection takes the next in turn. */
+const ACTING_PER_RUN = 2 * CONNECTIONS;
+let founded = 0;
+
+/**
+ * Organizations founded afresh, at the given markets in turn, for one run of a write or
+ * trade case. Each trade's buy and sell cost an organization a gold piece net, and each
+ * message one: a merchant company's 800 gold last about 1,600 trades, so organizations used
+ * for a whole run (or two rounds) run dry, and the case would count refusals, not writes.
+ */
+async function freshOrganizations(markets: string[]): Promise<Acting[]> {
+  const acting: Acting[] = [];
+  for (let i = 0; i < ACTING_PER_RUN; i++, founded++) {
+    const a = await must(PORT, 'POST', '/api/agents', { name: `Bench Trader ${founded}`, model: 'bench' });
+    const o = await must(PORT, 'POST', '/api/organizations', { name: `Bench Trading Co ${founded}`, kind: 'merchant company', location_id: markets[i % markets.length] }, { 'x-agent-key': a.api_key });
+    acting.push({ key: a.api_key, org: o.id });
+  }
+  return acting;
+}
+
+/** A write or trade case whose organizations are founded afresh before each run, outside the timing. */
+function acting(name: string, group: string, markets: string[], act: (who: Acting[]) => Promise<Sample>): Case {
+  let who: Acting[] = [];
+  return { name, group, prepare: async () => { who = await freshOrganizations(markets); }, run: () => act(who) };
+}
+
 /** A world with something in every listing: agents, organizations at every market, a contract, quests, messages, trades. */
-async function seed(): Promise<MixWorld & { key: string; agentId: number; orgId: number; questId: number; contractId: number; eventId: number; adventurerId: number; keys: string[]; orgs: number[]; marketOrgs: { key: string; org: number }[] }> {
+async function seed(): Promise<MixWorld & { key: string; agentId: number; orgId: number; questId: number; contractId: number; eventId: number; adventurerId: number; keys: string[]; orgs: number[] }> {
   const world = await must(PORT, 'GET', '/api/world');
   const markets: string[] = world.places.filter((l: any) => l.population > 0).map((l: any) => l.id);
   const keys: string[] = [];
   const orgs: number[] = [];
   const agents: number[] = [];
-  // One agent and organization a connection, all at the first market (the one-market trade case).
+  // One agent and organization a connection, all at the first market: the quests' requesters.
   for (let i = 0; i < CONNECTIONS; i++) {
     const a = await must(PORT, 'POST', '/api/agents', { name: `Bench ${i}`, model: 'bench' });
     const o = await must(PORT, 'POST', '/api/organizations', { name: `Bench Co ${i}`, kind: 'merchant company', location_id: markets[0] }, { 'x-agent-key': a.api_key });
     keys.push(a.api_key); orgs.push(o.id); agents.push(a.id);
-  }
-  // One agent and organization a connection spread over the markets in turn (the several-markets trade case).
-  const marketOrgs: { key: string; org: number }[] = [];
-  for (let i = 0; i < CONNECTIONS; i++) {
-    const a = await must(PORT, 'POST', '/api/agents', { name: `Bench Spread ${i}`, model: 'bench' });
-    const o = await must(PORT, 'POST', '/api/organizations', { name: `Bench Spread Co ${i}`, kind: 'merchant company', location_id: markets[i % markets.length] }, { 'x-agent-key': a.api_key });
-    marketOrgs.push({ key: a.api_key, org: o.id });
   }
   const h = { 'x-agent-key': keys[0] };
   const quest = await must(PORT, 'POST', '/api/quests', { title: 'Clear the road', description: 'Bandits on the east road.', requester_id: orgs[0], location_id: markets[0], reward: 50, deadline_days: 30 }, h);
@@ -143,7 +165,7 @@ async function seed(): Promise<MixWorld & { key: string; agentId: number; orgId:
   const available = adventurers.filter((a) => a.status === 'available');
   const events: any[] = await must(PORT, 'GET', '/api/events?limit=1');
   return { key: keys[0], agentId: agents[0], orgId: orgs[0], questId: quest.id, contractId: contract.id, eventId: events[0].id, adventurerId: adventurers[0].id,
-    keys, orgs, marketOrgs, markets, openQuests: quests, adventurers: available.map((a) => a.id) };
+    keys, orgs, markets, openQuests: quests, adventurers: available.map((a) => a.id) };
 }
 
 function cases(w: Awaited<ReturnType<typeof seed>>): Case[] {
@@ -171,10 +193,13 @@ function cases(w: Awaited<ReturnType<typeof seed>>): Case[] {
   };
   return [
     ...reads.map(([url, headers]): Case => ({ name: `GET ${url}`, group: 'read', run: (overallRate) => cannon(PORT, { path: url, headers, ...(overallRate ? { overallRate } : {}) }) })),
-    { name: 'POST /api/trade, one market', group: 'trade', run: () => trade(w.orgs.map((org, i) => ({ key: w.keys[i], org }))) },
-    { name: `POST /api/trade, ${Math.min(w.markets.length, CONNECTIONS)} markets`, group: 'trade', run: () => trade(w.marketOrgs) },
-    // One write of one organization a connection: what a trade's three writes compare with.
-    { name: 'POST /api/messages (one write)', group: 'write', run: () => { let next = 0; return cannon(PORT, { requests: [{ method: 'POST', setupRequest: (req: any, ctx: any) => { const i = next++ % w.orgs.length; return { ...req, path: '/api/messages', headers: { 'content-type': 'application/json', 'x-agent-key': w.keys[i] }, body: JSON.stringify({ sender_id: w.orgs[i], recipient_id: null, body: 'Fair prices today.' }) }; } }] }); } },
+    acting('POST /api/trade, one market', 'trade', [w.markets[0]], trade),
+    acting(`POST /api/trade, ${Math.min(w.markets.length, CONNECTIONS)} markets`, 'trade', w.markets.slice(0, CONNECTIONS), trade),
+    // One write, a public message, of the organizations in turn: what a trade's three writes compare with.
+    acting('POST /api/messages (one write)', 'write', [w.markets[0]], (who) => {
+      let next = 0;
+      return cannon(PORT, { requests: [{ method: 'POST', setupRequest: (req: any) => { const me = who[next++ % who.length]; return { ...req, path: '/api/messages', headers: { 'content-type': 'application/json', 'x-agent-key': me.key }, body: JSON.stringify({ sender_id: me.org, recipient_id: null, body: 'Fair prices today.' }) }; } }] });
+    }),
     { name: 'mixed agent workload', group: 'mix', run: () => cannon(PORT, { requests: mixRequests(w) } as any) },
   ];
 }
@@ -224,6 +249,7 @@ async function main() {
     const list = cases(w).filter((c) => !ONLY || ONLY.test(c.name));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of list) {
+        await c.prepare?.();
         const base = await measured(bare.pid, () => cannon(BARE_PORT, { path: '/json' }));
         const metricsBefore = c.group === 'read' ? null : await writeMetrics();
         const s = await measured(service.pid, () => c.run());
@@ -248,7 +274,7 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   // Writes (one write, trades) count the successful ones (2xx) a second: a refused one writes
-  // nothing (the messages' senders run out of gold). Everything else counts every answer.
+  // nothing. Everything else counts every answer.
   console.log('');
   console.log('| endpoint | req/s (median; min-max) | share of bare restify | p50 ms | p99 ms | p99 ms at half the rate | refused | main thread µs a request |');
   console.log('|---|---|---|---|---|---|---|---|');
