@@ -8,15 +8,23 @@
 
 /** An answer already in JSON: sent as it is (server.ts's JSON formatter). */
 export class JsonText {
+  /** The text gzipped, made the first time a client that takes gzip asked for it again (compression.ts). */
+  gzip?: Buffer;
+
   constructor(readonly text: string) {}
 }
+
+/**
+ * An answer that never changes while the process runs (the rulebook): made once, kept
+ * across generations of the read model, and gzipped from its first request on, for every
+ * client that takes gzip.
+ */
+export class FixedJson extends JsonText {}
 
 export interface KeptAnswer {
   body: JsonText;
   /** The Link header of a page that has a next one. */
   link?: string;
-  /** The body gzipped, made the first time a client that takes gzip asked for it again (compression.ts). */
-  gzip?: Buffer;
 }
 
 /** The answers of one generation of the read model, at most `max` of them (the oldest go first). */

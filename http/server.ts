@@ -20,7 +20,7 @@ import type { Services } from './services';
 import { StoreUnavailableError } from '../actors/ports/store';
 import { serveHistoryStream, type LiveStreams, type StreamLimits } from './stream';
 import { serveSpectatorPage } from './spectator-page';
-import { JsonText, ReadCache, type KeptAnswer } from './read-cache';
+import { FixedJson, JsonText, ReadCache, type KeptAnswer } from './read-cache';
 import { gzipFor } from './compression';
 
 const HEADER_MAX = 256;
@@ -128,13 +128,14 @@ function formatJson(_req: restify.Request, res: restify.Response, body: unknown)
 
 /**
  * An answer in JSON already (kept, or to be kept), with its page's Link. One asked for again
- * (`again`) goes gzipped to a client that takes gzip, compressed once (compression.ts).
+ * (`again`), or one that never changes (FixedJson), goes gzipped to a client that takes
+ * gzip, compressed once (compression.ts).
  */
 function sendKept(req: restify.Request, res: restify.Response, status: number, answer: KeptAnswer, again: boolean): void {
   if (answer.link) res.header('Link', answer.link);
   // Whether an answer is compressed depends on the request's Accept-Encoding: caches in between must know.
   res.header('Vary', 'Accept-Encoding');
-  const packed = again ? gzipFor(req, answer, answer.body.text) : null;
+  const packed = again || answer.body instanceof FixedJson ? gzipFor(req, answer.body, answer.body.text) : null;
   if (packed) {
     res.setHeader('Content-Type', 'application/json');
     res.setHeader('Content-Encoding', 'gzip');
@@ -286,6 +287,10 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
           return;
         }
         const value = await r.handle({ params, query, body, caller }, services);
+        if (value instanceof FixedJson) {
+          sendKept(req, res, r.success, { body: value }, false);
+          return;
+        }
         if (value instanceof Page || value instanceof JsonPage) {
           if (value.next) res.header('Link', `<${nextPageUrl(req.url ?? r.path, value.next)}>; rel="next"`);
           res.send(r.success, value instanceof JsonPage ? value.body : value.items);

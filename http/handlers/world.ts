@@ -3,6 +3,7 @@ import { rulebook } from '../../actors/world/rulebook';
 import { CLOCK_ID } from '../../actors/clock/actor';
 import { EventPath, EventsQuery, InvestigationQuery } from '../../codecs/requests';
 import { notFoundError, unwrap } from '../errors';
+import { FixedJson } from '../read-cache';
 import type { Route } from '../route';
 import { route } from '../route';
 import type { QueryName } from '../../actors/ports/store';
@@ -68,6 +69,8 @@ export function apiSurface(routes: Route[]) {
 }
 
 export function worldRoutes(allRoutes: () => Route[]) {
+  // The rulebook is made of the rules' constants and the route table: made once, its gzip with it.
+  let rules: FixedJson | undefined;
   return [
     route({
       method: 'GET', path: '/api/world', auth: 'none', summary: 'Day, pressure, population, organizations, quests, locations and public counts.',
@@ -75,7 +78,7 @@ export function worldRoutes(allRoutes: () => Route[]) {
     }),
     route({
       method: 'GET', path: '/api/rules', auth: 'none', summary: 'The rulebook and the API surface.',
-      handle: () => ({ ...rulebook(), api: apiSurface(allRoutes()) }),
+      handle: () => (rules ??= new FixedJson(JSON.stringify({ ...rulebook(), api: apiSurface(allRoutes()) }))),
     }),
     route({
       method: 'POST', path: '/api/tick', auth: 'admin', summary: 'Advance exactly one day (operator only); answers once the day is settled.',

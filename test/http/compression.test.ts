@@ -1,7 +1,8 @@
 // gzip for kept answers (http/compression.ts): a read asked for again in the same generation
 // of the read model goes gzipped to a client that takes gzip, with Vary and a Content-Length
-// of the bytes sent; small answers, answers computed for one request, clients that refuse
-// gzip and stores that keep nothing get the JSON as it is.
+// of the bytes sent, and so does the rulebook, which never changes, from its first request;
+// small answers, answers computed for one request, clients that refuse gzip and stores that
+// keep nothing get the JSON as it is.
 import assert from 'assert/strict';
 import http from 'http';
 import zlib from 'zlib';
@@ -45,13 +46,13 @@ describe('compression over HTTP', function () {
   const gzip = { 'accept-encoding': 'gzip, deflate' };
   const keeps = () => w.services.store.readGeneration !== undefined;
 
-  it('sends the rulebook gzipped when it is asked for again, the same JSON, its length in bytes sent, and Vary', async () => {
-    const first = await raw('/api/rules', gzip);
+  it('sends a large answer gzipped when it is asked for again, the same JSON, its length in bytes sent, and Vary', async () => {
+    const first = await raw('/api/adventurers', gzip);
     assert.equal(first.status, 200);
     assert.equal(first.headers['content-encoding'], undefined, 'an answer computed for this request goes as it is');
     const json = first.bytes.toString('utf8');
     assert.ok(json.length >= GZIP_MIN_BYTES);
-    const again = await raw('/api/rules', gzip);
+    const again = await raw('/api/adventurers', gzip);
     assert.equal(again.status, 200);
     if (!keeps()) {
       assert.equal(again.headers['content-encoding'], undefined, 'a store whose read model other processes change keeps nothing, so nothing is gzipped');
@@ -63,6 +64,22 @@ describe('compression over HTTP', function () {
     assert.equal(Number(again.headers['content-length']), again.bytes.length);
     assert.ok(again.bytes.length < json.length / 2);
     assert.equal(zlib.gunzipSync(again.bytes).toString('utf8'), json);
+  });
+
+  it('sends the rulebook, which never changes, gzipped from its first request and after every write, the same JSON as without gzip', async () => {
+    const plain = await raw('/api/rules');
+    assert.equal(plain.headers['content-encoding'], undefined);
+    const json = plain.bytes.toString('utf8');
+    for (let i = 0; i < 3; i++) {
+      // A write makes every kept answer stale; the rulebook is not one of them.
+      await w.register(`Rule Reader ${i}`);
+      const packed = await raw('/api/rules', gzip);
+      assert.equal(packed.status, 200);
+      assert.equal(packed.headers['content-encoding'], 'gzip', 'the first request after a write');
+      assert.match(String(packed.headers.vary), /accept-encoding/i);
+      assert.equal(Number(packed.headers['content-length']), packed.bytes.length);
+      assert.equal(zlib.gunzipSync(packed.bytes).toString('utf8'), json);
+    }
   });
 
   it('answers HEAD with the headers GET would have, and no body', async () => {
