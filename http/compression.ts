@@ -29,6 +29,13 @@ export function gzipFor(req: IncomingMessage, kept: { gzip?: Buffer }, body: str
   return kept.gzip;
 }
 
+/**
+ * `gzipFor` for an answer that never changes while the process runs: compressed once for
+ * the life of the process, so at the best level.
+ */
+export const gzipFixedFor = (req: IncomingMessage, kept: { gzip?: Buffer }, body: string | Buffer): Buffer | null =>
+  gzipFor(req, kept, body, zlib.constants.Z_BEST_COMPRESSION);
+
 /** An answer that never changes (the API's description, the reference page's files): gzipped once, at the best level, for every client that takes it. */
 export class FixedAnswer {
   private readonly kept: { gzip?: Buffer } = {};
@@ -37,8 +44,7 @@ export class FixedAnswer {
 
   send(req: IncomingMessage, res: ServerResponse): void {
     const headers = { 'content-type': this.type, 'cache-control': this.cache, vary: 'Accept-Encoding' };
-    // Compressed once for the life of the process: at the best level.
-    const packed = gzipFor(req, this.kept, this.body, zlib.constants.Z_BEST_COMPRESSION);
+    const packed = gzipFixedFor(req, this.kept, this.body);
     if (packed) {
       res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': packed.length });
       res.end(packed);

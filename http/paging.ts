@@ -17,7 +17,8 @@ export class Page<T = unknown> {
  * joined, not parsed only to be written again (a page is 500 rows by default, up to 1,000).
  */
 export class JsonPage {
-  constructor(readonly body: JsonText, readonly next: Record<string, string> | null) {}
+  /** `size`: how many items the page holds. */
+  constructor(readonly body: JsonText, readonly next: Record<string, string> | null, readonly size: number) {}
 }
 
 /** The page of id-ordered `rows` after `after_id`, at most `limit` long; `idOf` reads a row's id (the listing's order). For listings filtered after they are read. */
@@ -44,7 +45,7 @@ export async function readJsonPage(read: ReadModel, name: QueryName, query: { li
   const rows = await read.listPageJson(name, arg, query.after_id, query.limit + 1);
   const items = rows.slice(0, query.limit);
   return new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
-    rows.length > query.limit ? { after_id: items[items.length - 1].id, limit: String(query.limit) } : null);
+    rows.length > query.limit ? { after_id: items[items.length - 1].id, limit: String(query.limit) } : null, items.length);
 }
 
 /** The page of newest-first `rows` after skipping `offset` of them. */

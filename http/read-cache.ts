@@ -8,7 +8,7 @@
 
 /** An answer already in JSON: sent as it is (server.ts's JSON formatter). */
 export class JsonText {
-  /** The text gzipped, made the first time a client that takes gzip asked for it again (compression.ts). */
+  /** The text gzipped, made the first time a client that takes gzip asked for it again, or, for a FixedJson, first asked for it (compression.ts). */
   gzip?: Buffer;
 
   constructor(readonly text: string) {}

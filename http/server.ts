@@ -21,8 +21,7 @@ import { StoreUnavailableError } from '../actors/ports/store';
 import { serveHistoryStream, type LiveStreams, type StreamLimits } from './stream';
 import { serveSpectatorPage } from './spectator-page';
 import { FixedJson, JsonText, ReadCache, type KeptAnswer } from './read-cache';
-import zlib from 'zlib';
-import { gzipFor } from './compression';
+import { gzipFixedFor, gzipFor } from './compression';
 
 const HEADER_MAX = 256;
 
@@ -136,8 +135,7 @@ function sendKept(req: restify.Request, res: restify.Response, status: number, a
   if (answer.link) res.header('Link', answer.link);
   // Whether an answer is compressed depends on the request's Accept-Encoding: caches in between must know.
   res.header('Vary', 'Accept-Encoding');
-  // An answer that never changes is compressed once for the life of the process: at the best level.
-  const packed = answer.body instanceof FixedJson ? gzipFor(req, answer.body, answer.body.text, zlib.constants.Z_BEST_COMPRESSION)
+  const packed = answer.body instanceof FixedJson ? gzipFixedFor(req, answer.body, answer.body.text)
     : again ? gzipFor(req, answer.body, answer.body.text) : null;
   if (packed) {
     res.setHeader('Content-Type', 'application/json');

@@ -3,7 +3,7 @@ import { AdventurerPath, AdventurersQuery, LocationPath, PlaceQuery } from '../.
 import type { QueryName } from '../../actors/ports/store';
 import { notFoundError } from '../errors';
 import { JsonText } from '../read-cache';
-import { type Listed, pageOf, readJsonPage } from '../paging';
+import { type Listed, nextPageUrl, pageOf, readJsonPage } from '../paging';
 import { route } from '../route';
 
 /**
@@ -30,21 +30,19 @@ export const placeRoutes = [
       if (!location) throw notFoundError(`location ${params.location_id} not found`);
       const here = params.location_id;
       const lists = await Promise.all(PLACE_LISTS.map(async (l) => {
-        // One row more than the limit says whether the list was cut; the count is read only then.
-        const rows = await s.read.listPageJson(l.query, here, undefined, query.limit + 1);
-        const shown = rows.slice(0, query.limit);
-        const cut = rows.length > query.limit;
+        // Each list is the first page of its listing; the count is read only when more follows.
+        const page = await readJsonPage(s.read, l.query, { limit: query.limit }, here);
         return {
-          ...l, docs: shown.map((r) => r.doc),
-          count: cut ? await s.read.count(l.query, here) : shown.length,
-          more: cut ? `${l.listing(here)}&after_id=${encodeURIComponent(shown[shown.length - 1].id)}&limit=${query.limit}` : null,
+          ...l, page,
+          count: page.next ? await s.read.count(l.query, here) : page.size,
+          more: page.next ? nextPageUrl(l.listing(here), page.next) : null,
         };
       }));
       const { organizations: _o, quests: _q, projects: _p, establishments: _e, ...place } = location;
       const more = Object.fromEntries(lists.filter((l) => l.more !== null).map((l) => [l.name, l.more]));
       const head = JSON.stringify({ ...place, ...Object.fromEntries(lists.map((l) => [l.counted, l.count])), more });
       // The lists' rows are passed on as stored (JSON text), not parsed only to be written again.
-      const listed = lists.map((l) => `"${l.name}":[${l.docs.join(',')}]`).join(',');
+      const listed = lists.map((l) => `"${l.name}":${l.page.body.text}`).join(',');
       return new JsonText(`${head.slice(0, -1)},${listed}}`);
     },
   }),
