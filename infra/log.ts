@@ -20,11 +20,17 @@ export function isoTimeOncePerMs(now: () => number = () => Date.now()): () => st
   };
 }
 
+/** How much of the log is held before it is written, and for how long at most. */
+const LOG_CHUNK_BYTES = 4096;
+const LOG_FLUSH_MS = 250;
+
 /**
  * A logger writing JSON lines to stdout, or each line (without its newline) to `write`.
- * Stdout is written asynchronously: the lines logged while a write is on its way go together
- * in the next one, rather than a system call a request; pino writes what is left when the
- * process exits. A SIGKILL or a power cut loses the lines not yet written (a few ms of them).
+ * Stdout is written asynchronously and in chunks: lines are held until 4 KB of them are
+ * waiting, or for at most 250 ms, rather than a system call a request (on a cheap read the
+ * write of its log line was about a sixth of the main thread's work); pino writes what is
+ * left when the process exits. A SIGKILL or a power cut loses the lines not yet written (at
+ * most 250 ms of them).
  */
 export function jsonLogger(write?: (line: string) => void, base: Record<string, unknown> = {}): Logger {
   const options: pino.LoggerOptions = {
@@ -32,7 +38,7 @@ export function jsonLogger(write?: (line: string) => void, base: Record<string, 
     timestamp: isoTimeOncePerMs(),
     formatters: { level: (label) => ({ level: label }) },
   };
-  if (!write) return pino(options, pino.destination({ dest: 1, sync: false }));
+  if (!write) return pino(options, pino.destination({ dest: 1, sync: false, minLength: LOG_CHUNK_BYTES, periodicFlush: LOG_FLUSH_MS }));
   return pino(options, { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) });
 }
 

@@ -12,6 +12,8 @@ async function main() {
   const logger = jsonLogger(undefined, isCluster(config) ? { node: nodeName(config) } : {});
   const world = await startWorld(config, logger);
   logger.info(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
+  // The log goes out in chunks (infra/log.ts): the line that says where the world listens goes before the keys.
+  await new Promise<void>((resolve) => logger.flush(() => resolve()));
   // A generated key is shown this once, and never in the log: only its hash is kept. A configured key is not printed.
   const { admin, spectator } = world.generatedKeys;
   if (admin) process.stderr.write(`worldsim: X-Admin-Key ${admin} (generated now and shown only this once; keep it)\n`);

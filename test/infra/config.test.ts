@@ -360,6 +360,12 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     assert.equal((await call(base, 'GET', '/healthz')).status, 200);
     assert.equal((await call(base, 'POST', '/api/tick', { 'x-admin-key': admin })).status, 200, 'the printed admin key works');
     assert.equal((await call(base, 'GET', '/api/messages/investigation', { 'x-spectator-key': spectator })).status, 200, 'the printed spectator key works');
+    assert.ok(out.indexOf('listening on') < out.indexOf('X-Admin-Key'), `the line that says where it listens comes before the keys: ${out}`);
+    // The log goes out in chunks (infra/log.ts); a service that sits idle still writes what it holds, within a quarter of a second.
+    const asked = Date.now();
+    const tickLine = /"method":"POST","route":"\/api\/tick","status":200/;
+    while (!tickLine.test(out) && Date.now() - asked < 1500) await sleep(25);
+    assert.match(out, tickLine, 'the request log line of the tick is written while the service is idle');
 
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
