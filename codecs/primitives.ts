@@ -144,6 +144,28 @@ export function oneOf<W extends string>(words: readonly W[]): Field<W> {
   );
 }
 
+/** One or more of the words, separated by commas (a query's filter that takes several values): the distinct words given, in the order of `words`. */
+export function wordsOf<W extends string>(words: readonly W[]): Field<readonly W[]> {
+  const one = `(${words.join('|')})`;
+  const pattern = new RegExp(`^${one}(,${one})*$`);
+  const expected = `one or more of ${words.map((w) => `'${w}'`).join(', ')}, separated by commas`;
+  return new Field<readonly W[]>(
+    `words(${words.join('|')})`,
+    (u): u is readonly W[] => Array.isArray(u) && u.length > 0 && u.every((w) => (words as readonly string[]).includes(w)),
+    (u, c) => {
+      if (u === undefined) return missing(u, c);
+      if (typeof u !== 'string' || !pattern.test(u)) {
+        return fail(u, c, { type: 'literal_error', msg: `Input should be ${expected}`, ctx: { expected } });
+      }
+      const given = new Set(u.split(','));
+      return t.success(words.filter((w) => given.has(w)));
+    },
+    t.identity,
+    // No `enum`: the published schema would then refuse a list; the pattern names the words.
+    { type: 'string', required: true, pattern: pattern.source },
+  );
+}
+
 /** Accepts null as well; a missing field reads as null unless `required` says otherwise. */
 export function nullable<A>(inner: Field<A>, opts: { required?: boolean } = {}): Field<A | null> {
   return new Field<A | null>(

@@ -2,7 +2,7 @@
 // words, plus the query strings and path identifiers of part 4.
 import type * as t from 'io-ts';
 import {
-  arrayOf, boundedInt, boundedString, nullable, object, oneOf, optional, positiveNumber, withDefault,
+  arrayOf, boundedInt, boundedString, nullable, object, oneOf, optional, positiveNumber, withDefault, wordsOf,
 } from './primitives';
 
 const id = () => boundedInt(undefined, undefined);
@@ -180,9 +180,10 @@ export const OrganizationsQuery = object('OrganizationsQuery', {
   ...pageFields,
 });
 
-/** Projects, filtered by place and status. */
+/** Projects, filtered by place, organization and status. */
 export const ProjectsQuery = object('ProjectsQuery', {
   location_id: optional(text(2, 40)),
+  organization_id: optional(boundedInt(1, undefined, 'text')),
   status: optional(oneOf(['active', 'completed', 'cancelled'] as const)),
   ...pageFields,
 });
@@ -215,19 +216,30 @@ export const AdventurersQuery = object('AdventurersQuery', {
   organization_id: queryId(),
   ...pageFields,
 });
+// A contract's or alliance's status filter takes several statuses (`proposed,accepted`): an
+// organization's answer lists its live ones, and its `more` link names them.
 export const ContractsQuery = object('ContractsQuery', {
   organization_id: queryId(),
-  status: optional(oneOf(['proposed', 'accepted', 'fulfilled', 'rejected'] as const)),
+  status: optional(wordsOf(['proposed', 'accepted', 'fulfilled', 'rejected'] as const)),
   ...pageFields,
 });
 export const AlliancesQuery = object('AlliancesQuery', {
   organization_id: queryId(),
-  status: optional(oneOf(['proposed', 'active', 'ended'] as const)),
+  status: optional(wordsOf(['proposed', 'active', 'ended'] as const)),
   ...pageFields,
 });
-/** How much of each member an organization's view carries: `brief` leaves out their moments, party history and bonds. */
+export const PartiesQuery = object('PartiesQuery', {
+  organization_id: queryId(),
+  ...pageFields,
+});
+/**
+ * An organization's answer (docs/decisions.md, "An organization answers what it has now"):
+ * how much of each member it carries (`brief` leaves out their moments, party history and
+ * bonds), and how long each of its lists may be, as a place's.
+ */
 export const OrganizationViewQuery = object('OrganizationViewQuery', {
   members: withDefault(oneOf(['full', 'brief'] as const), 'full'),
+  limit: withDefault(boundedInt(1, PLACE_LIMIT_MAX, 'text'), PLACE_LIMIT_DEFAULT),
 });
 
 // Quotes: what an action would do, computed by the action's own rules, changing nothing.
@@ -267,6 +279,7 @@ export const MarketQuery = object('MarketQuery', {
 
 export const EstablishmentsQuery = object('EstablishmentsQuery', {
   location_id: optional(text(2, 40)),
+  organization_id: queryId(),
   kind: optional(text(2, 40)),
   ...pageFields,
 });

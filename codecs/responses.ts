@@ -127,9 +127,14 @@ const Member = record('Member', {
   moments: { ...listOf(anyObject()), required: false }, party_history: { ...listOf(anyObject()), required: false },
 });
 
+/** An organization with what it has now, each list cut at the view's limit (docs/decisions.md). */
 const OrganizationDetail = extend(Organization, 'OrganizationDetail', {
   members: listOf(Member), projects: listOf(Project), contracts: listOf(Contract), alliances: listOf(Alliance),
   parties: listOf(Party), establishments: listOf(Establishment),
+  member_count: int('living members (employed adventurers), in all'), project_count: int('active projects, in all'),
+  contract_count: int('live contracts (proposed or accepted, either side), in all'), alliance_count: int('live alliances (proposed or active, either side), in all'),
+  party_count: int('formed and dispatched parties, in all'), establishment_count: int('establishments, in all'),
+  more: anyObject('for each list cut at the limit, the URL of the listing that goes on from its last item'),
 });
 
 const AgentProfile = extend(Agent, 'AgentProfile', {

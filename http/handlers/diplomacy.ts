@@ -58,22 +58,26 @@ export function relationshipsPage(rows: Array<{ organization_id: number; other_o
   return new Page(items, from.length > query.limit ? { after_id: `${last.organization_id}-${last.other_organization_id}`, limit: String(query.limit) } : null);
 }
 
-interface PairRow { id: number; proposer_id: number; counterparty_id: number; status: string }
+export interface PairRow { id: number; proposer_id: number; counterparty_id: number; status: string }
+
+/** An organization's contracts or alliances, both the ones it proposed and the ones offered to it, in id order; only those in `statuses` when given. */
+export async function pairsOf<T extends PairRow>(s: Services, kind: 'contracts' | 'alliances', organizationId: number, statuses?: readonly string[]): Promise<T[]> {
+  const rows = kind === 'contracts'
+    ? [...await s.read.list<T>('contractsProposedBy', organizationId), ...await s.read.list<T>('contractsOfferedTo', organizationId)]
+    : [...await s.read.list<T>('alliancesProposedBy', organizationId), ...await s.read.list<T>('alliancesOfferedTo', organizationId)];
+  return rows.filter((r) => statuses === undefined || statuses.includes(r.status)).sort((a, b) => a.id - b.id);
+}
 
 /**
- * A contract or alliance listing, filtered: by organization (either side) and status.
+ * A contract or alliance listing, filtered: by organization (either side) and statuses.
  * Without a filter the page is read from the store as a page; with one, the organization's
  * own rows (or the whole listing, for a status alone) are read and filtered.
  */
-async function pairListing<T extends PairRow>(s: Services, kind: 'contracts' | 'alliances', query: { organization_id?: number; status?: string; limit: number; after_id?: string }): Promise<Page<T>> {
+async function pairListing<T extends PairRow>(s: Services, kind: 'contracts' | 'alliances', query: { organization_id?: number; status?: readonly string[]; limit: number; after_id?: string }): Promise<Page<T>> {
   if (query.organization_id === undefined && query.status === undefined) return readPage<T>(s.read, kind, query);
-  const rows = query.organization_id === undefined
-    ? await s.read.list<T>(kind)
-    : kind === 'contracts'
-      ? [...await s.read.list<T>('contractsProposedBy', query.organization_id), ...await s.read.list<T>('contractsOfferedTo', query.organization_id)]
-      : [...await s.read.list<T>('alliancesProposedBy', query.organization_id), ...await s.read.list<T>('alliancesOfferedTo', query.organization_id)];
-  const matching = rows.filter((r) => query.status === undefined || r.status === query.status).sort((a, b) => a.id - b.id);
-  return pageOf(matching, query);
+  if (query.organization_id !== undefined) return pageOf(await pairsOf<T>(s, kind, query.organization_id, query.status), query);
+  const statuses = query.status!;
+  return pageOf((await s.read.list<T>(kind)).filter((r) => statuses.includes(r.status)), query);
 }
 
 const withParties = async (s: Services, c: { proposer_id: number; counterparty_id: number }) => ({

@@ -226,6 +226,11 @@ export const economyRoutes = [
     query: ProjectsQuery,
     async handle({ query }, s) {
       const here = query.location_id;
+      if (query.organization_id !== undefined) {
+        // An organization's projects, filtered by what else was asked.
+        const rows = await s.read.list<Listed & { status: string; location_id: string }>('projectsOf', query.organization_id);
+        return pageOf(rows.filter((p) => (query.status === undefined || p.status === query.status) && (here === undefined || p.location_id === here)), query);
+      }
       // Pages read as pages where a named query holds the set; ended projects by their place or among all, filtered.
       if (query.status === undefined) return here === undefined ? readJsonPage(s.read, 'projects', query) : readJsonPage(s.read, 'projectsAt', query, here);
       if (query.status === 'active') return here === undefined ? readJsonPage(s.read, 'activeProjects', query) : readJsonPage(s.read, 'activeProjectsAt', query, here);
@@ -240,9 +245,15 @@ export const economyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/establishments', auth: 'none', query: EstablishmentsQuery,
-    summary: 'Establishments, optionally at one location and of one kind.',
-    handle: async ({ query }, s) => pageOf((await (query.location_id ? s.read.list<Listed & { kind: string }>('establishmentsAt', query.location_id) : s.read.list<Listed & { kind: string }>('establishments')))
-      .filter((e) => query.kind === undefined || e.kind.toLowerCase() === query.kind.toLowerCase()), query),
+    summary: 'Establishments, optionally at one location, of one organization and of one kind.',
+    handle: async ({ query }, s) => {
+      type Row = Listed & { kind: string; location_id: string; organization_id: number };
+      const rows = query.organization_id !== undefined ? await s.read.list<Row>('establishmentsOf', query.organization_id)
+        : query.location_id !== undefined ? await s.read.list<Row>('establishmentsAt', query.location_id)
+          : await s.read.list<Row>('establishments');
+      return pageOf(rows.filter((e) => (query.kind === undefined || e.kind.toLowerCase() === query.kind.toLowerCase())
+        && (query.location_id === undefined || e.location_id === query.location_id)), query);
+    },
   }),
   route({
     method: 'GET', path: '/api/locations/{location_id}/gaps', auth: 'none', params: LocationPath,

@@ -1,30 +1,67 @@
 // Organizations: found, revise, dissolve, list (active only) and detail.
 import type { OrganizationCommand } from '../../actors/organization/messages';
-import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, OrganizationsQuery } from '../../codecs/requests';
+import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, OrganizationsQuery, PLACE_LIMIT_DEFAULT } from '../../codecs/requests';
+import type { QueryName } from '../../actors/ports/store';
+import { type PairRow, pairsOf } from './diplomacy';
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { readJsonPage } from '../paging';
+import { type Listed, nextPageUrl, type Page, pageOf, readJsonPage, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
 /** A member without the record of their life (moments, party history, bonds), which grows every day. */
 const briefMember = ({ moments: _m, party_history: _p, bonds: _b, ...member }: Record<string, unknown>) => member;
 
-export async function organizationDetail(s: Services, id: number, members: 'full' | 'brief' = 'full') {
+/** The contracts and alliances an organization's answer lists: the live ones. */
+const LIVE_CONTRACTS = ['proposed', 'accepted'] as const;
+const LIVE_ALLIANCES = ['proposed', 'active'] as const;
+
+/** How an organization's answer shows its lists (docs/decisions.md, "An organization answers what it has now"). */
+export interface OrganizationView { members: 'full' | 'brief'; limit: number }
+const DEFAULT_VIEW: OrganizationView = { members: 'full', limit: PLACE_LIMIT_DEFAULT };
+
+/** One list of the answer: its first page, how many there are in all, and the listing that goes on from it. */
+interface ListOf { name: string; counted: string; page: Page; count: number; listing: string }
+
+/** A list read as the first page of a named query; the count is read only when more follows. */
+async function namedList(s: Services, name: string, counted: string, query: QueryName, id: number, limit: number, listing: string): Promise<ListOf> {
+  const page = await readPage<Listed>(s.read, query, { limit }, id);
+  return { name, counted, page, count: page.next ? await s.read.count(query, id) : page.items.length, listing };
+}
+
+/** A list filtered after it is read (no named query holds just these rows). */
+const filteredList = (name: string, counted: string, rows: Listed[], limit: number, listing: string): ListOf =>
+  ({ name, counted, page: pageOf(rows, { limit }), count: rows.length, listing });
+
+/**
+ * An organization and what it has now: its living members, active projects, live contracts
+ * and alliances, parties and establishments, each list at most `limit` long in id order,
+ * with how many there are in all and, for a list cut short, the listing that goes on from it.
+ * What has ended (a fulfilled contract, a completed project, a dead member) is in the listings.
+ */
+export async function organizationDetail(s: Services, id: number, view: OrganizationView = DEFAULT_VIEW) {
   const org = await s.read.row<Record<string, unknown>>('organization', id);
   if (!org) throw notFoundError(`organization ${id} not found`);
-  const everyone = await s.read.list<Record<string, unknown>>('membersOf', id);
+  const { limit } = view;
+  const lists = await Promise.all([
+    namedList(s, 'members', 'member_count', 'employeesOf', id, limit, `/api/adventurers?organization_id=${id}&status=employed`),
+    s.read.list<Listed & { status: string }>('projectsOf', id).then((rows) =>
+      filteredList('projects', 'project_count', rows.filter((p) => p.status === 'active'), limit, `/api/projects?organization_id=${id}&status=active`)),
+    pairsOf<PairRow & Listed>(s, 'contracts', id, LIVE_CONTRACTS).then((rows) =>
+      filteredList('contracts', 'contract_count', rows, limit, `/api/contracts?organization_id=${id}&status=${LIVE_CONTRACTS.join(',')}`)),
+    pairsOf<PairRow & Listed>(s, 'alliances', id, LIVE_ALLIANCES).then((rows) =>
+      filteredList('alliances', 'alliance_count', rows, limit, `/api/alliances?organization_id=${id}&status=${LIVE_ALLIANCES.join(',')}`)),
+    namedList(s, 'parties', 'party_count', 'partiesOf', id, limit, `/api/parties?organization_id=${id}`),
+    namedList(s, 'establishments', 'establishment_count', 'establishmentsOf', id, limit, `/api/establishments?organization_id=${id}`),
+  ]);
+  const items = (l: ListOf) => (l.name === 'members' && view.members === 'brief' ? l.page.items.map((m) => briefMember(m as Record<string, unknown>)) : l.page.items);
   return {
     ...org,
-    members: members === 'brief' ? everyone.map(briefMember) : everyone,
-    projects: await s.read.list('projectsOf', id),
     holdings: org.holdings ?? {},
-    // A contract or alliance row keeps its proposer as organization and its counterparty in the agent_id column.
-    contracts: [...await s.read.list('contractsProposedBy', id), ...await s.read.list('contractsOfferedTo', id)],
-    alliances: [...await s.read.list('alliancesProposedBy', id), ...await s.read.list('alliancesOfferedTo', id)],
-    parties: await s.read.list('partiesOf', id),
-    establishments: await s.read.list('establishmentsOf', id),
+    ...Object.fromEntries(lists.map((l) => [l.name, items(l)])),
+    ...Object.fromEntries(lists.map((l) => [l.counted, l.count])),
+    more: Object.fromEntries(lists.filter((l) => l.page.next).map((l) => [l.name, nextPageUrl(l.listing, l.page.next!)])),
   };
 }
 
@@ -73,7 +110,7 @@ export const organizationRoutes = [
   }),
   route({
     method: 'GET', path: '/api/organizations/{organization_id}', auth: 'none', params: OrganizationPath, query: OrganizationViewQuery,
-    summary: "An organization with members, projects, holdings, contracts and establishments (ended ones too); members=brief leaves out each member's moments, party history and bonds.",
-    handle: ({ params, query }, s) => organizationDetail(s, params.organization_id, query.members),
+    summary: "An organization with what it has now: its living members, holdings, active projects, live contracts and alliances, parties and establishments, each list at most limit long (in id order), with how many there are in all and, for a list cut short, the listing that goes on from it; members=brief leaves out each member's moments, party history and bonds.",
+    handle: ({ params, query }, s) => organizationDetail(s, params.organization_id, query),
   }),
 ];

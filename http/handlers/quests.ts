@@ -3,7 +3,7 @@ import type { QuestCommand } from '../../actors/quest/messages';
 import type { Trait } from '../../actors/adventurer/messages';
 import { checkRequirements, effectiveDanger, outcomeFor, partyStrength, rewardPaid, type Place } from '../../actors/quest/rules';
 import {
-  HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestOddsQuery, QuestPath, QuestSponsorCreate, QuestsQuery, PageQuery
+  HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestOddsQuery, QuestPath, QuestSponsorCreate, QuestsQuery, PartiesQuery
 } from '../../codecs/requests';
 import { controlledOrganization } from '../control';
 import { notFoundError, unwrap } from '../errors';
@@ -96,9 +96,9 @@ export const questRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties.',
-    query: PageQuery,
-    handle: ({ query }, s) => readJsonPage(s.read, 'parties', query),
+    method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties, optionally of one organization.',
+    query: PartiesQuery,
+    handle: ({ query }, s) => (query.organization_id === undefined ? readJsonPage(s.read, 'parties', query) : readJsonPage(s.read, 'partiesOf', query, query.organization_id)),
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,

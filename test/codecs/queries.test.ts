@@ -4,8 +4,8 @@
 // so integers are parsed from strings, and problems are placed under 'query' or 'path'.
 import assert from 'assert/strict';
 import {
-  AdventurerPath, AgentPath, AlliancePath, ContractPath, EstablishmentsQuery, EventPath, EventsQuery, InvestigationQuery,
-  LocationPath, MarketQuery, MessagesQuery, OrganizationPath, PageQuery, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
+  AdventurerPath, AgentPath, AlliancePath, AlliancesQuery, ContractPath, ContractsQuery, EstablishmentsQuery, EventPath, EventsQuery, InvestigationQuery,
+  LocationPath, MarketQuery, MessagesQuery, OrganizationPath, OrganizationViewQuery, PageQuery, PartiesQuery, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
   WorldEventPath, WorldEventsQuery,
 } from '../../codecs/requests';
 import { accept, describeShape, projectBound, id, int, refuse, refuseOnce, text, words, type Codec } from './harness';
@@ -84,8 +84,40 @@ describe('query codecs', () => {
     place: 'query',
     minimal: {},
     defaults: { limit: 500 },
-    staysAbsent: ['location_id', 'kind', 'after_id'],
-    rules: [projectBound(text('location_id', 2, 40)), projectBound(text('kind', 2, 40)), ...paging],
+    staysAbsent: ['location_id', 'organization_id', 'kind', 'after_id'],
+    rules: [projectBound(text('location_id', 2, 40)), int('organization_id', 1, undefined, 'text'), projectBound(text('kind', 2, 40)), ...paging],
+  });
+
+  // A contract's or alliance's status filter takes one status or several, separated by commas.
+  describe('ContractsQuery and AlliancesQuery: status, one word or several', () => {
+    it('reads one status or several, each once, in the order of the status words', () => {
+      assert.deepEqual((accept(ContractsQuery, { status: 'accepted' }, 'query') as { status?: string[] }).status, ['accepted']);
+      assert.deepEqual((accept(ContractsQuery, { status: 'accepted,proposed,accepted' }, 'query') as { status?: string[] }).status, ['proposed', 'accepted']);
+      assert.deepEqual((accept(AlliancesQuery, { status: 'active,proposed' }, 'query') as { status?: string[] }).status, ['proposed', 'active']);
+      assert.equal((accept(ContractsQuery, {}, 'query') as { status?: string[] }).status, undefined);
+    });
+
+    it('refuses an empty word, an unknown one, another case or a repeated parameter: literal_error', () => {
+      for (const bad of ['', 'proposed,', ',proposed', 'proposed,,accepted', 'proposed,friendly', 'Proposed', 'proposed accepted', ['proposed', 'accepted']]) {
+        refuseOnce(ContractsQuery, { status: bad }, { loc: ['query', 'status'], type: 'literal_error', input: bad, ctx: { expected: "one or more of 'proposed', 'accepted', 'fulfilled', 'rejected', separated by commas" } }, 'query');
+      }
+      refuseOnce(AlliancesQuery, { status: 'active,fulfilled' }, { loc: ['query', 'status'], type: 'literal_error', input: 'active,fulfilled', ctx: { expected: "one or more of 'proposed', 'active', 'ended', separated by commas" } }, 'query');
+    });
+  });
+
+  describeShape('PartiesQuery', PartiesQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: { limit: 500 },
+    staysAbsent: ['organization_id', 'after_id'],
+    rules: [int('organization_id', 1, undefined, 'text'), ...paging],
+  });
+
+  describeShape('OrganizationViewQuery', OrganizationViewQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: { members: 'full', limit: 100 },
+    rules: [words('members', ['full', 'brief']), int('limit', 1, 500, 'text')],
   });
 
   it('reports every query problem together', () => {

@@ -7,7 +7,7 @@ import { startTestWorld, type Answer, type TestWorld } from '../support/world';
 interface Org {
   id: number; name: string; treasury: number; status: string; location_id: string; agent_id: number | null;
   holdings: Record<string, number>; trust: Record<string, number>; travel: { destination_id: string; arrives_day: number } | null;
-  contracts: Array<{ id: number; status: string }>; alliances: Array<{ id: number; status: string }>;
+  contracts: Array<{ id: number; status: string }>; alliances: Array<{ id: number; status: string }>; contract_count: number;
 }
 interface Actor { key: string; agentId: number; org: Org }
 interface Message {
@@ -671,8 +671,12 @@ describe('diplomacy over HTTP', function () {
       assert.equal(fa.treasury, 800 - paidForTimber + 200 - 2);
       assert.equal(fb.treasury, 700 - 200 - 1 + sold.body.trade.total);
       assert.equal(fb.holdings.timber, undefined);
-      assert.deepEqual(fa.contracts.map((x) => x.id), [k.id]);
-      assert.deepEqual(fb.contracts.map((x) => x.id), [k.id]);
+      // A fulfilled contract has ended: it leaves what each side has now and stays in the listing.
+      assert.deepEqual([fa.contracts, fa.contract_count, fb.contracts, fb.contract_count], [[], 0, [], 0]);
+      for (const org of [a.org.id, b.org.id]) {
+        const listed = (await w.get(`/api/contracts?organization_id=${org}`)).body as Array<{ id: number; status: string }>;
+        assert.deepEqual(listed.map((x) => [x.id, x.status]), [[k.id, 'fulfilled']]);
+      }
       assert.deepEqual(fa.alliances.map((x) => x.status), ['active']);
 
       // It is all part of the public history.

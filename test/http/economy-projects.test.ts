@@ -343,7 +343,9 @@ describe('economy over HTTP: bankruptcy and dissolution cancel active projects (
     assert.equal(org.treasury, 0);
     const p = await projectOf(w, r.body.id);
     assert.equal(p.status, 'cancelled');
-    assert.equal(org.projects.find((x: any) => x.id === r.body.id).status, 'cancelled');
+    assert.ok(!org.projects.some((x: any) => x.id === r.body.id), 'a cancelled project leaves what the organization has now');
+    const cancelled = (await w.get(`/api/projects?organization_id=${orgId}&status=cancelled`)).body as any[];
+    assert.deepEqual(cancelled.map((x) => x.id), [r.body.id], 'the listing of its cancelled projects has it');
     assert.ok(!((await w.get('/api/organizations')).body as any[]).some((o) => o.id === orgId), 'it leaves the active listing');
     const progress = p.progress_days;
     await w.tick();

@@ -141,6 +141,7 @@ describe('GET /openapi.json: the API as an OpenAPI 3.1 document', function () {
       id: 1, name: 'N', kind: 'k', location_id: 'emberfall', description: '', goals: '', motto: '', treasury: 1, reputation: 1, status: 'active', agent_id: null,
       travel: null, founded_day: 1, ended_day: null, holdings: {}, workers: 0, employee_count: 0, employees: [], trust: {}, daily_maintenance: 1,
       members: [], projects: [], contracts: [], alliances: [], parties: [], establishments: [],
+      member_count: 0, project_count: 0, contract_count: 0, alliance_count: 0, party_count: 0, establishment_count: 0, more: {},
     };
     assert.ok(validate(org), JSON.stringify(validate.errors));
     const { treasury: _t, ...withoutTreasury } = org;
