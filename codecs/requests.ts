@@ -174,6 +174,10 @@ const pageFields = {
 };
 export const PageQuery = object('PageQuery', pageFields);
 
+// Filters of the growing listings (docs/decisions.md, "What an agent needs to decide"):
+// every one optional, all given ones must hold, and the page is taken from what is left.
+const queryId = () => optional(boundedInt(1, undefined, 'text'));
+
 /** The active organizations, or those standing at one place. */
 export const OrganizationsQuery = object('OrganizationsQuery', {
   location_id: optional(text(2, 40)),
@@ -183,7 +187,7 @@ export const OrganizationsQuery = object('OrganizationsQuery', {
 /** Projects, filtered by place, organization and status. */
 export const ProjectsQuery = object('ProjectsQuery', {
   location_id: optional(text(2, 40)),
-  organization_id: optional(boundedInt(1, undefined, 'text')),
+  organization_id: queryId(),
   status: optional(oneOf(['active', 'completed', 'cancelled'] as const)),
   ...pageFields,
 });
@@ -195,13 +199,12 @@ export const ProjectsQuery = object('ProjectsQuery', {
  */
 export const PLACE_LIMIT_DEFAULT = 100;
 export const PLACE_LIMIT_MAX = 500;
+/** The limit of each list of a view (a place's, an organization's). */
+const viewLimit = () => withDefault(boundedInt(1, PLACE_LIMIT_MAX, 'text'), PLACE_LIMIT_DEFAULT);
 export const PlaceQuery = object('PlaceQuery', {
-  limit: withDefault(boundedInt(1, PLACE_LIMIT_MAX, 'text'), PLACE_LIMIT_DEFAULT),
+  limit: viewLimit(),
 });
 
-// Filters of the growing listings (docs/decisions.md, "What an agent needs to decide"):
-// every one optional, all given ones must hold, and the page is taken from what is left.
-const queryId = () => optional(boundedInt(1, undefined, 'text'));
 export const QuestsQuery = object('QuestsQuery', {
   status: optional(oneOf(['open', 'accepted', 'resolved', 'withdrawn'] as const)),
   location_id: optional(text(2, 40)),
@@ -239,7 +242,7 @@ export const PartiesQuery = object('PartiesQuery', {
  */
 export const OrganizationViewQuery = object('OrganizationViewQuery', {
   members: withDefault(oneOf(['full', 'brief'] as const), 'full'),
-  limit: withDefault(boundedInt(1, PLACE_LIMIT_MAX, 'text'), PLACE_LIMIT_DEFAULT),
+  limit: viewLimit(),
 });
 
 // Quotes: what an action would do, computed by the action's own rules, changing nothing.

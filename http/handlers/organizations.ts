@@ -6,7 +6,7 @@ import { type PairRow, pairsOf } from './diplomacy';
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { type Listed, nextPageUrl, type Page, pageOf, readJsonPage, readPage } from '../paging';
+import { type Listed, nextPageUrl, Page, pageOf, readJsonPage, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -24,9 +24,10 @@ const DEFAULT_VIEW: OrganizationView = { members: 'full', limit: PLACE_LIMIT_DEF
 /** One list of the answer: its first page, how many there are in all, and the listing that goes on from it. */
 interface ListOf { name: string; counted: string; page: Page; count: number; listing: string }
 
-/** A list read as the first page of a named query; the count is read only when more follows. */
-async function namedList(s: Services, name: string, counted: string, query: QueryName, id: number, limit: number, listing: string): Promise<ListOf> {
-  const page = await readPage<Listed>(s.read, query, { limit }, id);
+/** A list read as the first page of a named query, each item given its `shape`; the count is read only when more follows. */
+async function namedList(s: Services, name: string, counted: string, query: QueryName, id: number, limit: number, listing: string, shape?: (item: Listed) => unknown): Promise<ListOf> {
+  const read = await readPage<Listed>(s.read, query, { limit }, id);
+  const page = shape ? new Page(read.items.map(shape), read.next) : read;
   return { name, counted, page, count: page.next ? await s.read.count(query, id) : page.items.length, listing };
 }
 
@@ -45,7 +46,7 @@ export async function organizationDetail(s: Services, id: number, view: Organiza
   if (!org) throw notFoundError(`organization ${id} not found`);
   const { limit } = view;
   const lists = await Promise.all([
-    namedList(s, 'members', 'member_count', 'employeesOf', id, limit, `/api/adventurers?organization_id=${id}&status=employed`),
+    namedList(s, 'members', 'member_count', 'employeesOf', id, limit, `/api/adventurers?organization_id=${id}&status=employed`, view.members === 'brief' ? briefMember : undefined),
     s.read.list<Listed & { status: string }>('projectsOf', id).then((rows) =>
       filteredList('projects', 'project_count', rows.filter((p) => p.status === 'active'), limit, `/api/projects?organization_id=${id}&status=active`)),
     pairsOf<PairRow & Listed>(s, 'contracts', id, LIVE_CONTRACTS).then((rows) =>
@@ -55,11 +56,10 @@ export async function organizationDetail(s: Services, id: number, view: Organiza
     namedList(s, 'parties', 'party_count', 'partiesOf', id, limit, `/api/parties?organization_id=${id}`),
     namedList(s, 'establishments', 'establishment_count', 'establishmentsOf', id, limit, `/api/establishments?organization_id=${id}`),
   ]);
-  const items = (l: ListOf) => (l.name === 'members' && view.members === 'brief' ? l.page.items.map((m) => briefMember(m as Record<string, unknown>)) : l.page.items);
   return {
     ...org,
     holdings: org.holdings ?? {},
-    ...Object.fromEntries(lists.map((l) => [l.name, items(l)])),
+    ...Object.fromEntries(lists.map((l) => [l.name, l.page.items])),
     ...Object.fromEntries(lists.map((l) => [l.counted, l.count])),
     more: Object.fromEntries(lists.filter((l) => l.page.next).map((l) => [l.name, nextPageUrl(l.listing, l.page.next!)])),
   };
