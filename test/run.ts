@@ -19,6 +19,7 @@ import { spawn, spawnSync } from 'child_process';
 import fs from 'fs';
 import path from 'path';
 import { FILE_TIMES_MARK } from './support/file-times';
+import { ending } from './support/mocha-report';
 
 const root = path.resolve(__dirname, '..', '..');
 const mocha = path.join(root, 'node_modules', '.bin', 'mocha');
@@ -98,18 +99,10 @@ function fileSeconds(outputs: string[]): string {
 }
 
 /**
- * What each mocha process ended with (its passing and failing counts, and the title of
- * each failure), printed last, so that the tail of a long run says what failed.
+ * What each mocha process ended with (its counts, and each failure's titles and error:
+ * support/mocha-report.ts), printed last, so that the tail of a long run says what failed.
  */
 const endings: string[] = [];
-
-function ending(what: string, seconds: number, output: string): string {
-  const lines = output.split('\n');
-  const counts = lines.filter((l) => /^\s+\d+ (passing|failing|pending)/.test(l)).map((l) => l.trim()).join(', ');
-  const at = lines.findIndex((l) => /^\s+\d+ failing/.test(l));
-  const failures = at < 0 ? [] : lines.slice(at + 1).filter((l) => /^\s{2}\d+\) /.test(l)).map((l) => `   ${l.trim()}`);
-  return [`${what}: ${seconds} s; ${counts || 'no count (did it start?)'}`, ...failures].join('\n');
-}
 
 /** One mocha process; its output is printed whole when it ends, so runs side by side do not interleave. */
 function mochaRun(what: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
