@@ -1,11 +1,12 @@
 // Property: quest actions neither create nor destroy gold. Over one real world, random
 // sequences of quest actions by three agents (post, sponsor, accept, cancel, dispatch,
-// complete, and now and then dissolving an organization and founding a new one) run
-// without ticks. After every action the world's gold — every organization's treasury
-// (ended ones too) plus the reward held by every open or accepted quest — must equal what
-// it was, plus the starting treasuries of organizations founded since, less the estates
-// of ended organizations (which pass to the world; the history's ledger says how much). A refused action
-// must change nothing at all (api-conventions: "A refused action changes nothing").
+// complete, and now and then dissolving an organization and founding a new one, which
+// gets no treasury the same day) run without ticks. After every action the world's gold
+// (every organization's treasury, ended ones too, plus the reward held by every open or
+// accepted quest) must equal what it was, plus the starting treasuries of organizations
+// founded since, less the estates of ended organizations (which pass to the world; the
+// history's ledger says how much). A refused action must change nothing at all
+// (api-conventions: "A refused action changes nothing").
 import assert from 'assert/strict';
 import fc from 'fast-check';
 import { startTestWorld, type Answer, type TestWorld } from '../support/world';
@@ -38,6 +39,13 @@ const agent = fc.integer({ min: 0, max: AGENTS - 1 });
 const pick = fc.nat(20);
 /** One time in five an action aims at any known quest instead of one it fits, to exercise refusals. */
 const wild = fc.integer({ min: 0, max: 4 }).map((n) => n === 0);
+/**
+ * Agent 0 keeps its first organization. One founded again on the day its agent dissolved
+ * the last gets no treasury (the founding allowance, docs/decisions.md), so if every agent
+ * dissolved early, every post would be refused for gold and the property say nothing of
+ * posted gold.
+ */
+const dissolver = fc.integer({ min: 1, max: AGENTS - 1 });
 /** Usually the actor's own organization; sometimes another agent's (refused with 403). */
 const ownOrOther = fc.oneof({ arbitrary: fc.constant(null), weight: 5 }, { arbitrary: agent, weight: 1 });
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
@@ -47,7 +55,7 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('cancel' as const), actor: agent, pick, wild }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('dispatch' as const), actor: agent, pick, wild }), weight: 5 },
   { arbitrary: fc.record({ kind: fc.constant('complete' as const), actor: agent, pick, wild }), weight: 5 },
-  { arbitrary: fc.record({ kind: fc.constant('dissolve' as const), actor: agent }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('dissolve' as const), actor: dissolver }), weight: 1 },
 );
 
 describe('quest gold is conserved (property over a real world, no ticks)', function () {
@@ -59,6 +67,8 @@ describe('quest gold is conserved (property over a real world, no ticks)', funct
   /** The world's gold as it must stay; raised only by the starting treasury of an organization founded during the run. */
   let expectedGold = 0;
   const tally = new Map<string, number>();
+  /** The first refusal's detail of each action and status, to say why when no action of a kind succeeded. */
+  const firstDetail = new Map<string, string>();
 
   async function ok<T = any>(p: Promise<Answer<T>>, status: number, what: string): Promise<T> {
     const r = await p;
@@ -202,6 +212,8 @@ describe('quest gold is conserved (property over a real world, no ticks)', funct
   }
 
   it('keeps the sum of treasuries and held rewards constant through any sequence of quest actions', async () => {
+    // The run's seed, said in every failure (QUEST_GOLD_SEED runs it again).
+    const seed = process.env.QUEST_GOLD_SEED ? Number(process.env.QUEST_GOLD_SEED) : (Date.now() ^ (Math.random() * 0x100000000)) | 0;
     await fc.assert(fc.asyncProperty(fc.array(actionArb, { minLength: 8, maxLength: 12 }), async (actions) => {
       const log: string[] = [];
       for (const action of actions) {
@@ -210,6 +222,7 @@ describe('quest gold is conserved (property over a real world, no ticks)', funct
         const { r, founded } = await perform(action, before);
         const key = `${action.kind} ${r.status}`;
         tally.set(key, (tally.get(key) ?? 0) + 1);
+        if (r.status >= 400 && !firstDetail.has(key)) firstDetail.set(key, String(r.body?.detail));
         log.push(`${JSON.stringify(action)} -> ${r.status}${r.status >= 400 ? ` ${r.body?.detail}` : ''}`);
         assert.ok(ANSWERS.includes(r.status), `unexpected answer ${r.status} ${r.text}\n${log.join('\n')}`);
         expectedGold += founded;
@@ -217,9 +230,9 @@ describe('quest gold is conserved (property over a real world, no ticks)', funct
         assert.equal(after.gold, expectedGold, `gold changed by ${after.gold - expectedGold} after:\n${log.join('\n')}`);
         if (r.status >= 400) assert.deepEqual(face(after), face(before), `a refused action changed the world:\n${log.join('\n')}`);
       }
-    }), { numRuns: 10, endOnFailure: true });
+    }), { numRuns: 10, endOnFailure: true, seed });
     // The sequences must have moved gold somewhere, or the property said nothing.
     const succeeded = (kind: string) => [...tally].filter(([k]) => k.startsWith(`${kind} 20`)).reduce((n, [, c]) => n + c, 0);
-    assert.ok(succeeded('post') > 0, `some post succeeded: ${JSON.stringify([...tally])}`);
+    assert.ok(succeeded('post') > 0, `some post succeeded (seed ${seed}): ${JSON.stringify([...tally])}; first refusals: ${JSON.stringify([...firstDetail])}`);
   });
 });
