@@ -395,9 +395,19 @@ describe('actors on ordered writes', () => {
 function actorsOnOrderedWrites(open: () => Promise<OrderedStore>): void {
   let store: OrderedStore;
   let region: Region<TestProtocols>;
+  /** What the region logged: a test waits for a failure to be known by its line, not for a fixed time. */
+  let logged: string[];
+  const loggedYet = async (pattern: RegExp, withinMs = 20_000) => {
+    const until = Date.now() + withinMs;
+    while (!logged.some((l) => pattern.test(l))) {
+      if (Date.now() > until) throw new Error(`the region did not log ${pattern} within ${withinMs} ms: ${JSON.stringify(logged)}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
   beforeEach(async () => {
     store = await open();
-    region = new Region<TestProtocols>(store.engine, store, [purseKind, ledgerKind], { log: () => undefined });
+    logged = [];
+    region = new Region<TestProtocols>(store.engine, store, [purseKind, ledgerKind], { log: (line: string) => { logged.push(line); } });
   });
   afterEach(async () => {
     region.stop();
@@ -457,10 +467,15 @@ function actorsOnOrderedWrites(open: () => Promise<OrderedStore>): void {
   });
 
   it('let no write of a life whose write failed land after its next life began', async () => {
-    // The old life waits on the purse (which writes nothing) while a new life starts from disk.
-    const old = region.ask('ledger', 'l', { type: 'record-after-intent', id: 'l', purse: 'p', amount: 0, unwritableIntent: true, slowMs: 300 });
-    await new Promise((r) => setTimeout(r, 100));
+    // The old life waits on the purse (which writes nothing) while a new life starts from disk,
+    // once the old one knows its intent failed.
+    let oldAnswered = false;
+    const old = region.ask('ledger', 'l', { type: 'record-after-intent', id: 'l', purse: 'p', amount: 0, unwritableIntent: true, slowMs: 1_500 })
+      .finally(() => { oldAnswered = true; });
+    await loggedYet(/^ledger:l could not persist/);
+    assert.equal(oldAnswered, false, 'the old life still waits on the purse');
     assert.deepEqual(await region.ask('ledger', 'l', { type: 'get' }), { ok: true, value: null }, 'the next life, from disk');
+    assert.equal(oldAnswered, false, 'the next life answered while the old one still waited');
     const r = await old;
     assert.equal(!r.ok && r.refusal.status, 503);
     assert.deepEqual(await eventsOf(store, 'ledger:l'), [], 'the old life recorded nothing once its intent had failed');
