@@ -81,6 +81,14 @@ describe('ShardSettler: the days of the shards a node hosts', () => {
       order.push(`${node} organizations ${day}`);
     };
 
+    /** Waits until the order shows `step` (a loaded machine may take longer than a fixed wait). */
+    const begun = async (step: string) => {
+      for (const until = Date.now() + 10_000; !order.includes(step);) {
+        assert.ok(Date.now() < until, `${step} did not happen within 10 s: ${JSON.stringify(order)}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+
     beforeEach(async () => {
       order = [];
       clockHostHosts = (s) => CLOCK_HOST.has(s);
@@ -94,6 +102,7 @@ describe('ShardSettler: the days of the shards a node hosts', () => {
 
     it("settles organizations once every node's places have settled the day, and takes the world's initiative once every shard has settled it", async () => {
       const clockHost = settler.settle(2);
+      await begun('A places 2');
       await new Promise((r) => setTimeout(r, 300));
       assert.deepEqual(order, ['A places 2'], "A's organizations wait for B's places");
       await other.settle(2);
@@ -107,6 +116,7 @@ describe('ShardSettler: the days of the shards a node hosts', () => {
 
     it('settles the shards it takes over while it waits, then goes on with its day and the initiative', async () => {
       const clockHost = settler.settle(2);
+      await begun('A places 2');
       await new Promise((r) => setTimeout(r, 300));
       clockHostHosts = () => true; // B died; its shards came to A
       await clockHost;

@@ -84,7 +84,11 @@ describe('command ids: an actor applies each id once', () => {
     await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 1 }, undefined, { commandId: 'early' });
     for (let i = 0; i < 4; i++) await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 1 });
     await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 10 }, undefined, { commandId: 'late' });
-    await new Promise((r) => setTimeout(r, 100)); // the snapshot is written after the message
+    // The snapshot is written after the message: wait until it is there (a fixed wait may be short on a loaded machine).
+    for (const until = Date.now() + 10_000; ((await store.engine.latestSnapshot('counter:a'))?.sequenceNumber ?? 0) < 4;) {
+      assert.ok(Date.now() < until, 'no snapshot of counter:a at 4 or later within 10 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
     await close();
     open(2);
     assert.deepEqual(await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 1 }, undefined, { commandId: 'early' }), { ok: true, value: { id: 'a', total: 1 } });

@@ -384,15 +384,45 @@ const ledgerKind: EntityKind<Ledger, LedgerCommand, LedgerEvent> = {
 };
 
 describe('actors on ordered writes', () => {
-  describe('of the embedded store', () => actorsOnOrderedWrites(async () => new SqliteStore(tempDir())));
+  describe('of the embedded store', () => actorsOnOrderedWrites(async () => new SqliteStore(tempDir()), holdSqliteCommit));
   describe('of Cassandra on one node', function () {
     this.timeout(60_000);
     const cassandra = useCassandra();
-    actorsOnOrderedWrites(() => openCassandraStore(cassandra.options({ soleWriter: true })));
+    actorsOnOrderedWrites(() => openCassandraStore(cassandra.options({ soleWriter: true })), holdCassandraCommit);
   });
 });
 
-function actorsOnOrderedWrites(open: () => Promise<OrderedStore>): void {
+/** Holds the acknowledgement of the store's next commit until `until` resolves; the commits after it go as they would. */
+type HoldCommit = (store: OrderedStore, until: Promise<void>) => void;
+
+/** The embedded store: its writer thread's answer to the batch it has in flight (it sends the next one after it). */
+function holdSqliteCommit(store: OrderedStore, until: Promise<void>): void {
+  const s = store as unknown as { settle(result: unknown): void };
+  const settle = s.settle.bind(s);
+  let held = false;
+  sinon.stub(s, 'settle').callsFake((result: unknown) => {
+    if (held) return settle(result);
+    held = true;
+    void until.then(() => settle(result));
+  });
+}
+
+/** Cassandra: the answer to the batch sent first. */
+function holdCassandraCommit(store: OrderedStore, until: Promise<void>): void {
+  const client = (store as unknown as { client: { batch: (...args: unknown[]) => Promise<unknown> } }).client;
+  const batch = client.batch.bind(client);
+  let held = false;
+  sinon.stub(client, 'batch').callsFake(async (...args: unknown[]) => {
+    const r = await batch(...args);
+    if (!held) {
+      held = true;
+      await until;
+    }
+    return r;
+  });
+}
+
+function actorsOnOrderedWrites(open: () => Promise<OrderedStore>, holdCommit: HoldCommit): void {
   let store: OrderedStore;
   let region: Region<TestProtocols>;
   /** What the region logged: a test waits for a failure to be known by its line, not for a fixed time. */
@@ -410,16 +440,30 @@ function actorsOnOrderedWrites(open: () => Promise<OrderedStore>): void {
     region = new Region<TestProtocols>(store.engine, store, [purseKind, ledgerKind], { log: (line: string) => { logged.push(line); } });
   });
   afterEach(async () => {
+    sinon.restore();
     region.stop();
     await store.close();
   });
 
   it('go on while their writes are on their way to disk: one actor shares commits, and every answer is durable', async () => {
+    // The first write's commit is held until the actor has queued all 20: had it waited for
+    // each write, the second would not be queued before the first was acknowledged. (Unheld,
+    // how many share a commit depends on how fast the disk answers against the actor.)
+    let queued = 0;
+    let allQueued!: () => void;
+    const all = new Promise<void>((r) => { allQueued = r; });
+    const persist = store.engine.persist.bind(store.engine);
+    sinon.stub(store.engine, 'persist').callsFake((...args: Parameters<typeof persist>) => {
+      if (++queued === 20) allQueued();
+      return persist(...args);
+    });
+    holdCommit(store, Promise.race([all, new Promise<void>((r) => setTimeout(r, 10_000))]));
     const before = store.writeStats.batches;
     const answers = await Promise.all(Array.from({ length: 20 }, () => region.ask('purse', 'p', { type: 'pay', id: 'p', amount: 1 })));
     assert.ok(answers.every((a) => a.ok));
+    assert.equal(queued, 20, 'all 20 were queued while the first was held');
     const commits = store.writeStats.batches - before;
-    assert.ok(commits < 10, `20 writes of one actor in ${commits} commits (one each if it waited for each)`);
+    assert.equal(commits, 2, `20 writes of one actor in ${commits} commits: the first, then the 19 queued meanwhile (one each if it waited for each)`);
     // Each answer came out once its write was durable: the read model holds every payment.
     assert.deepEqual(await store.row('purse', 'p'), { id: 'p', total: 20 });
     assert.deepEqual(answers.map((a) => a.ok && (a.value as { total: number }).total).sort((x, y) => Number(x) - Number(y)), Array.from({ length: 20 }, (_, i) => i + 1));
