@@ -6,6 +6,7 @@ import fs from 'fs';
 import { ShardSettler, shardSetting } from '../../infra/cluster/shard-settlements';
 import { SqliteStore } from '../../infra/store/sqlite-store';
 import { tempDir } from '../support/world';
+import { waitFor } from '../support/wait';
 
 const SHARDS = 4;
 const CLOCK_SHARD = 2;
@@ -81,13 +82,8 @@ describe('ShardSettler: the days of the shards a node hosts', () => {
       order.push(`${node} organizations ${day}`);
     };
 
-    /** Waits until the order shows `step` (a loaded machine may take longer than a fixed wait). */
-    const begun = async (step: string) => {
-      for (const until = Date.now() + 10_000; !order.includes(step);) {
-        assert.ok(Date.now() < until, `${step} did not happen within 10 s: ${JSON.stringify(order)}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    };
+    /** Waits until the order shows `step`. */
+    const begun = (step: string) => waitFor(() => order.includes(step), () => `${step} (the order: ${JSON.stringify(order)})`, 10_000, 10);
 
     beforeEach(async () => {
       order = [];

@@ -12,6 +12,7 @@ import { matchesFilter, readyRun, type Gap } from '../../http/stream';
 import type { HistoryEvent } from '../../actors/ports/store';
 import { expect422At, foundOrg } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
+import { waitFor } from '../support/wait';
 
 interface SseEvent { id: string; data: string }
 
@@ -315,13 +316,6 @@ describe('the live feed: limits', () => {
     w = null;
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; ; await new Promise((r) => setTimeout(r, 50))) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 describe('the live feed: its rules and configuration', () => {
   const event = (id: number, over: Partial<HistoryEvent> = {}): HistoryEvent => ({ id, day: 1, category: 'world', agent_id: null, organization_ids: [], summary: `event ${id}`, created_at: '', ...over });

@@ -7,6 +7,7 @@ import { COMMAND_IDS_KEPT, type EntityKind } from '../../actors/entity';
 import { Region } from '../../actors/region';
 import { SqliteStore } from '../../infra/store/sqlite-store';
 import { tempDir } from '../support/world';
+import { waitFor } from '../support/wait';
 
 type Counter = { id: string; total: number } | null;
 type CounterCommand = { type: 'add'; id: string; amount: number } | { type: 'get' };
@@ -84,11 +85,8 @@ describe('command ids: an actor applies each id once', () => {
     await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 1 }, undefined, { commandId: 'early' });
     for (let i = 0; i < 4; i++) await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 1 });
     await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 10 }, undefined, { commandId: 'late' });
-    // The snapshot is written after the message: wait until it is there (a fixed wait may be short on a loaded machine).
-    for (const until = Date.now() + 10_000; ((await store.engine.latestSnapshot('counter:a'))?.sequenceNumber ?? 0) < 4;) {
-      assert.ok(Date.now() < until, 'no snapshot of counter:a at 4 or later within 10 s');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    // The snapshot is written after the message.
+    await waitFor(async () => ((await store.engine.latestSnapshot('counter:a'))?.sequenceNumber ?? 0) >= 4, 'a snapshot of counter:a at 4 or later', 10_000, 10);
     await close();
     open(2);
     assert.deepEqual(await region.ask('counter', 'a', { type: 'add', id: 'a', amount: 1 }, undefined, { commandId: 'early' }), { ok: true, value: { id: 'a', total: 1 } });

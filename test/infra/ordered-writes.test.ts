@@ -14,6 +14,7 @@ import { SqliteStore } from '../../infra/store/sqlite-store';
 import sinon from 'sinon';
 import { useCassandra } from '../support/cassandra';
 import { startTestWorld, tempDir, type TestWorld } from '../support/world';
+import { waitFor } from '../support/wait';
 
 const event = (key: string, sequenceNumber: number, data: unknown): PersistedEvent =>
   ({ key, sequenceNumber, createdAt: Date.now(), data, tags: [], isDeleted: false }) as PersistedEvent;
@@ -427,13 +428,7 @@ function actorsOnOrderedWrites(open: () => Promise<OrderedStore>, holdCommit: Ho
   let region: Region<TestProtocols>;
   /** What the region logged: a test waits for a failure to be known by its line, not for a fixed time. */
   let logged: string[];
-  const loggedYet = async (pattern: RegExp, withinMs = 20_000) => {
-    const until = Date.now() + withinMs;
-    while (!logged.some((l) => pattern.test(l))) {
-      if (Date.now() > until) throw new Error(`the region did not log ${pattern} within ${withinMs} ms: ${JSON.stringify(logged)}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  const loggedYet = (pattern: RegExp) => waitFor(() => logged.some((l) => pattern.test(l)), () => `the region to log ${pattern} (it logged ${JSON.stringify(logged)})`, 20_000, 5);
   beforeEach(async () => {
     store = await open();
     logged = [];
