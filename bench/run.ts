@@ -12,6 +12,7 @@
 import autocannon from 'autocannon';
 import { fork, spawn, spawnSync, type ChildProcess } from 'child_process';
 import fs from 'fs';
+import http from 'http';
 import os from 'os';
 import path from 'path';
 import { mixRequests, MIX_DESCRIPTION, type MixWorld } from './mix';
@@ -22,6 +23,14 @@ const [SECONDS = 3, CONNECTIONS = 32, ROUNDS = 2] = process.argv.slice(2).map(Nu
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const BARE_PORT = 18_000 + Math.floor(Math.random() * 500);
 const PORT = BARE_PORT + 500;
+/** The name of the case that measures bare restify answering the rulebook's bytes. */
+const CEILING = 'bare restify 11, the same bytes as GET /api/rules';
+/**
+ * The headers of every measured request: JSON, as agents ask (restify answers 406 to a
+ * request that accepts nothing it offers), and gzip, as their HTTP clients take it unasked
+ * (Python's requests and httpx, fetch; bare restify ignores it).
+ */
+const ASKS = { accept: 'application/json', 'accept-encoding': 'gzip, deflate' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Sample {
@@ -31,7 +40,8 @@ interface Sample {
   /** CPU seconds the server's main thread and its other threads spent during the case, and the case's seconds. */
   cpu?: { main: number; others: number; seconds: number };
 }
-interface Case { name: string; group: string; run: (overallRate?: number) => Promise<Sample>; prepare?: () => Promise<void> }
+/** A case; `bare` ones are answered by the bare restify server, whose CPU is then the one measured. */
+interface Case { name: string; group: string; run: (overallRate?: number) => Promise<Sample>; prepare?: () => Promise<void>; server?: 'bare' }
 
 /**
  * CPU seconds a process's threads have used so far (Linux /proc): its main thread (the event
@@ -63,10 +73,8 @@ const counted = (group: string) => group === 'trade' || group === 'write';
 
 /** One autocannon run; `ok` counts the 2xx answers per second (a refused trade is not a trade). */
 async function cannon(port: number, opts: Record<string, unknown>): Promise<Sample> {
-  // Every request asks for JSON, as agents do (restify answers 406 to a request that accepts nothing it offers),
-  // and takes gzip, as their HTTP clients do unasked (Python's requests and httpx, fetch; bare restify ignores it).
   // autocannon takes the path from the URL (a `path` option is not read).
-  const r = await autocannon({ url: `http://127.0.0.1:${port}${(opts.path as string | undefined) ?? ''}`, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts, headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate', ...(opts.headers as object) } });
+  const r = await autocannon({ url: `http://127.0.0.1:${port}${(opts.path as string | undefined) ?? ''}`, connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts, headers: { ...ASKS, ...(opts.headers as object) } });
   const total = r.requests.total;
   return { rps: total / SECONDS, ok: r['2xx'] / SECONDS, refused: r.non2xx + r.errors + r.timeouts, p50: r.latency.p50, p99: r.latency.p99 };
 }
@@ -168,7 +176,37 @@ async function seed(): Promise<MixWorld & { key: string; agentId: number; orgId:
     keys, orgs, markets, openQuests: quests, adventurers: available.map((a) => a.id) };
 }
 
-function cases(w: Awaited<ReturnType<typeof seed>>): Case[] {
+/** An answer's status, headers and bytes as they came over the wire (not decompressed). */
+function rawAnswer(port: number, url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: url, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+/**
+ * The rulebook's bytes, as the service sends them, handed to the bare restify server to
+ * answer at GET /bytes: the load generator's ceiling for an answer of that size. (autocannon
+ * turns every answer's body into a string; for the rulebook's 12 KB that costs it more than
+ * the service's whole answer costs the service.) Its name gives the size.
+ */
+async function rulebookBytes(bare: ChildProcess): Promise<string> {
+  const answer = await rawAnswer(PORT, '/api/rules', ASKS);
+  if (answer.status !== 200) throw new Error(`GET /api/rules answered ${answer.status}`);
+  const headers: Record<string, string> = { 'content-type': answer.headers['content-type'] };
+  if (answer.headers['content-encoding']) headers['content-encoding'] = answer.headers['content-encoding'];
+  await new Promise<void>((resolve) => {
+    const taken = (m: unknown) => { if (m === 'bytes') { bare.off('message', taken); resolve(); } };
+    bare.on('message', taken);
+    bare.send({ bytes: { base64: answer.body.toString('base64'), headers } });
+  });
+  return `${(answer.body.length / 1024).toFixed(1)} KB${headers['content-encoding'] ? ` ${headers['content-encoding']}ped` : ''}`;
+}
+
+function cases(w: Awaited<ReturnType<typeof seed>>, rulebookSize: string): Case[] {
   const admin = { 'x-admin-key': 'bench-admin' };
   const reads: [string, Record<string, string>?][] = [
     ['/api/world'], ['/api/rules'], ['/api/agents'], ['/api/agents/me', { 'x-agent-key': w.key }], [`/api/agents/${w.agentId}`],
@@ -193,6 +231,7 @@ function cases(w: Awaited<ReturnType<typeof seed>>): Case[] {
   };
   return [
     ...reads.map(([url, headers]): Case => ({ name: `GET ${url}`, group: 'read', run: (overallRate) => cannon(PORT, { path: url, headers, ...(overallRate ? { overallRate } : {}) }) })),
+    { name: `${CEILING} (${rulebookSize})`, group: 'ceiling', server: 'bare', run: () => cannon(BARE_PORT, { path: '/bytes' }) },
     acting('POST /api/trade, one market', 'trade', [w.markets[0]], trade),
     acting(`POST /api/trade, ${Math.min(w.markets.length, CONNECTIONS)} markets`, 'trade', w.markets.slice(0, CONNECTIONS), trade),
     // One write, a public message, of the organizations in turn: what a trade's three writes compare with.
@@ -246,13 +285,13 @@ async function main() {
   try {
     await Promise.all([waitFor(BARE_PORT, '/json'), waitFor(PORT, '/healthz')]);
     const w = await seed();
-    const list = cases(w).filter((c) => !ONLY || ONLY.test(c.name));
+    const list = cases(w, await rulebookBytes(bare)).filter((c) => !ONLY || ONLY.test(c.name));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of list) {
         await c.prepare?.();
         const base = await measured(bare.pid, () => cannon(BARE_PORT, { path: '/json' }));
         const metricsBefore = c.group === 'read' ? null : await writeMetrics();
-        const s = await measured(service.pid, () => c.run());
+        const s = await measured(c.server === 'bare' ? bare.pid : service.pid, () => c.run());
         if (metricsBefore) s.writes = [describeWrites(metricsBefore, await writeMetrics()), describeCpu(s.cpu)].filter(Boolean).join('; ');
         // The latency a read keeps at half the load it can take (the issue's p99 target).
         if (c.group === 'read') s.p99Half = (await c.run(Math.max(1, Math.round(s.rps / 2)))).p99;
@@ -278,11 +317,17 @@ async function main() {
   console.log('');
   console.log('| endpoint | req/s (median; min-max) | share of bare restify | p50 ms | p99 ms | p99 ms at half the rate | refused | main thread µs a request |');
   console.log('|---|---|---|---|---|---|---|---|');
-  const order = ['bare', 'read', 'write', 'trade', 'mix'];
+  const order = ['bare', 'ceiling', 'read', 'write', 'trade', 'mix'];
   for (const [name, e] of [...results.entries()].sort((a, b) => order.indexOf(a[1].group) - order.indexOf(b[1].group))) {
     const rate = e.samples.map((s) => (counted(e.group) ? s.ok : s.rps));
     const share = median(e.shares);
     console.log(`| ${name}${counted(e.group) ? ' (successful)' : ''} | ${fmt(median(rate))} (${fmt(Math.min(...rate))}-${fmt(Math.max(...rate))}) | ${(share * 100).toFixed(0)}% | ${median(e.samples.map((s) => s.p50))} | ${median(e.samples.map((s) => s.p99))} | ${e.group === 'read' ? median(e.samples.map((s) => s.p99Half ?? 0)) : ''} | ${e.samples.reduce((n, s) => n + s.refused, 0)} | ${cpuOf(e.samples)} |`);
+  }
+  const rules = results.get('GET /api/rules');
+  const ceiling = [...results.entries()].find(([name]) => name.startsWith(CEILING))?.[1];
+  if (rules && ceiling) {
+    const rate = (e: typeof rules) => median(e.samples.map((s) => s.rps));
+    console.log(`\nGET /api/rules reached ${(100 * rate(rules) / rate(ceiling)).toFixed(0)}% of bare restify answering the same bytes (medians of the rounds).`);
   }
   console.log('');
   console.log(`The mix: ${MIX_DESCRIPTION}`);
