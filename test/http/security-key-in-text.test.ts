@@ -6,6 +6,7 @@ import fs from 'fs';
 import { hashKey, newAgentKey } from '../../http/auth';
 import { candidateHashes, foldedKeyHash } from '../../http/key-in-text';
 import { expectStatus, foundOrg, expect422At, historyCount } from '../support/http';
+import { waitFor } from '../support/wait';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 /** The key's 32 characters after `wsk_`, in groups of `n` joined by `sep`. */
@@ -87,10 +88,7 @@ describe('security: agent keys in public text', function () {
 
     // Once the key is used, its folded hash is kept, and every form of it is recognised.
     assert.equal((await w.get('/api/agents/me', key)).status, 200);
-    for (const deadline = Date.now() + 5000; await w.services.read.agentForKeyHash(foldedKeyHash(key)) === undefined;) {
-      assert.ok(Date.now() < deadline, 'the folded hash is kept soon after the key is used');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitFor(async () => await w.services.read.agentForKeyHash(foldedKeyHash(key)) !== undefined, 'the folded hash to be kept after the key is used', 5_000, 20);
     assert.equal(await w.services.read.agentForKeyHash(foldedKeyHash(key)), id);
     for (const [, text] of forms(key, false)) expect422At(await send(text), ['body', 'body']);
     assert.equal(await w.services.read.agentForKeyHash(hashKey(foldedKeyHash(key))), undefined);

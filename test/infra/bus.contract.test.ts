@@ -7,16 +7,7 @@ import crypto from 'crypto';
 import { BusClosedError, type Bus } from '../../actors/ports/bus';
 import { EmbeddedBus } from '../../infra/bus/embedded-bus';
 import { KafkaBus } from '../../infra/bus/kafka-bus';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, done: () => boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
-    await sleep(20);
-  }
-}
+import { waitFor } from '../support/wait';
 
 function describeBusContract(name: string, open: (topic: string) => Promise<Bus>) {
   describe(`the bus port: ${name}`, function () {
@@ -33,7 +24,7 @@ function describeBusContract(name: string, open: (topic: string) => Promise<Bus>
       await bus.subscribe<{ n: number }>(topic, async (m) => { a.push(m.n); });
       await bus.subscribe<{ n: number }>(topic, async (m) => { b.push(m.n); });
       for (let n = 1; n <= 20; n++) await bus.publish(topic, { n }, 'k');
-      await until('both subscribers have all 20', () => a.length >= 20 && b.length >= 20);
+      await waitFor(() => a.length >= 20 && b.length >= 20, 'both subscribers to have all 20', 30_000, 20);
       const expected = Array.from({ length: 20 }, (_, i) => i + 1);
       // At least once: a duplicate may come, but never out of order after the first delivery of each.
       assert.deepEqual([...new Set(a)], expected);
@@ -48,7 +39,7 @@ function describeBusContract(name: string, open: (topic: string) => Promise<Bus>
         seen.push(m.n);
       });
       for (let n = 1; n <= 3; n++) await bus.publish(topic, { n }, 'k');
-      await until('all three handled', () => seen.includes(3), 60_000);
+      await waitFor(() => seen.includes(3), 'all three to be handled', 60_000, 20);
       assert.equal(failures, 2);
       assert.deepEqual([...new Set(seen)], [1, 2, 3]);
     });
