@@ -62,10 +62,10 @@ function threadCpu(pid: number): { main: number; others: number } | null {
   }
 }
 
-/** How busy the service was over a case: its main thread and its other threads, in shares of one core. */
-function describeCpu(cpu: Sample['cpu']): string {
+/** How busy the server (the service, or bare restify) was over a case: its main thread and its other threads, in shares of one core. */
+function describeCpu(cpu: Sample['cpu'], server = 'the service'): string {
   if (!cpu) return '';
-  return `the service's main thread busy ${(100 * cpu.main / cpu.seconds).toFixed(0)}%, its other threads ${(100 * cpu.others / cpu.seconds).toFixed(0)}% of a core`;
+  return `${server}'s main thread busy ${(100 * cpu.main / cpu.seconds).toFixed(0)}%, its other threads ${(100 * cpu.others / cpu.seconds).toFixed(0)}% of a core`;
 }
 
 /** Whether a case's rate counts its 2xx answers only: writes, where a refusal writes nothing. */
@@ -290,9 +290,11 @@ async function main() {
       for (const c of list) {
         await c.prepare?.();
         const base = await measured(bare.pid, () => cannon(BARE_PORT, { path: '/json' }));
-        const metricsBefore = c.group === 'read' ? null : await writeMetrics();
+        const metricsBefore = c.group === 'read' || c.server === 'bare' ? null : await writeMetrics();
         const s = await measured(c.server === 'bare' ? bare.pid : service.pid, () => c.run());
         if (metricsBefore) s.writes = [describeWrites(metricsBefore, await writeMetrics()), describeCpu(s.cpu)].filter(Boolean).join('; ');
+        // Whether bare restify itself was the bound, or the load generator.
+        if (c.server === 'bare') s.writes = describeCpu(s.cpu, 'bare restify');
         // The latency a read keeps at half the load it can take (the issue's p99 target).
         if (c.group === 'read') s.p99Half = (await c.run(Math.max(1, Math.round(s.rps / 2)))).p99;
         const entry = results.get(c.name) ?? { group: c.group, samples: [], shares: [] };
@@ -331,7 +333,7 @@ async function main() {
   }
   console.log('');
   console.log(`The mix: ${MIX_DESCRIPTION}`);
-  console.log('\nWhere the writes waited (the last round; a persist waits from the actor\'s write until its commit is durable), and how busy the service was:');
+  console.log('\nWhere the writes waited (the last round; a persist waits from the actor\'s write until its commit is durable), and how busy the server was:');
   for (const [name, e] of results) if (e.samples[e.samples.length - 1].writes) console.log(`- ${name}: ${e.samples[e.samples.length - 1].writes}`);
   if (process.env.BENCH_TICK !== '0') {
     console.log('\nThe tick (bench/tick.ts):');
