@@ -12,19 +12,16 @@
 import autocannon from 'autocannon';
 import { fork, spawn, spawnSync, type ChildProcess } from 'child_process';
 import fs from 'fs';
-import http from 'http';
 import os from 'os';
 import path from 'path';
 import { mixRequests, MIX_DESCRIPTION, type MixWorld } from './mix';
-import { request } from './client';
+import { rawRequest, request } from './client';
 import { cpuSecondsOf } from './proc-cpu';
 
 const [SECONDS = 3, CONNECTIONS = 32, ROUNDS = 2] = process.argv.slice(2).map(Number);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const BARE_PORT = 18_000 + Math.floor(Math.random() * 500);
 const PORT = BARE_PORT + 500;
-/** The name of the case that measures bare restify answering the rulebook's bytes. */
-const CEILING = 'bare restify 11, the same bytes as GET /api/rules';
 /**
  * The headers of every measured request: JSON, as agents ask (restify answers 406 to a
  * request that accepts nothing it offers), and gzip, as their HTTP clients take it unasked
@@ -176,17 +173,6 @@ async function seed(): Promise<MixWorld & { key: string; agentId: number; orgId:
     keys, orgs, markets, openQuests: quests, adventurers: available.map((a) => a.id) };
 }
 
-/** An answer's status, headers and bytes as they came over the wire (not decompressed). */
-function rawAnswer(port: number, url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: url, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks) }));
-    }).on('error', reject);
-  });
-}
-
 /**
  * The rulebook's bytes, as the service sends them, handed to the bare restify server to
  * answer at GET /bytes: the load generator's ceiling for an answer of that size. (autocannon
@@ -194,9 +180,9 @@ function rawAnswer(port: number, url: string, headers: Record<string, string>): 
  * the service's whole answer costs the service.) Its name gives the size.
  */
 async function rulebookBytes(bare: ChildProcess): Promise<string> {
-  const answer = await rawAnswer(PORT, '/api/rules', ASKS);
+  const answer = await rawRequest(PORT, 'GET', '/api/rules', undefined, ASKS);
   if (answer.status !== 200) throw new Error(`GET /api/rules answered ${answer.status}`);
-  const headers: Record<string, string> = { 'content-type': answer.headers['content-type'] };
+  const headers: Record<string, string> = { 'content-type': answer.headers['content-type'] ?? 'application/json' };
   if (answer.headers['content-encoding']) headers['content-encoding'] = answer.headers['content-encoding'];
   await new Promise<void>((resolve) => {
     const taken = (m: unknown) => { if (m === 'bytes') { bare.off('message', taken); resolve(); } };
@@ -231,7 +217,7 @@ function cases(w: Awaited<ReturnType<typeof seed>>, rulebookSize: string): Case[
   };
   return [
     ...reads.map(([url, headers]): Case => ({ name: `GET ${url}`, group: 'read', run: (overallRate) => cannon(PORT, { path: url, headers, ...(overallRate ? { overallRate } : {}) }) })),
-    { name: `${CEILING} (${rulebookSize})`, group: 'ceiling', server: 'bare', run: () => cannon(BARE_PORT, { path: '/bytes' }) },
+    { name: `bare restify 11, the same bytes as GET /api/rules (${rulebookSize})`, group: 'ceiling', server: 'bare', run: () => cannon(BARE_PORT, { path: '/bytes' }) },
     acting('POST /api/trade, one market', 'trade', [w.markets[0]], trade),
     acting(`POST /api/trade, ${Math.min(w.markets.length, CONNECTIONS)} markets`, 'trade', w.markets.slice(0, CONNECTIONS), trade),
     // One write, a public message, of the organizations in turn: what a trade's three writes compare with.
@@ -326,7 +312,7 @@ async function main() {
     console.log(`| ${name}${counted(e.group) ? ' (successful)' : ''} | ${fmt(median(rate))} (${fmt(Math.min(...rate))}-${fmt(Math.max(...rate))}) | ${(share * 100).toFixed(0)}% | ${median(e.samples.map((s) => s.p50))} | ${median(e.samples.map((s) => s.p99))} | ${e.group === 'read' ? median(e.samples.map((s) => s.p99Half ?? 0)) : ''} | ${e.samples.reduce((n, s) => n + s.refused, 0)} | ${cpuOf(e.samples)} |`);
   }
   const rules = results.get('GET /api/rules');
-  const ceiling = [...results.entries()].find(([name]) => name.startsWith(CEILING))?.[1];
+  const ceiling = [...results.values()].find((e) => e.group === 'ceiling');
   if (rules && ceiling) {
     const rate = (e: typeof rules) => median(e.samples.map((s) => s.rps));
     console.log(`\nGET /api/rules reached ${(100 * rate(rules) / rate(ceiling)).toFixed(0)}% of bare restify answering the same bytes (medians of the rounds).`);
