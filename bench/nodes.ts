@@ -19,12 +19,17 @@
 // core saturated. 0 or unset: every client as fast as it is answered.
 // A cross-node ask's round trip includes the work of the actor that answers it (its
 // mailbox, its writes); its hop is the round trip less that work: what crossing costs.
-import { spawn, type ChildProcess } from 'child_process';
+// Beside them runs the hop's ceiling (bench/kafka-round-trip.ts): kafkajs alone asking and
+// answering through the same broker, one ping at a time, for 5 s before the load and over
+// the measured part. Under the load its p99 is what the broker and the shared cores give
+// any round trip, whatever the nodes do.
+import { fork, spawn, type ChildProcess } from 'child_process';
 import crypto from 'crypto';
 import fs from 'fs';
 import http from 'http';
 import os from 'os';
 import path from 'path';
+import type { RoundTrips } from './kafka-round-trip';
 
 const NODES = Number(process.argv[2] ?? 3);
 const SECONDS = Number(process.argv[3] ?? 60);
@@ -59,6 +64,24 @@ function request(port: number, method: string, url: string, body?: unknown, head
 
 interface Node { id: number; port: number; proc: ChildProcess }
 
+/** The ceiling of a hop, in its own process: kafkajs alone pinging through the broker. */
+async function startProbe(): Promise<{ proc: ChildProcess; sample: (ms: number) => Promise<RoundTrips>; reset: () => void; report: () => Promise<RoundTrips> }> {
+  const proc = fork(path.join(__dirname, 'kafka-round-trip.js'), [], { env: { ...process.env, PROBE_TOPIC: `${name}.probe` }, stdio: 'ignore' });
+  await new Promise<void>((resolve, reject) => {
+    proc.on('message', (m) => { if (m === 'ready') resolve(); });
+    proc.on('exit', (code) => reject(new Error(`the Kafka probe ended (${code}) before it was ready`)));
+  });
+  const report = () => new Promise<RoundTrips>((resolve) => {
+    const answer = (m: any) => { if (m?.roundTrips) { proc.off('message', answer); resolve(m.roundTrips); } };
+    proc.on('message', answer);
+    proc.send('report');
+  });
+  const reset = () => { proc.send('reset'); };
+  return { proc, reset, report, sample: async (ms) => { reset(); await sleep(ms); return report(); } };
+}
+
+const roundTrips = (r: RoundTrips) => (r.n === 0 ? 'none answered' : `p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms (${r.n} pings)`);
+
 function startNode(id: number): Node {
   const port = 19_000 + id + Math.floor(Math.random() * 500) * 10;
   const env = {
@@ -87,7 +110,8 @@ async function main() {
   const nodes = Array.from({ length: NODES }, (_, i) => startNode(i + 1));
   // However this process ends (an error, Ctrl-C, its output piped into `head`, which closes
   // the pipe), its node processes end with it: left running, they would load the next run.
-  const killAll = () => { for (const n of nodes) n.proc.kill('SIGKILL'); };
+  let probe: Awaited<ReturnType<typeof startProbe>> | null = null;
+  const killAll = () => { for (const n of nodes) n.proc.kill('SIGKILL'); probe?.proc.kill('SIGKILL'); };
   process.on('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => process.exit(1));
   process.stdout.on('error', () => process.exit(1));
@@ -102,6 +126,8 @@ async function main() {
     if (world.status !== 200) throw new Error(`the world did not answer within 60 s (last: ${world.status} ${JSON.stringify(world.body).slice(0, 200)})`);
     const markets: string[] = (world.body?.places ?? []).filter((l: any) => l.population > 0).map((l: any) => l.id);
     if (markets.length === 0) throw new Error('the world has no settlement with a market');
+    probe = await startProbe();
+    const probeIdle = await probe.sample(5_000);
     let turn = 0;
     const next = () => nodes[turn++ % nodes.length].port;
     const measuredFrom = Date.now() + WARMUP * 1000;
@@ -139,7 +165,7 @@ async function main() {
       const value = (name: string) => Number(text.match(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm'))?.[1] ?? NaN) * 1000 - 10;
       return `event loop delay p50 ${value('nodejs_eventloop_lag_p50_seconds').toFixed(1)} ms, p99 ${value('nodejs_eventloop_lag_p99_seconds').toFixed(1)} ms`;
     };
-    const lagReset = sleep(WARMUP * 1000).then(() => Promise.all(nodes.map(lagOf)));
+    const lagReset = sleep(WARMUP * 1000).then(() => { probe!.reset(); return Promise.all(nodes.map(lagOf)); });
     await Promise.all(Array.from({ length: CLIENTS }, async (_, c) => {
       for (let round = 0; Date.now() < end; round++) {
         const a = await timed('POST', '/api/agents', { name: `Bench ${c}-${round}`, model: 'bench-model' });
@@ -161,6 +187,7 @@ async function main() {
     }));
     await lagReset;
     const lags = await Promise.all(nodes.map(lagOf));
+    const probeLoaded = await probe.report();
     latencies.sort((x, y) => x - y);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1);
     console.log(`${NODES} node(s), ${CLIENTS} clients${RATE > 0 ? ` paced to ${RATE} req/s` : ''}, ${SECONDS} s after ${WARMUP} s of warm-up: ${(done / SECONDS).toFixed(0)} req/s, p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, ${bad} failed (5xx or no answer), ${refused} refused (4xx)`);
@@ -169,6 +196,8 @@ async function main() {
       const h = (await request(n.port, 'GET', '/healthz')).body?.node;
       console.log(`  node-${n.id}: shards ${h?.shards?.length}; cross-node asks sent ${h?.cross_node_asks?.sent}; of the last minute: round trip p50 ${h?.cross_node_asks?.p50_ms} ms, p99 ${h?.cross_node_asks?.p99_ms} ms; hop p50 ${h?.cross_node_asks?.hop_p50_ms} ms, p99 ${h?.cross_node_asks?.hop_p99_ms} ms; failed ${h?.cross_node_asks?.failed}; ${lags[i]}`);
     }
+    console.log(`  kafkajs alone, a ping answered through the broker (a hop's two legs, no node): before the load ${roundTrips(probeIdle)}; over the measured part ${roundTrips(probeLoaded)}`);
+    probe.proc.send('stop');
     if (NODES > 1) {
       const victim = nodes[NODES - 1];
       const killed = Date.now();
@@ -178,6 +207,7 @@ async function main() {
     }
   } finally {
     for (const n of nodes) n.proc.kill('SIGKILL');
+    probe?.proc.kill('SIGKILL');
   }
 }
 
