@@ -320,7 +320,8 @@ export function decideDay(state: OrganizationState, c: Pick<DayBeganCommand, 'da
     const one = decideOneDay(org, { ...c, day: d });
     if ('refusal' in one) return one;
     events.push(...one.events);
-    org = one.events.reduce<OrganizationState>((s, e) => evolve(s, e), org);
+    // The state the next day is decided on, when it catches up on several (not after the last).
+    if (d < c.day) org = one.events.reduce<OrganizationState>((s, e) => evolve(s, e), org);
   }
   return { events };
 }
