@@ -31,7 +31,9 @@ async function main(): Promise<void> {
   const topic = process.env.PROBE_TOPIC ?? `probe${crypto.randomBytes(3).toString('hex')}`;
   const replies = `${topic}.replies`;
   // The settings of infra/cluster/node.ts: sockets without Nagle's delay, fetches that wait
-  // at most 250 ms, one partition's batch at a time, replies and pings produced with acks 1.
+  // at most 250 ms, one partition's batch at a time, replies and pings produced with acks 1;
+  // the responder commits after each batch (as a node's command consumer does), the asker
+  // never holds its fetches back for a commit (as a node's reply consumer).
   const kafka = new Kafka({ clientId: topic, brokers, logLevel: logLevel.NOTHING, socketFactory: immediateSockets });
   const admin = kafka.admin();
   await admin.connect();
@@ -50,7 +52,7 @@ async function main(): Promise<void> {
     partitionsConsumedConcurrently: 1, autoCommitInterval: 1_000,
     eachMessage: async ({ message }) => { void producer.send({ topic: replies, acks: 1, messages: [{ value: message.value }] }).catch(() => undefined); },
   });
-  await asker.run({ autoCommitInterval: 1_000, eachMessage: async ({ message }) => { pending.get(String(message.value))?.(); } });
+  await asker.run({ autoCommit: false, eachMessage: async ({ message }) => { pending.get(String(message.value))?.(); } });
   await joined;
 
   let samples: number[] = [];

@@ -54,6 +54,8 @@ const OUTLASTS_HANDOVER = new Set(['clock']);
 
 const timedOut = (what: string): Result<never> => ({ ok: false, refusal: { status: 503, detail: `the world could not finish this action in time (${what}); read the current state before trying again` } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How often the offsets of the answers read are committed (only a restart reads them). */
+const REPLY_COMMIT_MS = 1_000;
 
 export interface ShardEvents {
   /** This node now hosts the shard (its lease is held). */
@@ -68,6 +70,9 @@ export class ClusterNode {
   private readonly producer: Producer;
   private readonly members: Consumer;
   private readonly replies: Consumer;
+  private replyCommits: NodeJS.Timeout | undefined;
+  /** Per partition of the reply topic, the offset after the last answer read (not yet committed). */
+  private readonly repliesRead = new Map<number, string>();
   readonly replyTopic: string;
   private readonly log: (line: string) => void;
   /** Shards Kafka assigned to this node. */
@@ -143,16 +148,21 @@ export class ClusterNode {
     let repliesJoined!: () => void;
     const repliesReady = new Promise<void>((r) => { repliesJoined = r; });
     this.replies.on(this.replies.events.GROUP_JOIN, () => repliesJoined());
-    // Answers are only for this process, now; the offsets are committed so that a restart
-    // reads from about where this process stopped, not the whole topic.
+    // Answers are only for this process, now. kafkajs commits after every batch it hands
+    // over and fetches again only after that round trip, which an answer arriving meanwhile
+    // would wait for; so the offsets are committed beside the fetches, once a second, only
+    // so that a restart reads from about where this process stopped, not the whole topic.
     await this.replies.run({
-      autoCommitInterval: 1_000,
-      eachMessage: async ({ message }) => {
+      autoCommit: false,
+      eachMessage: async ({ partition, message }) => {
+        this.repliesRead.set(partition, String(BigInt(message.offset) + 1n));
         const reply = JSON.parse(String(message.value)) as Reply;
         const waiting = this.pending.get(reply.correlation);
         if (waiting) { this.pending.delete(reply.correlation); clearTimeout(waiting.timer); waiting.resolve(reply); }
       },
     });
+    this.replyCommits = setInterval(() => { void this.commitReplies(); }, REPLY_COMMIT_MS);
+    this.replyCommits.unref();
 
     await this.members.connect();
     // A shard whose partition the group has no offset for yet (a new world) is read from its
@@ -201,6 +211,16 @@ export class ClusterNode {
     if (lost.length || gained.length) this.log(`cluster: node ${this.opts.node} hosts shards [${[...next].sort((a, b) => a - b).join(',')}]${lost.length ? `; lets go of [${lost.join(',')}]` : ''}`);
     for (const s of lost) void this.letGo(s);
     for (const s of gained) void this.take(s);
+  }
+
+  /** Commits the offsets of the answers read since the last commit (those of a failed commit are tried again with the next). */
+  private async commitReplies(): Promise<void> {
+    const offsets = [...this.repliesRead].map(([partition, offset]) => ({ topic: this.replyTopic, partition, offset }));
+    this.repliesRead.clear();
+    if (offsets.length === 0) return;
+    await this.replies.commitOffsets(offsets).catch(() => {
+      for (const o of offsets) if (!this.repliesRead.has(o.partition)) this.repliesRead.set(o.partition, o.offset);
+    });
   }
 
   private async take(shard: number): Promise<void> {
@@ -369,6 +389,8 @@ export class ClusterNode {
     await Promise.all([...this.serving].map((s) => this.letGo(s)));
     for (const [, w] of this.pending) { clearTimeout(w.timer); w.resolve({ correlation: '', result: timedOut('the node stopped') }); }
     this.pending.clear();
+    clearInterval(this.replyCommits);
+    await this.commitReplies();
     await this.replies.disconnect().catch(() => undefined);
     await this.producer.disconnect().catch(() => undefined);
     await this.admin.disconnect().catch(() => undefined);

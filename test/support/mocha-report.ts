@@ -17,7 +17,7 @@ export function ending(what: string, seconds: number, output: string): string {
  * nested titles, the error and its stack. Kept up to the stack, at most FAILURE_LINES
  * lines each, so that the tail of a run says which test failed and why.
  */
-export function failureBlocks(report: string[]): string[] {
+function failureBlocks(report: string[]): string[] {
   const blocks: string[][] = [];
   for (const line of report) {
     if (/^\s{2}\d+\) /.test(line)) blocks.push([line]);
