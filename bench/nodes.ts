@@ -13,6 +13,7 @@
 // unit of food and sell it back (2): 11 requests, 6 of them writes. Client c founds its
 // organizations at the c-th settlement with a market (in turn), so the trades spread over
 // the markets as agents spread over the world.
+// BENCH_PROF=dir writes each node's CPU profile there (the killed node's is lost).
 // BENCH_RATE=N paces the clients to N requests a second in all (each request waits for the
 // next free slot of a shared schedule, as autocannon's overallRate does): the hop "under
 // load" measured at a known share of what the nodes reach unpaced, rather than with every
@@ -92,8 +93,19 @@ function startNode(id: number): Node {
     // The benchmark is one client at full speed: no rate limit.
     WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',
   };
-  const proc = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '..', 'infra', 'main.js')], { env, stdio: 'ignore' });
+  // BENCH_PROF=dir: each node writes a CPU profile there when it stops (the survivors are stopped with SIGTERM at the end).
+  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const proc = spawn(process.execPath, ['--no-deprecation', ...prof, path.resolve(__dirname, '..', 'infra', 'main.js')], { env, stdio: 'ignore' });
   return { id, port, proc };
+}
+
+/** Stops the nodes still running with SIGTERM, so that they write their CPU profiles, waiting up to 30 s. */
+async function stopGently(nodes: Node[]): Promise<void> {
+  await Promise.all(nodes.filter((n) => n.proc.exitCode === null && n.proc.signalCode === null).map((n) => new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 30_000);
+    n.proc.once('exit', () => { clearTimeout(timer); resolve(); });
+    n.proc.kill('SIGTERM');
+  })));
 }
 
 async function covered(nodes: Node[], timeoutMs = 120_000): Promise<void> {
@@ -206,6 +218,7 @@ async function main() {
       console.log(`  node-${victim.id} killed: its shards answered on the others after ${((Date.now() - killed) / 1000).toFixed(1)} s`);
     }
   } finally {
+    if (process.env.BENCH_PROF) await stopGently(nodes);
     for (const n of nodes) n.proc.kill('SIGKILL');
     probe?.proc.kill('SIGKILL');
   }
