@@ -8,12 +8,12 @@
 //   node dist/bench/mix-steps.js [warm-up sessions=600] [measured sessions=200]
 // The warm-up makes the world of the mix's middle: hundreds of agents, organizations and
 // quests (the quest board a page of 500).
-import { spawn } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { rawRequest, request } from './client';
+import { rawRequest } from './client';
 import { mixRequests } from './mix';
+import { seed, startService, waitFor } from './service';
 
 const PORT = 19_500 + Math.floor(Math.random() * 400);
 const [WARM = 600, MEASURED = 200] = process.argv.slice(2).map(Number);
@@ -23,35 +23,15 @@ type Step = { method?: string; setupRequest: (req: any, ctx: any) => any; onResp
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-mix-steps-'));
-  const service = spawn(process.execPath, ['--no-deprecation', path.join(__dirname, '../infra/main.js')], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin',
-      WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0' },
-    stdio: 'ignore',
-  });
+  const service = startService(PORT, dataDir);
   const stop = () => { service.kill('SIGKILL'); fs.rmSync(dataDir, { recursive: true, force: true }); };
   process.on('exit', stop);
   /** Nanoseconds the service's main thread has run so far. */
   const cpu = () => Number(fs.readFileSync(`/proc/${service.pid}/task/${service.pid}/schedstat`, 'utf8').split(' ')[0]);
-  const must = async (method: string, url: string, body?: unknown, key?: string) => {
-    const r = await request(PORT, method, url, body, key ? { 'x-agent-key': key } : {});
-    if (r.status >= 300) throw new Error(`${method} ${url} answered ${r.status}: ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  for (let i = 0; (await request(PORT, 'GET', '/api/world').catch(() => ({ status: 0 }))).status !== 200; i++) {
-    if (i > 600) throw new Error('the service did not answer');
-    await sleep(100);
-  }
-  // The mix's world as run.ts seeds it: requesters of open quests at the first market, and the adventurers for hire.
-  const world = await must('GET', '/api/world');
-  const markets: string[] = world.places.filter((l: any) => l.population > 0).map((l: any) => l.id);
-  const openQuests: number[] = [];
-  for (let i = 0; i < 32; i++) {
-    const agent = await must('POST', '/api/agents', { name: `Steps ${i}`, model: 'bench' });
-    const org = await must('POST', '/api/organizations', { name: `Steps Co ${i}`, kind: 'merchant company', location_id: markets[0] }, agent.api_key);
-    openQuests.push((await must('POST', '/api/quests', { title: 'Guard the caravan', description: 'A caravan needs guards.', requester_id: org.id, location_id: markets[0], reward: 5, deadline_days: 30 }, agent.api_key)).id);
-  }
-  const adventurers = (await must('GET', '/api/adventurers?limit=100')).filter((a: any) => a.status === 'available').map((a: any) => a.id);
-  const steps = mixRequests({ markets, openQuests, adventurers }) as Step[];
+  await waitFor(PORT, '/healthz');
+  // The mix's world, as run.ts seeds it for 32 connections.
+  const world = await seed(PORT, 32);
+  const steps = mixRequests(world) as Step[];
 
   const costs = steps.map(() => ({ ns: 0, bytes: 0, n: 0, label: '' }));
   for (let session = 0; session < WARM + MEASURED; session++) {

@@ -10,12 +10,13 @@
 // with the CASSANDRA_* settings measures the service on Cassandra, in a fresh keyspace (start
 // Cassandra first: infra/servers; the benchmark never starts it).
 import autocannon from 'autocannon';
-import { fork, spawn, spawnSync, type ChildProcess } from 'child_process';
+import { fork, spawnSync, type ChildProcess } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { mixRequests, MIX_DESCRIPTION, type MixWorld } from './mix';
+import { mixRequests, MIX_DESCRIPTION } from './mix';
 import { rawRequest, request } from './client';
+import { must, seed, startService, waitFor, type BenchWorld } from './service';
 import { cpuSecondsOf } from './proc-cpu';
 
 const [SECONDS = 3, CONNECTIONS = 32, ROUNDS = 2] = process.argv.slice(2).map(Number);
@@ -89,31 +90,6 @@ async function measured(pid: number | undefined, run: () => Promise<Sample>): Pr
   return s;
 }
 
-function startService(dataDir: string): ChildProcess {
-  return spawn(process.execPath, ['--no-deprecation', ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), path.join(__dirname, '../infra/main.js')], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin', WORLD_SPECTATOR_KEY: 'bench-spectator',
-      // The benchmark is one client at full speed: no rate limit.
-      WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',
-      CASSANDRA_KEYSPACE: process.env.CASSANDRA_KEYSPACE ?? `bench_run_${Date.now()}` },
-    stdio: process.env.BENCH_LOG ? 'inherit' : 'ignore',
-  });
-}
-
-async function waitFor(port: number, url: string): Promise<void> {
-  for (let i = 0; ; i++) {
-    const r = await request(port, 'GET', url).catch(() => ({ status: 0, body: null }));
-    if (r.status === 200) return;
-    if (i > 600) throw new Error(`nothing answered ${url} on port ${port}`);
-    await sleep(100);
-  }
-}
-
-async function must(port: number, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<any> {
-  const r = await request(port, method, url, body, headers);
-  if (r.status >= 300) throw new Error(`${method} ${url} answered ${r.status}: ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
 /** An agent's key and its organization's id. */
 interface Acting { key: string; org: number }
 
@@ -143,36 +119,6 @@ function acting(name: string, group: string, markets: string[], act: (who: Actin
   return { name, group, prepare: async () => { who = await freshOrganizations(markets); }, run: () => act(who) };
 }
 
-/** A world with something in every listing: agents, organizations at every market, a contract, quests, messages, trades. */
-async function seed(): Promise<MixWorld & { key: string; agentId: number; orgId: number; questId: number; contractId: number; eventId: number; adventurerId: number; keys: string[]; orgs: number[] }> {
-  const world = await must(PORT, 'GET', '/api/world');
-  const markets: string[] = world.places.filter((l: any) => l.population > 0).map((l: any) => l.id);
-  const keys: string[] = [];
-  const orgs: number[] = [];
-  const agents: number[] = [];
-  // One agent and organization a connection, all at the first market: the quests' requesters.
-  for (let i = 0; i < CONNECTIONS; i++) {
-    const a = await must(PORT, 'POST', '/api/agents', { name: `Bench ${i}`, model: 'bench' });
-    const o = await must(PORT, 'POST', '/api/organizations', { name: `Bench Co ${i}`, kind: 'merchant company', location_id: markets[0] }, { 'x-agent-key': a.api_key });
-    keys.push(a.api_key); orgs.push(o.id); agents.push(a.id);
-  }
-  const h = { 'x-agent-key': keys[0] };
-  const quest = await must(PORT, 'POST', '/api/quests', { title: 'Clear the road', description: 'Bandits on the east road.', requester_id: orgs[0], location_id: markets[0], reward: 50, deadline_days: 30 }, h);
-  const quests: number[] = [];
-  for (let i = 1; i < CONNECTIONS; i++) {
-    quests.push((await must(PORT, 'POST', '/api/quests', { title: 'Guard the caravan', description: 'A caravan needs guards.', requester_id: orgs[i], location_id: markets[0], reward: 5, deadline_days: 30 }, { 'x-agent-key': keys[i] })).id);
-  }
-  const contract = await must(PORT, 'POST', '/api/contracts', { proposer_id: orgs[0], counterparty_id: orgs[1], title: 'Grain supply', terms: 'Ten units of food a week.', value: 10, resource: null, quantity: 0 }, h);
-  await must(PORT, 'POST', '/api/messages', { sender_id: orgs[0], recipient_id: null, body: 'Grain for sale at fair prices.' }, h);
-  await must(PORT, 'POST', '/api/messages', { sender_id: orgs[1], recipient_id: orgs[0], body: 'How much for ten units?' }, { 'x-agent-key': keys[1] });
-  await must(PORT, 'POST', '/api/trade', { organization_id: orgs[0], resource: 'food', side: 'buy', quantity: 1 }, h);
-  const adventurers: any[] = await must(PORT, 'GET', '/api/adventurers?limit=100');
-  const available = adventurers.filter((a) => a.status === 'available');
-  const events: any[] = await must(PORT, 'GET', '/api/events?limit=1');
-  return { key: keys[0], agentId: agents[0], orgId: orgs[0], questId: quest.id, contractId: contract.id, eventId: events[0].id, adventurerId: adventurers[0].id,
-    keys, orgs, markets, openQuests: quests, adventurers: available.map((a) => a.id) };
-}
-
 /**
  * The rulebook's bytes, as the service sends them, handed to the bare restify server to
  * answer at GET /bytes: the load generator's ceiling for an answer of that size. (autocannon
@@ -192,7 +138,7 @@ async function rulebookBytes(bare: ChildProcess): Promise<string> {
   return `${(answer.body.length / 1024).toFixed(1)} KB${headers['content-encoding'] ? ` ${headers['content-encoding']}ped` : ''}`;
 }
 
-function cases(w: Awaited<ReturnType<typeof seed>>, rulebookSize: string): Case[] {
+function cases(w: BenchWorld, rulebookSize: string): Case[] {
   const admin = { 'x-admin-key': 'bench-admin' };
   const reads: [string, Record<string, string>?][] = [
     ['/api/world'], ['/api/rules'], ['/api/agents'], ['/api/agents/me', { 'x-agent-key': w.key }], [`/api/agents/${w.agentId}`],
@@ -266,11 +212,11 @@ async function main() {
   console.log(`store ${process.env.WORLD_STORE || 'sqlite'}, ${CONNECTIONS} connections, ${SECONDS} s a case, ${ROUNDS} rounds; bare restify is measured again before each case`);
   const bare = fork(path.join(__dirname, 'bare-restify.js'), [String(BARE_PORT)], { stdio: 'ignore' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-run-'));
-  const service = startService(dataDir);
+  const service = startService(PORT, dataDir);
   const results = new Map<string, { group: string; samples: Sample[]; shares: number[] }>();
   try {
     await Promise.all([waitFor(BARE_PORT, '/json'), waitFor(PORT, '/healthz')]);
-    const w = await seed();
+    const w = await seed(PORT, CONNECTIONS);
     const list = cases(w, await rulebookBytes(bare)).filter((c) => !ONLY || ONLY.test(c.name));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of list) {
