@@ -13,7 +13,7 @@ import os from 'os';
 import path from 'path';
 import { rawRequest } from './client';
 import { mixRequests } from './mix';
-import { seed, startService, waitFor } from './service';
+import { ASKS, seed, startService, waitFor } from './service';
 
 const PORT = 19_500 + Math.floor(Math.random() * 400);
 const [WARM = 600, MEASURED = 200] = process.argv.slice(2).map(Number);
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
       const req = step.setupRequest({ method: step.method ?? 'GET' }, ctx);
       const method = req.method ?? step.method ?? 'GET';
       const before = cpu();
-      const answer = await rawRequest(PORT, method, req.path, req.body === undefined ? undefined : JSON.parse(req.body), req.headers);
+      const answer = await rawRequest(PORT, method, req.path, req.body === undefined ? undefined : JSON.parse(req.body), { ...ASKS, ...req.headers });
       // A moment for what the answer set going on the main thread (its log line, a kept answer's gzip).
       await sleep(1);
       const after = cpu();

@@ -16,11 +16,16 @@ const json = (req: any, path: string, body: unknown, ctx: Ctx) => ({ ...req, pat
 const get = (req: any, path: string, ctx: Ctx) => ({ ...req, method: 'GET', path, headers: ctx.key ? { 'x-agent-key': ctx.key } : {}, body: undefined });
 const parse = (body: string) => { try { return JSON.parse(body); } catch { return {}; } };
 
-/** The session as autocannon requests over shared pools of open quests and available adventurers, so agents meet each other's quests. */
+/**
+ * The session as autocannon requests over shared pools of open quests and available
+ * adventurers, so agents meet each other's quests. The pools are the world's own arrays,
+ * carried from one run of the mix to the next: a run that began again from the seeded
+ * pools would hire adventurers the last run left hired, and accept quests it accepted.
+ */
 export function mixRequests(w: MixWorld): object[] {
   let sessions = 0;
-  const quests = [...w.openQuests];
-  const adventurers = [...w.adventurers];
+  const quests = w.openQuests;
+  const adventurers = w.adventurers;
   return [
     { method: 'POST', setupRequest: (r: any, c: Ctx) => { c.n = sessions++; c.market = w.markets[c.n % w.markets.length]; return json(r, '/api/agents', { name: `Mixed agent ${c.n}`, model: 'bench' }, {}); },
       onResponse: (_s: number, b: string, c: Ctx) => { c.key = parse(b).api_key; } },

@@ -16,19 +16,13 @@ import os from 'os';
 import path from 'path';
 import { mixRequests, MIX_DESCRIPTION } from './mix';
 import { rawRequest, request } from './client';
-import { must, seed, startService, waitFor, type BenchWorld } from './service';
+import { ASKS, must, seed, startService, waitFor, type BenchWorld } from './service';
 import { cpuSecondsOf } from './proc-cpu';
 
 const [SECONDS = 3, CONNECTIONS = 32, ROUNDS = 2] = process.argv.slice(2).map(Number);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const BARE_PORT = 18_000 + Math.floor(Math.random() * 500);
 const PORT = BARE_PORT + 500;
-/**
- * The headers of every measured request: JSON, as agents ask (restify answers 406 to a
- * request that accepts nothing it offers), and gzip, as their HTTP clients take it unasked
- * (Python's requests and httpx, fetch; bare restify ignores it).
- */
-const ASKS = { accept: 'application/json', 'accept-encoding': 'gzip, deflate' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Sample {

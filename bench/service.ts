@@ -7,6 +7,13 @@ import type { MixWorld } from './mix';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The headers of every measured request: JSON, as agents ask (restify answers 406 to a
+ * request that accepts nothing it offers), and gzip, as their HTTP clients take it unasked
+ * (Python's requests and httpx, fetch; bare restify ignores it).
+ */
+export const ASKS = { accept: 'application/json', 'accept-encoding': 'gzip, deflate' };
+
 /** The service in its own process on loopback, on a fresh data folder, with no rate limit (BENCH_PROF: under `--cpu-prof`; BENCH_LOG: its log on this process's output). */
 export function startService(port: number, dataDir: string): ChildProcess {
   return spawn(process.execPath, ['--no-deprecation', ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), path.join(__dirname, '../infra/main.js')], {

@@ -1,7 +1,7 @@
 // Listings that grow without bound answer one page at a time (docs/decisions.md,
 // "Listings come in pages"). The answer stays a JSON array; when more follows, a
 // `Link: <...>; rel="next"` header gives the URL of the next page.
-import { compareIds, type QueryName, type ReadModel } from '../actors/ports/store';
+import { compareIds, type QueryName, type ReadModel, type StoredRow } from '../actors/ports/store';
 import { JsonText } from './read-cache';
 
 /** A row of an id-ordered listing. */
@@ -43,10 +43,18 @@ export async function readPage<T extends { id: string | number }>(read: ReadMode
  */
 export async function readJsonPage(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg?: string | number): Promise<JsonPage> {
   const rows = await read.listPageJson(name, arg, query.after_id, query.limit + 1);
+  // The same rows as before (a page the store keeps): the same answer, its text and gzip made once.
+  const made = pagesMade.get(rows);
+  if (made) return made;
   const items = rows.slice(0, query.limit);
-  return new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
+  const page = new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
     rows.length > query.limit ? { after_id: items[items.length - 1].id, limit: String(query.limit) } : null, items.length);
+  pagesMade.set(rows, page);
+  return page;
 }
+
+/** The answer made of each page's rows, while the store keeps the rows (they are read for one query, so they make one answer). */
+const pagesMade = new WeakMap<readonly StoredRow[], JsonPage>();
 
 /** The page of newest-first `rows` after skipping `offset` of them. */
 export function offsetPageOf<T>(rows: T[], query: { limit: number; offset: number }): Page<T> {

@@ -128,15 +128,17 @@ function formatJson(_req: restify.Request, res: restify.Response, body: unknown)
 
 /**
  * An answer in JSON already (kept, or to be kept), with its page's Link. One asked for again
- * (`again`), or one that never changes (FixedJson), goes gzipped to a client that takes
- * gzip, compressed once (compression.ts).
+ * (`again`), one whose text was sent before (a page of rows the store kept across commits),
+ * or one that never changes (FixedJson), goes gzipped to a client that takes gzip,
+ * compressed once (compression.ts).
  */
 function sendKept(req: restify.Request, res: restify.Response, status: number, answer: KeptAnswer, again: boolean): void {
   if (answer.link) res.header('Link', answer.link);
   // Whether an answer is compressed depends on the request's Accept-Encoding: caches in between must know.
   res.header('Vary', 'Accept-Encoding');
   const packed = answer.body instanceof FixedJson ? gzipFixedFor(req, answer.body, answer.body.text)
-    : again ? gzipFor(req, answer.body, answer.body.text) : null;
+    : again || answer.body.sent ? gzipFor(req, answer.body, answer.body.text) : null;
+  answer.body.sent = true;
   if (packed) {
     res.setHeader('Content-Type', 'application/json');
     res.setHeader('Content-Encoding', 'gzip');

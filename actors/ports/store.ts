@@ -196,8 +196,8 @@ export interface ReadModel {
    * that carry them unchanged, which need not parse them only to write them again.
    */
   listJson(query: QueryName, arg?: string | number): Promise<string[]>;
-  /** One page as `listPage` reads it, each row's id and its document as stored (JSON text). */
-  listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<StoredRow[]>;
+  /** One page as `listPage` reads it, each row's id and its document as stored (JSON text); a store may give the same rows to every reader, so none may change them. */
+  listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<readonly StoredRow[]>;
   /** The ids of a named query's rows, as stored (text), in id order. */
   ids(query: QueryName, arg?: string | number): Promise<string[]>;
   count(query: QueryName, arg?: string | number): Promise<number>;

@@ -15,6 +15,7 @@ import {
   type PersistedSnapshot, type ProjectionRow, type StoredRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
 import { OrderedWrites } from './ordered-writes';
+import { PageCache } from './page-cache';
 import { StoreUnavailableError, storeError } from './cassandra-errors';
 import { ExactSequence, Sequence, SequenceReserver, type IdSource } from './cassandra-ids';
 import { CassandraIdempotency } from './cassandra-idempotency';
@@ -145,6 +146,8 @@ interface PendingPersist {
   /** Roughly the bytes its values weigh (Cassandra refuses a batch over batch_size_fail_threshold, 50 KiB by default). */
   bytes: number;
   newBuckets: Set<string>;
+  /** The entity rows it writes (the page cache learns of them when the batch lands). */
+  rows: readonly ProjectionRow[];
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -223,6 +226,8 @@ export class CassandraStore implements Store {
   private generation = 0;
   /** See Store.readGeneration; present only for the sole writer of its world (CassandraStoreOptions.soleWriter). */
   readonly readGeneration?: () => number;
+  /** Pages of listings kept until a batch may change them: only by the sole writer of its world, which sees every batch. */
+  private readonly pageCache: PageCache | null;
   /** close() has begun: no new writes or ids. */
   private closing = false;
   private closed = false;
@@ -247,6 +252,7 @@ export class CassandraStore implements Store {
     this.cql = this.statements();
     this.engine = this.makeEngine();
     if (opts.soleWriter) this.readGeneration = () => this.generation;
+    this.pageCache = opts.soleWriter ? new PageCache() : null;
     this.ordered = opts.soleWriter ? new OrderedWrites() : null;
     this.idempotency = new CassandraIdempotency((what, query, params, o) => this.exec(what, query, params, o), this.keyspace, this.world, this.write, this.serial);
   }
@@ -430,7 +436,7 @@ export class CassandraStore implements Store {
         let bytes = 0;
         for (const st of statements) bytes += weight(st.params);
         const events = history.map((e, i) => ({ id: historyIds[i], day: e.day }));
-        pending = { key: event.key, seq: numbered?.seq, sequenceNumber: event.sequenceNumber, after: numbered?.after, statements, events, bytes, newBuckets, resolve: () => undefined, reject: () => undefined };
+        pending = { key: event.key, seq: numbered?.seq, sequenceNumber: event.sequenceNumber, after: numbered?.after, statements, events, bytes, newBuckets, rows: writes.rows ?? [], resolve: () => undefined, reject: () => undefined };
       } catch (e) {
         // Never queued: what depends on it fails too.
         if (numbered) { this.ordered!.settle(numbered.seq, event.key, event.sequenceNumber, false); this.scheduleFlush(); }
@@ -588,6 +594,7 @@ export class CassandraStore implements Store {
       this.metrics.committed(persists.length, false, secondsSince(started));
       // A batch that failed (a timeout) may still be applied: kept reads are dropped all the same.
       this.generation++;
+      for (const p of persists) this.pageCache?.written(p.rows);
       for (const p of persists) {
         if (p.seq !== undefined) this.ordered?.settle(p.seq, p.key, p.sequenceNumber, false);
         p.reject(e);
@@ -597,6 +604,7 @@ export class CassandraStore implements Store {
     this.metrics.committed(persists.length, true, secondsSince(started));
     // Before any persist of the batch is acknowledged: a read that follows the acknowledgement computes afresh.
     this.generation++;
+    for (const p of persists) this.pageCache?.written(p.rows);
     for (const { day, id } of marks) this.rememberDayMark(day, id);
     for (const p of persists) {
       for (const b of p.newBuckets) this.rememberBucket(b);
@@ -756,10 +764,15 @@ export class CassandraStore implements Store {
     return (await this.listPageJson(query, arg, afterId, limit)).map((r) => JSON.parse(r.doc) as T);
   }
 
-  async listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<StoredRow[]> {
+  async listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<readonly StoredRow[]> {
+    const kept = this.pageCache?.get(query, arg, afterId, limit);
+    if (kept) return kept;
+    const generation = this.generation;
     const rows = await this.select(query, arg, true);
     const from = afterId === undefined ? rows : rows.filter((r) => compareIds(r.id, afterId) > 0);
-    return from.slice(0, limit).map((r) => ({ id: r.id, doc: r.doc! }));
+    const page = from.slice(0, limit).map((r) => ({ id: r.id, doc: r.doc! }));
+    // Kept only if no batch landed while it was read: its rows may be on the page or not.
+    return this.pageCache && this.generation === generation ? this.pageCache.keep(query, arg, afterId, limit, page) : page;
   }
 
   async ids(query: QueryName, arg?: string | number): Promise<string[]> {

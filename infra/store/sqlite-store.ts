@@ -15,6 +15,7 @@ import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
 import { OrderedWrites } from './ordered-writes';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
 import { RowCache } from './row-cache';
+import { PageCache } from './page-cache';
 import {
   QUERIES, StoreUnavailableError, type EventStream, type HistoryEvent, type HistoryQuery, type PersistedEvent, type PersistedSnapshot,
   type IdempotencyStore, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
@@ -175,6 +176,7 @@ export class SqliteStore implements Store {
   /** Rows and key hashes as read, until a commit changes them (row-cache.ts). */
   private readonly rowCache = new RowCache();
   private readonly credentialCache = new RowCache();
+  private readonly pageCache = new PageCache();
   /** Numbers the writes, remembers which failed, and who waits for an actor's writes to settle. */
   private readonly ordered = new OrderedWrites();
   /** Ids handed out from blocks reserved durably in advance (hi-lo): one disk write per ID_BLOCK ids. */
@@ -352,6 +354,8 @@ export class SqliteStore implements Store {
   /** The kept copies of the rows and credentials a write carried: the new ones if it was written, none if it failed. */
   private committedRows(record: WriteRecord, written: boolean): void {
     if (record.kind !== 'event') return;
+    // A failed write's rows too: SQLite holds what it held, but nothing is kept on a failure's word.
+    this.pageCache.written(record.rows);
     for (const row of record.rows) {
       if (!written) this.rowCache.forget(row.kind, row.id);
       else this.rowCache.written(row.kind, row.id, 'deleted' in row ? null : row.doc);
@@ -366,6 +370,7 @@ export class SqliteStore implements Store {
   private forgetCachedRows(): void {
     this.rowCache.clear();
     this.credentialCache.clear();
+    this.pageCache.clear();
   }
 
   /** Why a queued write may not be written (see enqueue), or null. */
@@ -456,13 +461,17 @@ export class SqliteStore implements Store {
     return (await this.listPageJson(name, arg, afterId, limit)).map((r) => JSON.parse(r.doc) as T);
   }
 
-  async listPageJson(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<StoredRow[]> {
+  async listPageJson(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<readonly StoredRow[]> {
+    const kept = this.pageCache.get(name, arg, afterId, limit);
+    if (kept) return kept;
     const q = this.query(name);
     // The integer value CAST gives an id, as compareIds ranks it (text that is not all digits ranks 0).
     const rank = afterId === undefined ? 0 : /^\d+$/.test(afterId) ? Number(afterId) : 0;
-    return (afterId === undefined
+    const rows = (afterId === undefined
       ? q.first.all(...q.params(arg), limit)
       : q.after.all(...q.params(arg), rank, rank, afterId, limit)) as StoredRow[];
+    // Read at once, in this turn: no commit settled between the read and keeping it.
+    return this.pageCache.keep(name, arg, afterId, limit, rows);
   }
 
   async ids(name: QueryName, arg?: string | number): Promise<string[]> {

@@ -1,10 +1,13 @@
 // Reads keep their answers while the read model stays the same (http/read-cache.ts): the
 // same text again until the next commit, never an answer from before a write that was
-// acknowledged, one answer per caller, a page's Link with it; and nothing kept on a store
-// whose read model other processes change (Cassandra on many nodes;
+// acknowledged, one answer per caller, a page's Link with it; a listing's page, kept by the
+// store across commits that do not change it (infra/store/page-cache.ts), seen to change
+// at once when one does, and sent gzipped again without being made again; and nothing kept
+// on a store whose read model other processes change (Cassandra on many nodes;
 // test/infra/cassandra-read-cache.test.ts has one node on Cassandra).
 import assert from 'assert/strict';
 import http from 'http';
+import zlib from 'zlib';
 import sinon from 'sinon';
 import { JsonText, ReadCache } from '../../http/read-cache';
 import { startTestWorld, TEST_BUS, TEST_STORE, type TestWorld } from '../support/world';
@@ -101,5 +104,54 @@ describe('reads over HTTP on a kept read model', function () {
     }
     assert.match(links[0] ?? '', /rel="next"/);
     assert.equal(links[1], links[0]);
+  });
+
+  it("show a listing's page changed by a write at once, its Link too, whatever the store keeps across other writes", async () => {
+    const agent = await w.register('Board Keeper');
+    const org = await w.post<{ id: number }>('/api/organizations', { name: 'Board Keepers', kind: 'merchant company', location_id: 'emberfall' }, agent.key);
+    assert.equal(org.status, 201, org.text);
+    const post = async (title: string) => {
+      const q = await w.post<{ id: number }>('/api/quests', { title, description: 'An errand for the board.', requester_id: org.body.id, location_id: 'emberfall', reward: 5, deadline_days: 10 }, agent.key);
+      assert.equal(q.status, 201, q.text);
+      return q.body.id;
+    };
+    const cancel = async (id: number) => assert.equal((await w.post(`/api/quests/${id}/cancel`, undefined, agent.key)).status, 200);
+    const page = async (afterId: number) => {
+      const res = await fetch(`${w.url}/api/quests?after_id=${afterId}&limit=1`);
+      assert.equal(res.status, 200);
+      return { ids: ((await res.json()) as Array<{ id: number }>).map((q) => q.id), link: res.headers.get('link') };
+    };
+    const a = await post('First errand');
+    const b = await post('Second errand');
+    const first = await page(a - 1);
+    assert.deepEqual(first.ids, [a]);
+    assert.match(first.link ?? '', /rel="next"/);
+    const c = await post('Third errand');
+    assert.deepEqual(await page(a - 1), first, 'a quest posted beyond the page');
+    assert.deepEqual((await page(b - 1)).ids, [b]);
+    await cancel(c);
+    assert.deepEqual(await page(b - 1), { ids: [b], link: null }, 'the quest beyond the page withdrawn: no next page, at once');
+    assert.deepEqual(await page(a - 1), first);
+    await cancel(a);
+    assert.deepEqual(await page(a - 1), { ids: [b], link: null }, 'a quest of the page withdrawn: the read after the 2xx sees it');
+  });
+
+  it('send a page the store kept across a commit gzipped, made once', async () => {
+    const gzipped = async () => {
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        http.get(`${w.url}/api/adventurers`, { headers: { 'accept-encoding': 'gzip' } }, resolve).on('error', reject);
+      });
+      res.resume();
+      await new Promise((r) => res.on('end', r));
+      return res.headers['content-encoding'] === 'gzip';
+    };
+    await gzipped();
+    await w.register('Not An Adventurer'); // a commit that writes no adventurer
+    const kept = w.services.store.readGeneration !== undefined;
+    const packed = sinon.spy(zlib, 'gzipSync');
+    assert.equal(await gzipped(), kept, 'the same page again: gzipped where the store keeps pages');
+    await w.register('Nor This One');
+    assert.equal(await gzipped(), kept);
+    if (kept) assert.equal(packed.callCount, 1, 'compressed once');
   });
 });

@@ -34,6 +34,28 @@ describe('reads kept on Cassandra', function () {
       }
     });
 
+    it('of the sole writer keeps a page of a listing until a batch writes a row that may change it', async () => {
+      const store = await openCassandraStore(cassandra.options({ soleWriter: true }));
+      const other = await openCassandraStore(cassandra.options());
+      try {
+        const quest = (id: number, status: string) => ({ kind: 'quest', id, status, location_id: 'emberfall', doc: { id, status } });
+        await store.engine.persist(event('board:1', 1), { rows: [quest(1, 'open'), quest(2, 'open'), quest(3, 'open')] });
+        const board = () => store.listPageJson('openQuestsAt', 'emberfall', undefined, 2);
+        const first = await board();
+        assert.deepEqual(first.map((r) => r.id), ['1', '2']);
+        assert.equal(await board(), first, 'the rows kept');
+        await store.engine.persist(event('board:1', 2), { rows: [quest(4, 'open')] });
+        assert.equal(await board(), first, 'a quest beyond the page leaves it');
+        await store.engine.persist(event('board:1', 3), { rows: [quest(1, 'accepted')] });
+        assert.deepEqual((await board()).map((r) => r.id), ['2', '3'], 'a quest of the page accepted: read again');
+        assert.notEqual(await other.listPageJson('openQuestsAt', 'emberfall', undefined, 2), await other.listPageJson('openQuestsAt', 'emberfall', undefined, 2),
+          'a store other processes may write keeps nothing');
+      } finally {
+        await store.close();
+        await other.close();
+      }
+    });
+
     it('of a world other processes write (many nodes) has no generation', async () => {
       const fenced = await openCassandraStore(cassandra.options({ fence: () => null }));
       const plain = await openCassandraStore(cassandra.options());

@@ -299,6 +299,33 @@ describe('rows and keys the embedded store keeps in memory (row-cache.ts)', () =
     assert.deepEqual(await store.row('thing', 'a'), { n: 5 });
   });
 
+  it('reads a page of a listing from SQLite once, and again only after a commit that may change it', async () => {
+    const quest = (id: number, status: string, location_id = 'emberfall') => ({ kind: 'quest', id, status, location_id, doc: { id, status } });
+    await store.engine.persist(event('q', 1), { rows: [quest(1, 'open'), quest(2, 'open'), quest(3, 'open')] });
+    const first = (store as unknown as { query(name: string): { first: { all: (...a: unknown[]) => unknown } } }).query('openQuestsAt').first;
+    const statement = sinon.spy(first, 'all');
+    const board = async () => (await store.listPageJson('openQuestsAt', 'emberfall', undefined, 2)).map((r) => JSON.parse(r.doc));
+    try {
+      assert.deepEqual(await board(), [{ id: 1, status: 'open' }, { id: 2, status: 'open' }]);
+      assert.deepEqual(await board(), [{ id: 1, status: 'open' }, { id: 2, status: 'open' }]);
+      assert.equal(statement.callCount, 1, 'kept after the first read');
+      await store.engine.persist(event('q', 2), { rows: [quest(3, 'accepted'), quest(4, 'open'), quest(0, 'open', 'ashford')] });
+      await board();
+      assert.equal(statement.callCount, 1, 'rows beyond the page, or elsewhere, leave it');
+      const accepted = store.engine.persist(event('q', 3), { rows: [quest(2, 'accepted')] });
+      assert.deepEqual((await board()).map((q) => q.id), [1, 2], 'not yet committed');
+      await accepted;
+      assert.deepEqual((await board()).map((q) => q.id), [1, 4], 'read again once the write is acknowledged');
+      assert.equal(statement.callCount, 2);
+      const writer = (store as unknown as { writer: { terminate(): Promise<number> } }).writer;
+      await writer.terminate();
+      await board();
+      assert.equal(statement.callCount, 3, 'a lost writer may have committed anything: read again');
+    } finally {
+      statement.restore();
+    }
+  });
+
   it('gives every reader its own copy of a kept row', async () => {
     await store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1, list: [1] } }] });
     const first = await store.row<{ n: number; list: number[] }>('thing', 'a');
