@@ -66,7 +66,7 @@ export class PageCache {
     while (this.pages.size > 0 && (this.pages.size >= this.maxPages || this.chars + chars > this.maxChars)) this.drop(this.pages.keys().next().value!);
     const spec: QuerySpec = QUERIES[name];
     // A page shorter than asked for is the end of the listing: any row after its start may join it.
-    const full = rows.length === limit;
+    const full = rows.length > 0 && rows.length === limit;
     this.pages.set(key, { kind: spec.kind, spec, arg, afterId, throughId: full ? rows[rows.length - 1].id : undefined, ids: new Set(rows.map((r) => r.id)), rows, chars });
     let keys = this.byKind.get(spec.kind);
     if (!keys) this.byKind.set(spec.kind, keys = new Set());

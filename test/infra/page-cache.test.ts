@@ -76,6 +76,15 @@ describe('page cache: pages kept until a write may change them', () => {
     assert.equal(cache.get('openQuestsAt', 'emberfall', undefined, 3), undefined);
   });
 
+  it('keeps a read of no rows at all (a limit of 0) as the end of its listing', () => {
+    const cache = new PageCache();
+    assert.deepEqual(cache.keep('questsListed', undefined, undefined, 0, []), []);
+    cache.written([{ kind: 'quest', id: 5, status: 'withdrawn' }]);
+    assert.deepEqual(cache.get('questsListed', undefined, undefined, 0), []);
+    cache.written([open(5)]);
+    assert.equal(cache.get('questsListed', undefined, undefined, 0), undefined);
+  });
+
   it('drops every page when the rows written cannot be told', () => {
     const cache = new PageCache();
     board(cache);
