@@ -9,7 +9,7 @@ import type { DaySettlements } from '../ports/bus';
 import type { HistoryEvent, ReadModel } from '../ports/store';
 import { resumeIntents } from '../intents';
 import { generateAdventurer } from '../world/generate';
-import { arrivedToday, postedToday, recruits, seededQuest } from '../world/quest-board';
+import { arrivedToday, AVAILABLE_POOL_TARGET, postedToday, recruits, seededQuest } from '../world/quest-board';
 import { recruitmentBonus, safetyCut, type EstablishmentLike } from '../organization/establishments';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
 import { worldFounds, worldOrganizationsTurn } from '../organization/turn';
@@ -208,7 +208,8 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     // Organizations without an agent act by their policies; a prospering place may see a new one.
     await worldOrganizationsTurn(entities, read, seed, day, seeded.map((o) => o.id), nextId, log);
     await worldFounds(entities, read, seed, day, nextId, log);
-    const available = await read.count('adventurersAvailable');
+    // Recruiting asks only whether the pool is below its target: a busy world's 80,000 are not counted each day.
+    const available = await read.countAtMost('adventurersAvailable', AVAILABLE_POOL_TARGET);
     if (recruits(seed, day, available, recruitmentBonus(establishments)) && !(await newcomerArrivedToday(read, day))) {
       const newcomer = generateAdventurer(seed, await nextId('adventurer'));
       const r = await entities.ask('adventurer', newcomer.id, { type: 'seed', adventurer: newcomer, day });

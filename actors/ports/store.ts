@@ -201,6 +201,8 @@ export interface ReadModel {
   /** The ids of a named query's rows, as stored (text), in id order. */
   ids(query: QueryName, arg?: string | number): Promise<string[]>;
   count(query: QueryName, arg?: string | number): Promise<number>;
+  /** `count`, counting no further than `max`: for a rule that only asks whether there are that many (reads at most `max` rows). */
+  countAtMost(query: QueryName, max: number, arg?: string | number): Promise<number>;
 
   /** History, newest first, by the filters of GET /api/events. */
   history(query: HistoryQuery): Promise<HistoryEvent[]>;

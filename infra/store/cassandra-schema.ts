@@ -61,9 +61,9 @@ export const MIGRATIONS: readonly Migration[] = [
       // orders it: id_num (the integer value of the id, 0 for names) then the id text.
       // The k_* columns hold "<world>|<kind>|<value>" (empty when the row has none) for the
       // storage-attached indexes, written only for the kinds whose named queries read them;
-      // k_due holds "<world>|<kind>" when the row has a due day (due_day, not indexed: the
-      // rows with a due day are few, the day is checked in the process). Nothing is ever
-      // written as null, so upserts leave no tombstones.
+      // k_due holds "<world>|<kind>" when the row has a due day (due_day, indexed since
+      // version 4; the day is checked in the process too). Nothing is ever written as null,
+      // so upserts leave no tombstones.
       `CREATE TABLE IF NOT EXISTS {ks}.entities (
         world text, kind text, bucket bigint, id_num bigint, id text,
         k_status text, k_location text, k_organization text, k_agent text, k_due text, due_day int,
@@ -131,6 +131,15 @@ export const MIGRATIONS: readonly Migration[] = [
       // it go. Written only by lightweight transactions (infra/cluster/shard-leases.ts).
       `CREATE TABLE IF NOT EXISTS {ks}.shard_leases (world text, shard int, epoch bigint, node text, expires_at bigint, released boolean,
         PRIMARY KEY ((world, shard)))`,
+    ],
+  },
+  {
+    version: 4,
+    description: 'a storage-attached index on due_day, so that a due query reads only the rows due',
+    statements: [
+      // With k_due's: WHERE k_due = ? AND due_day <= ? (both indexes). Built in the background
+      // for the rows already there; until then the store reads every row with a due day.
+      `CREATE INDEX IF NOT EXISTS entities_due_day ON {ks}.entities (due_day) USING 'sai'`,
     ],
   },
 ];

@@ -137,6 +137,7 @@ interface NamedQuery {
   after: Database.Statement;
   ids: Database.Statement;
   count: Database.Statement;
+  countAtMost: Database.Statement;
   params: (arg: string | number | undefined) => unknown[];
 }
 
@@ -440,6 +441,7 @@ export class SqliteStore implements Store {
         after: this.db.prepare(`SELECT id, doc FROM entities WHERE ${where} AND (CAST(id AS INTEGER) > ? OR (CAST(id AS INTEGER) = ? AND id > ?)) ${ID_ORDER} LIMIT ?`),
         ids: this.db.prepare(`SELECT id FROM entities WHERE ${where} ${ID_ORDER}`),
         count: this.db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE ${where}`),
+        countAtMost: this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM entities WHERE ${where} LIMIT ?)`),
         params,
       };
       this.named.set(name, q);
@@ -482,6 +484,11 @@ export class SqliteStore implements Store {
   async count(name: QueryName, arg?: string | number): Promise<number> {
     const q = this.query(name);
     return (q.count.get(...q.params(arg)) as { n: number }).n;
+  }
+
+  async countAtMost(name: QueryName, max: number, arg?: string | number): Promise<number> {
+    const q = this.query(name);
+    return (q.countAtMost.get(...q.params(arg), Math.max(0, max)) as { n: number }).n;
   }
 
   async history(q: HistoryQuery): Promise<HistoryEvent[]> {

@@ -2,6 +2,7 @@
 // Reads are checked against the SQLite store as an oracle: both are given the same writes,
 // and every named query and history filter must answer alike.
 import assert from 'assert/strict';
+import sinon from 'sinon';
 import { Client } from 'cassandra-driver';
 import {
   QUERIES, type HistoryEntry, type HistoryEvent, type PersistedEvent, type ProjectionRow, type QueryName, type QuerySpec, type Store, type Writes,
@@ -66,10 +67,38 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
       await client.shutdown();
       assert.deepEqual(versions.map(Number).sort((x, y) => x - y), MIGRATIONS.map((m) => m.version));
       assert.equal(Math.max(...versions.map(Number)), SCHEMA_VERSION);
-      assert.deepEqual(indexes, ['entities_k_agent', 'entities_k_due', 'entities_k_location', 'entities_k_organization', 'entities_k_status']);
+      assert.deepEqual(indexes, ['entities_due_day', 'entities_k_agent', 'entities_k_due', 'entities_k_location', 'entities_k_organization', 'entities_k_status']);
       assert.equal(lock.length, 0, 'the migration lease is given back');
       assert.equal(replication.class, 'org.apache.cassandra.locator.SimpleStrategy');
       assert.equal(replication.replication_factor, '1');
+    });
+
+    it("reads a due query through the due_day index, and every row with a due day while that index cannot answer (still building)", async () => {
+      const keyspace = cassandra.keyspace();
+      const store = await openCassandraStore(cassandra.options({ keyspace, world: cassandra.world() }));
+      const client = new Client({ contactPoints: cassandra.server().contactPoints, localDataCenter: cassandra.server().localDataCenter });
+      await client.connect();
+      try {
+        const rows: ProjectionRow[] = [1, 2, 3, 4].map((id) => ({ kind: 'quest', id, status: 'open', due_day: id * 10, doc: { id } }));
+        rows.push({ kind: 'quest', id: 5, status: 'open', doc: { id: 5 } });
+        await store.engine.persist({ key: 'due:1', sequenceNumber: 1, createdAt: 0, data: {}, tags: [], isDeleted: false } as never, { rows });
+        const due = async () => ({ ids: await store.ids('questsDue', 25), count: await store.count('questsDue', 25) });
+        const sent = sinon.spy(store as unknown as { exec(what: string, query: string, params: unknown[]): unknown }, 'exec');
+        const dueReads = () => sent.getCalls().filter((c) => c.args[0] === 'due rows').map((c) => (String(c.args[1]).includes('due_day <= ?') ? 'by day' : 'every due row'));
+        try {
+          assert.deepEqual(await due(), { ids: ['1', '2'], count: 2 });
+          assert.deepEqual(dueReads(), ['by day', 'by day']);
+          await client.execute(`DROP INDEX ${keyspace}.entities_due_day`);
+          sent.resetHistory();
+          assert.deepEqual(await due(), { ids: ['1', '2'], count: 2 }, 'without the index: every row with a due day, the day checked in the process');
+          assert.deepEqual(dueReads(), ['by day', 'every due row', 'by day', 'every due row']);
+        } finally {
+          sent.restore();
+        }
+      } finally {
+        await client.shutdown();
+        await store.close();
+      }
     });
 
     it('keeps the partition sizes a keyspace was created with', async () => {

@@ -191,6 +191,9 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
             assert.deepEqual(await store.listJson(name, arg), expected.map((r) => JSON.stringify(r.doc)), 'the documents as stored');
             assert.deepEqual(await store.ids(name, arg), expected.map((r) => String(r.id)));
             assert.equal(await store.count(name, arg), expected.length);
+            for (const max of [0, 1, expected.length, expected.length + 1]) {
+              assert.equal(await store.countAtMost(name, max, arg), Math.min(max, expected.length), `at most ${max}`);
+            }
             // Pages of two, each after the last id of the one before, walk the same rows once.
             const paged: unknown[] = [];
             for (let after: string | undefined, page; (page = await store.listPage(name, arg, after, 2)).length > 0; after = String(expected[paged.length - 1].id)) {
