@@ -9,7 +9,7 @@
 // Tables, keys and the order guarantees are described in docs/cassandra.md; the schema and
 // its migrations are in cassandra-schema.ts, the pure key mapping in cassandra-model.ts and
 // the id blocks in cassandra-ids.ts.
-import { Client, types } from 'cassandra-driver';
+import { Client, errors, types } from 'cassandra-driver';
 import {
   QUERIES, compareIds, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
   type PersistedSnapshot, type ProjectionRow, type StoredRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
@@ -132,6 +132,21 @@ const consistencyOf = (name: string): number => {
 /** One statement of a persist; `row` names the row it writes when a later write of the same row in one batch must replace it. */
 interface Statement { query: string; params: unknown[]; row?: string }
 
+/** How long after a failed batch no page is kept: longer than Cassandra's write timeout and its batchlog's replay after it. */
+const FAILED_BATCH_DOUBT_MS = 120_000;
+
+/**
+ * Whether a read failed because an index cannot answer it (still building: a read failure;
+ * missing: an invalid query, or a statement prepared before it went), rather than for want
+ * of time or replicas. The driver may report the server's answer inside NoHostAvailableError.
+ */
+function indexCannotAnswer(e: unknown): boolean {
+  const cause = e instanceof StoreUnavailableError ? e.cause : e;
+  const answers = cause instanceof errors.NoHostAvailableError ? Object.values(cause.innerErrors ?? {}) : [cause];
+  const codes: number[] = [types.responseErrorCodes.readFailure, types.responseErrorCodes.invalid, types.responseErrorCodes.unprepared];
+  return answers.some((a) => a instanceof errors.ResponseError && codes.includes(a.code));
+}
+
 /** A persist waiting for its batch. */
 interface PendingPersist {
   /** The entity's persistence key (`<kind>:<id>`), for the fence. */
@@ -228,6 +243,8 @@ export class CassandraStore implements Store {
   readonly readGeneration?: () => number;
   /** Pages of listings kept until a batch may change them: only by the sole writer of its world, which sees every batch. */
   private readonly pageCache: PageCache | null;
+  /** Until when pages are not kept: a batch failed, and Cassandra may still apply it. */
+  private pagesDoubtedUntil = 0;
   /** close() has begun: no new writes or ids. */
   private closing = false;
   private closed = false;
@@ -594,7 +611,9 @@ export class CassandraStore implements Store {
       this.metrics.committed(persists.length, false, secondsSince(started));
       // A batch that failed (a timeout) may still be applied: kept reads are dropped all the same.
       this.generation++;
-      for (const p of persists) this.pageCache?.written(p.rows);
+      // And later (Cassandra replays a logged batch from its batchlog): no page is kept for a while.
+      this.pageCache?.clear();
+      this.pagesDoubtedUntil = Date.now() + FAILED_BATCH_DOUBT_MS;
       for (const p of persists) {
         if (p.seq !== undefined) this.ordered?.settle(p.seq, p.key, p.sequenceNumber, false);
         p.reject(e);
@@ -749,9 +768,11 @@ export class CassandraStore implements Store {
       const kind = dueValue(this.world, spec.kind, plan.due);
       try {
         await due('k_due = ? AND due_day <= ?', [kind, plan.due]);
-      } catch {
+      } catch (e) {
         // The due_day index of a keyspace migrated moments ago may still be building (a
-        // replica answers the read with a failure until it is): every row with a due day.
+        // replica answers the read with a failure until it is), or be missing: every row with
+        // a due day. A timeout or an overload is not read twice.
+        if (!indexCannotAnswer(e)) throw e;
         rows.length = 0;
         await due('k_due = ?', [kind]);
       }
@@ -782,8 +803,9 @@ export class CassandraStore implements Store {
     const rows = await this.select(query, arg, true);
     const from = afterId === undefined ? rows : rows.filter((r) => compareIds(r.id, afterId) > 0);
     const page = from.slice(0, limit).map((r) => ({ id: r.id, doc: r.doc! }));
-    // Kept only if no batch landed while it was read: its rows may be on the page or not.
-    return this.pageCache && this.generation === generation ? this.pageCache.keep(query, arg, afterId, limit, page) : page;
+    // Kept only if no batch landed while it was read (its rows may be on the page or not), and
+    // none failed lately (it may still be applied, and no commit would say so).
+    return this.pageCache && this.generation === generation && Date.now() >= this.pagesDoubtedUntil ? this.pageCache.keep(query, arg, afterId, limit, page) : page;
   }
 
   async ids(query: QueryName, arg?: string | number): Promise<string[]> {
@@ -813,7 +835,8 @@ export class CassandraStore implements Store {
     let found = 0;
     for (const { where, params } of requests) {
       if (found >= max) break;
-      found += (await this.exec('count at most', `SELECT id FROM ${this.t('entities')} WHERE ${where} LIMIT ?`, [...params, max - found])).rowLength;
+      // One page of at most what is still wanted (the driver's pages are 5,000 rows otherwise).
+      found += (await this.exec('count at most', `SELECT id FROM ${this.t('entities')} WHERE ${where} LIMIT ?`, [...params, max - found], { fetchSize: max - found })).rowLength;
     }
     return Math.min(found, max);
   }

@@ -47,7 +47,8 @@ export class PageCache {
   constructor(private readonly maxPages = 512, private readonly maxChars = 32_000_000) {}
 
   private static key(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): string {
-    return `${name}\0${arg ?? ''}\0${afterId ?? ''}\0${limit}`;
+    // JSON, not a separator: an argument or a start from an address may hold any character.
+    return JSON.stringify([name, arg ?? null, afterId ?? null, limit]);
   }
 
   /** The rows kept for this read; the same array each time, which no one may change. */

@@ -4,6 +4,7 @@
 // store that is not the sole writer (many nodes) has no generation and keeps nothing.
 import assert from 'assert/strict';
 import sinon from 'sinon';
+import { errors, type Client } from 'cassandra-driver';
 import type { PersistedEvent } from '../../actors/ports/store';
 import { openCassandraStore } from '../../infra/store/cassandra-store';
 import { useCassandra } from '../support/cassandra';
@@ -53,6 +54,25 @@ describe('reads kept on Cassandra', function () {
       } finally {
         await store.close();
         await other.close();
+      }
+    });
+
+    it('of the sole writer keeps no page for a while after a batch failed (Cassandra may still apply it later)', async () => {
+      const store = await openCassandraStore(cassandra.options({ soleWriter: true }));
+      try {
+        await store.engine.persist(event('doubt:1', 1), { rows: [{ kind: 'quest', id: 1, status: 'open', location_id: 'emberfall', doc: { id: 1 } }] });
+        const board = () => store.listPageJson('openQuestsAt', 'emberfall', undefined, 2);
+        const first = await board();
+        assert.equal(await board(), first, 'kept');
+        const client = (store as unknown as { client: Client }).client;
+        const failing = sinon.stub(client, 'batch').rejects(new errors.OperationTimedOutError('the batch timed out'));
+        await assert.rejects(store.engine.persist(event('doubt:2', 1), { rows: [{ kind: 'organization', id: 9, doc: { id: 9 } }] }));
+        failing.restore();
+        const again = await board();
+        assert.notEqual(again, first, 'dropped, though the batch wrote no quest');
+        assert.notEqual(await board(), again, 'and not kept again yet');
+      } finally {
+        await store.close();
       }
     });
 

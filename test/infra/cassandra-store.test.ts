@@ -3,7 +3,7 @@
 // and every named query and history filter must answer alike.
 import assert from 'assert/strict';
 import sinon from 'sinon';
-import { Client } from 'cassandra-driver';
+import { Client, errors, types } from 'cassandra-driver';
 import {
   QUERIES, type HistoryEntry, type HistoryEvent, type PersistedEvent, type ProjectionRow, type QueryName, type QuerySpec, type Store, type Writes,
 } from '../../actors/ports/store';
@@ -94,6 +94,15 @@ describe('Cassandra store (real Cassandra 5.0)', function () {
           assert.deepEqual(dueReads(), ['by day', 'every due row', 'by day', 'every due row']);
         } finally {
           sent.restore();
+        }
+        // A read that ran out of time is not sent again the long way.
+        const timedOut = sinon.stub(store as unknown as { exec(what: string): Promise<unknown> }, 'exec').callThrough();
+        timedOut.withArgs('due rows').rejects(new StoreUnavailableError('Cassandra is unavailable', new errors.ResponseError(types.responseErrorCodes.readTimeout, 'read timeout')));
+        try {
+          await assert.rejects(store.ids('questsDue', 25), StoreUnavailableError);
+          assert.equal(timedOut.withArgs('due rows').callCount, 1);
+        } finally {
+          timedOut.restore();
         }
       } finally {
         await client.shutdown();

@@ -85,6 +85,13 @@ describe('page cache: pages kept until a write may change them', () => {
     assert.equal(cache.get('questsListed', undefined, undefined, 0), undefined);
   });
 
+  it('keeps reads apart whatever their argument and start hold', () => {
+    const cache = new PageCache();
+    cache.keep('openQuestsAt', 'ab\u0000cd', undefined, 5, rows(1));
+    assert.equal(cache.get('openQuestsAt', 'ab', 'cd\u0000', 5), undefined);
+    assert.equal(cache.get('openQuestsAt', 'ab\u0000cd', undefined, 5)?.length, 1);
+  });
+
   it('drops every page when the rows written cannot be told', () => {
     const cache = new PageCache();
     board(cache);
