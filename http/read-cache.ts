@@ -10,7 +10,7 @@
 export class JsonText {
   /** The text gzipped, made the first time a client that takes gzip asked for it again, or, for a FixedJson, first asked for it (compression.ts). */
   gzip?: Buffer;
-  /** Whether it was sent before (a page whose rows the store kept across commits is the same text again). */
+  /** Whether it was sent before: a kept answer asked for again, or a page whose rows the store kept across commits. */
   sent = false;
 
   constructor(readonly text: string) {}

@@ -127,17 +127,17 @@ function formatJson(_req: restify.Request, res: restify.Response, body: unknown)
 }
 
 /**
- * An answer in JSON already (kept, or to be kept), with its page's Link. One asked for again
- * (`again`), one whose text was sent before (a page of rows the store kept across commits),
+ * An answer in JSON already (kept, or to be kept), with its page's Link. One whose text was
+ * sent before (a kept answer asked for again, a page of rows the store kept across commits),
  * or one that never changes (FixedJson), goes gzipped to a client that takes gzip,
  * compressed once (compression.ts).
  */
-function sendKept(req: restify.Request, res: restify.Response, status: number, answer: KeptAnswer, again: boolean): void {
+function sendKept(req: restify.Request, res: restify.Response, status: number, answer: KeptAnswer): void {
   if (answer.link) res.header('Link', answer.link);
   // Whether an answer is compressed depends on the request's Accept-Encoding: caches in between must know.
   res.header('Vary', 'Accept-Encoding');
   const packed = answer.body instanceof FixedJson ? gzipFixedFor(req, answer.body, answer.body.text)
-    : again || answer.body.sent ? gzipFor(req, answer.body, answer.body.text) : null;
+    : answer.body.sent ? gzipFor(req, answer.body, answer.body.text) : null;
   answer.body.sent = true;
   if (packed) {
     res.setHeader('Content-Type', 'application/json');
@@ -224,7 +224,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         const keptKey = generation === undefined || problems.length ? undefined : `${agentKeyHash ?? ''} ${req.url}`;
         const kept = keptKey !== undefined && (r.auth === 'none' || r.auth.startsWith('agent')) ? reads.get(generation!, keptKey) : undefined;
         if (kept) {
-          sendKept(req, res, r.success, kept, true);
+          sendKept(req, res, r.success, kept);
           return;
         }
         if (r.auth === 'agent' || r.auth === 'agent-read') {
@@ -276,7 +276,6 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         }
         if (generation !== undefined && keptKey !== undefined) {
           let answer = reads.get(generation, keptKey);
-          const again = answer !== undefined;
           if (!answer) {
             const value = await r.handle({ params, query, body, caller }, services);
             const page = value instanceof Page || value instanceof JsonPage ? value : null;
@@ -286,12 +285,12 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
             };
             reads.put(generation, keptKey, answer);
           }
-          sendKept(req, res, r.success, answer, again);
+          sendKept(req, res, r.success, answer);
           return;
         }
         const value = await r.handle({ params, query, body, caller }, services);
         if (value instanceof FixedJson) {
-          sendKept(req, res, r.success, { body: value }, false);
+          sendKept(req, res, r.success, { body: value });
           return;
         }
         if (value instanceof Page || value instanceof JsonPage) {
