@@ -708,19 +708,22 @@ export class CassandraStore implements Store {
   }
 
   /**
-   * How a named query reads the entities table: a whole kind walks its buckets; a `due_by`
-   * reads the due_day index; any other reads the storage-attached indexes, one request per
-   * status listed (SAI answers = but not IN; the statuses are disjoint).
+   * How a named query reads the entities table: a whole kind walks its buckets, a request
+   * per bucket in order; a `due_by` reads the due_day index; any other reads the
+   * storage-attached indexes, one request per status listed (SAI answers = but not IN; the
+   * statuses are disjoint). A request is the condition of a read of `entities`.
    */
   private async plan(name: QueryName, arg: string | number | undefined): Promise<
-    | { walk: number[]; spec: QuerySpec }
+    | { walk: Array<{ where: string; params: unknown[] }>; spec: QuerySpec }
     | { due: number; spec: QuerySpec }
     | { index: Array<{ where: string; params: unknown[] }>; spec: QuerySpec }> {
     const spec = this.spec(name);
     if (spec.by === undefined && spec.status === undefined) {
-      const buckets: number[] = [];
-      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE world = ? AND kind = ?`, [this.world, spec.kind], (r) => { buckets.push(num(r.get('bucket'))); });
-      return { walk: buckets, spec };
+      const walk: Array<{ where: string; params: unknown[] }> = [];
+      await this.all('bucket list', `SELECT bucket FROM ${this.t('entity_buckets')} WHERE world = ? AND kind = ?`, [this.world, spec.kind], (r) => {
+        walk.push({ where: 'world = ? AND kind = ? AND bucket = ?', params: [this.world, spec.kind, num(r.get('bucket'))] });
+      });
+      return { walk, spec };
     }
     if (arg === undefined && spec.by !== undefined) throw new Error(`query ${String(name)} needs an argument (${spec.by})`);
     if (spec.by === 'due_by') return { due: Number(arg), spec };
@@ -748,9 +751,9 @@ export class CassandraStore implements Store {
     };
     if ('walk' in plan) {
       // Buckets in order, each already sorted by its clustering key.
-      const parts = await mapLimited(plan.walk, FAN_OUT, async (bucket) => {
+      const parts = await mapLimited(plan.walk, FAN_OUT, async ({ where, params }) => {
         const rows: RowWithKey[] = [];
-        await this.all('list', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ?`, [this.world, spec.kind, bucket], take(rows));
+        await this.all('list', `SELECT id_num, id${docColumn} FROM ${this.t('entities')} WHERE ${where}`, params, take(rows));
         return rows;
       });
       return parts.flat();
@@ -818,9 +821,7 @@ export class CassandraStore implements Store {
     if ('due' in plan) return (await this.select(query, arg, false)).length;
     const count = async (cql: string, params: unknown[]) =>
       num((await this.exec('count', cql, params, { readTimeout: 60_000 })).first().get('n'));
-    const counts = 'walk' in plan
-      ? await mapLimited(plan.walk, FAN_OUT, (bucket) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE world = ? AND kind = ? AND bucket = ?`, [this.world, plan.spec.kind, bucket]))
-      : await mapLimited(plan.index, FAN_OUT, ({ where, params }) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE ${where}`, params));
+    const counts = await mapLimited('walk' in plan ? plan.walk : plan.index, FAN_OUT, ({ where, params }) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE ${where}`, params));
     return counts.reduce((a, b) => a + b, 0);
   }
 
@@ -829,11 +830,8 @@ export class CassandraStore implements Store {
     if (max <= 0) return 0;
     const plan = await this.plan(query, arg);
     if ('due' in plan) return Math.min(max, (await this.select(query, arg, false)).length);
-    const requests = 'walk' in plan
-      ? plan.walk.map((bucket) => ({ where: 'world = ? AND kind = ? AND bucket = ?', params: [this.world, plan.spec.kind, bucket] as unknown[] }))
-      : plan.index;
     let found = 0;
-    for (const { where, params } of requests) {
+    for (const { where, params } of 'walk' in plan ? plan.walk : plan.index) {
       if (found >= max) break;
       // One page of at most what is still wanted (the driver's pages are 5,000 rows otherwise).
       found += (await this.exec('count at most', `SELECT id FROM ${this.t('entities')} WHERE ${where} LIMIT ?`, [...params, max - found], { fetchSize: max - found })).rowLength;
