@@ -335,7 +335,8 @@ export interface Store extends ReadModel {
    * A number that changes whenever anything the read model answers may have changed, before
    * any write that changed it is acknowledged (the embedded store counts its commits): reads
    * may keep their answers while it stays the same (http/read-cache.ts). Absent where other
-   * processes change the read model too (Cassandra on many nodes).
+   * processes change the read model too (Cassandra on many nodes); undefined while the store
+   * cannot tell (a write that failed may still land): then nothing is kept.
    */
-  readGeneration?(): number;
+  readGeneration?(): number | undefined;
 }

@@ -239,12 +239,15 @@ export class CassandraStore implements Store {
   private lastTimestamp = 0;
   /** Batches and settings written so far, when this process is the only writer (readGeneration). */
   private generation = 0;
-  /** See Store.readGeneration; present only for the sole writer of its world (CassandraStoreOptions.soleWriter). */
-  readonly readGeneration?: () => number;
+  /**
+   * See Store.readGeneration; present only for the sole writer of its world
+   * (CassandraStoreOptions.soleWriter), and undefined for a while after a batch failed.
+   */
+  readonly readGeneration?: () => number | undefined;
   /** Pages of listings kept until a batch may change them: only by the sole writer of its world, which sees every batch. */
   private readonly pageCache: PageCache | null;
-  /** Until when pages are not kept: a batch failed, and Cassandra may still apply it. */
-  private pagesDoubtedUntil = 0;
+  /** Until when no page or answer is kept: a batch failed, and Cassandra may still apply it. */
+  private doubtedUntil = 0;
   /** close() has begun: no new writes or ids. */
   private closing = false;
   private closed = false;
@@ -268,7 +271,7 @@ export class CassandraStore implements Store {
     this.historyIds = this.exactIds ? new ExactSequence(this.reserver, HISTORY_SEQUENCE) : new Sequence(this.reserver, HISTORY_SEQUENCE, opts.historyIdBlock ?? 1000, true);
     this.cql = this.statements();
     this.engine = this.makeEngine();
-    if (opts.soleWriter) this.readGeneration = () => this.generation;
+    if (opts.soleWriter) this.readGeneration = () => (this.doubted() ? undefined : this.generation);
     this.pageCache = opts.soleWriter ? new PageCache() : null;
     this.ordered = opts.soleWriter ? new OrderedWrites() : null;
     this.idempotency = new CassandraIdempotency((what, query, params, o) => this.exec(what, query, params, o), this.keyspace, this.world, this.write, this.serial);
@@ -611,9 +614,10 @@ export class CassandraStore implements Store {
       this.metrics.committed(persists.length, false, secondsSince(started));
       // A batch that failed (a timeout) may still be applied: kept reads are dropped all the same.
       this.generation++;
-      // And later (Cassandra replays a logged batch from its batchlog): no page is kept for a while.
+      // And later (Cassandra replays a logged batch from its batchlog), when no commit would
+      // say so: no page and no answer is kept for a while.
       this.pageCache?.clear();
-      this.pagesDoubtedUntil = Date.now() + FAILED_BATCH_DOUBT_MS;
+      this.doubtedUntil = Date.now() + FAILED_BATCH_DOUBT_MS;
       for (const p of persists) {
         if (p.seq !== undefined) this.ordered?.settle(p.seq, p.key, p.sequenceNumber, false);
         p.reject(e);
@@ -808,7 +812,12 @@ export class CassandraStore implements Store {
     const page = from.slice(0, limit).map((r) => ({ id: r.id, doc: r.doc! }));
     // Kept only if no batch landed while it was read (its rows may be on the page or not), and
     // none failed lately (it may still be applied, and no commit would say so).
-    return this.pageCache && this.generation === generation && Date.now() >= this.pagesDoubtedUntil ? this.pageCache.keep(query, arg, afterId, limit, page) : page;
+    return this.pageCache && this.generation === generation && !this.doubted() ? this.pageCache.keep(query, arg, afterId, limit, page) : page;
+  }
+
+  /** Whether a batch failed lately (FAILED_BATCH_DOUBT_MS): Cassandra may still apply it. */
+  private doubted(): boolean {
+    return this.doubtedUntil !== 0 && Date.now() < this.doubtedUntil;
   }
 
   async ids(query: QueryName, arg?: string | number): Promise<string[]> {

@@ -230,7 +230,11 @@ export class SqliteStore implements Store {
     this.writer.on('message', (m: BatchResult | 'closed') => { if (m !== 'closed') this.settle(m); });
     // A writer thread that dies takes no write with it: what waited for it fails, and so does what comes after.
     this.writer.on('error', (e) => this.writerLost(`the store's writer thread failed: ${e?.message ?? e}`));
-    this.writer.on('exit', (code) => { if (!this.closed) this.writerLost(`the store's writer thread stopped (exit code ${code})`); });
+    this.writer.on('exit', (code) => {
+      // Whatever it was committing has landed or not by now, and nothing more will: reads compute afresh once more.
+      this.generation++;
+      if (!this.closed) this.writerLost(`the store's writer thread stopped (exit code ${code})`);
+    });
     this.writer.unref();
     this.engine = this.makeEngine();
   }
@@ -334,7 +338,10 @@ export class SqliteStore implements Store {
     this.inFlight = null;
     this.writer.unref();
     if (!done || done.batch !== result.batch) {
-      this.forgetCachedRows();
+      // Not the answer to the batch on its way (a fault of this store): what the writer did is
+      // unknown, so it is treated as lost, and stopped.
+      this.writerLost(`the store's writer answered batch ${result.batch} while ${done ? `batch ${done.batch}` : 'none'} was on its way`, done);
+      void this.writer.terminate();
       return;
     }
     const seconds = secondsSince(done.started);
@@ -385,11 +392,13 @@ export class SqliteStore implements Store {
   }
 
   /** The writer thread is gone: every write waiting for it fails, and every later one (see enqueue). */
-  private writerLost(reason: string): void {
+  private writerLost(reason: string, inFlight = this.inFlight): void {
     if (this.lostWriter !== null) return;
     this.lostWriter = reason;
-    const waiting = [...(this.inFlight?.items ?? []), ...this.queue];
+    const waiting = [...(inFlight?.items ?? []), ...this.queue];
     this.inFlight = null;
+    // A batch on its way may have committed: no answer kept before now is served again.
+    this.generation++;
     this.forgetCachedRows();
     this.queue = [];
     for (const p of waiting) {

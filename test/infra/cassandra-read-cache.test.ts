@@ -21,15 +21,15 @@ describe('reads kept on Cassandra', function () {
       const store = await openCassandraStore(cassandra.options({ soleWriter: true }));
       try {
         assert.ok(store.readGeneration, 'the sole writer has a generation');
-        const before = store.readGeneration();
+        const before = store.readGeneration()!;
         let seenAtAck: number | undefined;
         await store.engine.persist(event('kept:1', 1), { rows: [{ kind: 'organization', id: 1, doc: { id: 1, name: 'Kept' } }] })
           .then(() => { seenAtAck = store.readGeneration!(); });
         assert.ok(seenAtAck! > before, 'changed by the time the persist resolves');
         assert.equal((await store.row<{ name: string }>('organization', 1))?.name, 'Kept');
-        const afterPersist = store.readGeneration();
+        const afterPersist = store.readGeneration()!;
         await store.setSetting('kept-setting', 'x');
-        assert.ok(store.readGeneration() > afterPersist, 'a setting written changes it too');
+        assert.ok(store.readGeneration()! > afterPersist, 'a setting written changes it too');
       } finally {
         await store.close();
       }
@@ -57,13 +57,14 @@ describe('reads kept on Cassandra', function () {
       }
     });
 
-    it('of the sole writer keeps no page for a while after a batch failed (Cassandra may still apply it later)', async () => {
+    it('of the sole writer keeps no page and no answer for a while after a batch failed (Cassandra may still apply it later)', async () => {
       const store = await openCassandraStore(cassandra.options({ soleWriter: true }));
       try {
         await store.engine.persist(event('doubt:1', 1), { rows: [{ kind: 'quest', id: 1, status: 'open', location_id: 'emberfall', doc: { id: 1 } }] });
         const board = () => store.listPageJson('openQuestsAt', 'emberfall', undefined, 2);
         const first = await board();
         assert.equal(await board(), first, 'kept');
+        assert.equal(typeof store.readGeneration!(), 'number', 'answers may be kept');
         const client = (store as unknown as { client: Client }).client;
         const failing = sinon.stub(client, 'batch').rejects(new errors.OperationTimedOutError('the batch timed out'));
         await assert.rejects(store.engine.persist(event('doubt:2', 1), { rows: [{ kind: 'organization', id: 9, doc: { id: 9 } }] }));
@@ -71,6 +72,13 @@ describe('reads kept on Cassandra', function () {
         const again = await board();
         assert.notEqual(again, first, 'dropped, though the batch wrote no quest');
         assert.notEqual(await board(), again, 'and not kept again yet');
+        assert.equal(store.readGeneration!(), undefined, 'no answer is kept either (http/read-cache.ts keeps nothing without a generation)');
+        const later = sinon.stub(Date, 'now').returns(Date.now() + 121_000);
+        try {
+          assert.equal(typeof store.readGeneration!(), 'number', 'two minutes on, answers may be kept again');
+        } finally {
+          later.restore();
+        }
       } finally {
         await store.close();
       }

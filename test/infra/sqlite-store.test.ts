@@ -290,13 +290,28 @@ describe('rows and keys the embedded store keeps in memory (row-cache.ts)', () =
     assert.deepEqual(await store.row('thing', 'a'), { n: 1 });
     const writer = (store as unknown as { writer: { terminate(): Promise<number> } }).writer;
     const queued = store.engine.persist(event('w', 2), { rows: [{ kind: 'thing', id: 'a', doc: { n: 2 } }] });
+    const generation = store.readGeneration();
     await writer.terminate();
     await assert.rejects(queued, /writer thread stopped/);
+    assert.notEqual(store.readGeneration(), generation, 'answers kept before the loss are not served again');
     // What SQLite holds now, whoever wrote it, is what a read finds.
     const db = new Database(path.join((store as unknown as { db: { name: string } }).db.name), { timeout: 5_000 });
     db.prepare("UPDATE entities SET doc = '{\"n\":5}' WHERE kind = 'thing' AND id = 'a'").run();
     db.close();
     assert.deepEqual(await store.row('thing', 'a'), { n: 5 });
+  });
+
+  it('treats an answer of its writer to a batch not on its way as a lost writer: the batch on its way fails at once, and so does every later write', async () => {
+    await store.engine.persist(event('w', 1), { rows: [{ kind: 'thing', id: 'a', doc: { n: 1 } }] });
+    const settle = (store as unknown as { settle(r: { batch: number; errors: (string | null)[] }): void }).settle.bind(store);
+    const onItsWay = store.engine.persist(event('w', 2), { rows: [{ kind: 'thing', id: 'a', doc: { n: 2 } }] });
+    await new Promise((r) => setImmediate(r)); // the batch leaves for the writer
+    const generation = store.readGeneration();
+    settle({ batch: -1, errors: [null] });
+    await assert.rejects(onItsWay, /answered batch -1 while batch \d+ was on its way/);
+    assert.notEqual(store.readGeneration(), generation, 'answers kept before are not served again');
+    await assert.rejects(store.engine.persist(event('w', 3), {}), /answered batch -1/);
+    await assert.rejects(store.ping(), /answered batch -1/);
   });
 
   it('reads a page of a listing from SQLite once, and again only after a commit that may change it', async () => {
