@@ -3,6 +3,7 @@
 // Every flow is named here; a source or sink changes the world's gold or goods, an
 // internal flow only moves them between organizations and the gold quests hold in trust.
 // Summing the ledger lines of an organization's events gives its treasury and holdings.
+import { own, setOwn } from './own';
 
 export const FLOWS = {
   founding_grant: { kind: 'source', what: 'gold the world grants a new organization (see founding allowance)' },
@@ -58,7 +59,7 @@ export function sumLedger(lines: LedgerLine[], filter: (l: LedgerLine) => boolea
   for (const l of lines) {
     if (!filter(l)) continue;
     gold += l.gold ?? 0;
-    for (const [r, q] of Object.entries(l.goods ?? {})) goods[r] = (goods[r] ?? 0) + q;
+    for (const [r, q] of Object.entries(l.goods ?? {})) setOwn(goods, r, (own(goods, r) ?? 0) + q);
   }
   return { gold, goods };
 }

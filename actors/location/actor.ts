@@ -1,6 +1,7 @@
 // The location actor: a place and its regional market. A trade is agreed here and then
 // settled with the organization (lower in the ask order) before it is recorded, so the
 // market is never changed by a trade the organization refused.
+import { own } from '../own';
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import type { Refusal } from '../result';
@@ -39,7 +40,7 @@ function project(l: LocationState, before?: LocationState): ProjectionRow[] {
   const placeKept = before ? sameView(before, l) : false;
   const rows: ProjectionRow[] = placeKept ? [] : [{ kind: 'location', id: l.id, location_id: l.id, doc: locationView(l) }];
   for (const e of Object.values(l.market ?? {})) {
-    if (before?.market?.[e.resource] === e) continue;
+    if (own(before?.market, e.resource) === e) continue;
     rows.push({ kind: 'market', id: `${l.id}/${e.resource}`, location_id: l.id, doc: marketEntryView(l, e) });
   }
   return rows;
@@ -69,7 +70,7 @@ function chronicle(e: LocationEvent, after: LocationState, before: LocationState
         }] : [];
       }
       const moves = Object.values(after.market).map((m) => {
-        const was = before.market![m.resource]?.price ?? m.price;
+        const was = own(before.market, m.resource)?.price ?? m.price;
         const pct = was ? Math.round(((m.price - was) / was) * 100) : 0;
         return `${m.resource} ${m.price}${pct ? ` (${pct > 0 ? '+' : ''}${pct}%)` : ''}`;
       });
@@ -124,7 +125,7 @@ async function continueTrade(state: LocationState, io: EntityIO): Promise<Outcom
   const { type: _t, ...trade } = d.events[0] as Traded;
   return {
     events: d.events,
-    reply: (s: LocationState): TradeReceipt => ({ trade, market: marketEntryView(s!, s!.market![p.resource]), organization: settled.value }),
+    reply: (s: LocationState): TradeReceipt => ({ trade, market: marketEntryView(s!, own(s!.market, p.resource)!), organization: settled.value }),
   };
 }
 

@@ -5,6 +5,7 @@
 // world left alone neither blows up nor empties. What producers make varies from day to
 // day (seeded), with the local seasons, and now and then a bad or a bumper spell, so
 // prices move on their own and differ between regions.
+import { own, setOwn } from '../own';
 import { hash32, rng } from '../random';
 
 export interface MarketEntry {
@@ -89,11 +90,11 @@ export function harvestFactors(seed: string, locationId: string, day: number, re
   const out: Record<string, number> = {};
   for (const resource of resources) {
     const phase = (hash32(seed, 'season', locationId, resource) % YEAR_DAYS) / YEAR_DAYS;
-    const season = 1 + (SEASON_AMPLITUDE[resource] ?? 0) * Math.sin(2 * Math.PI * (day / YEAR_DAYS + phase));
+    const season = 1 + (own(SEASON_AMPLITUDE, resource) ?? 0) * Math.sin(2 * Math.PI * (day / YEAR_DAYS + phase));
     const daily = 1 + DAILY_VARIATION * (2 * rng(seed, 'harvest', locationId, resource, day)() - 1);
     const spell = rng(seed, 'spell', locationId, resource, Math.floor(day / SPELL_DAYS))();
     const shock = spell < SHORTAGE.chance ? SHORTAGE.factor : spell > 1 - GLUT.chance ? GLUT.factor : 1;
-    out[resource] = Math.max(0, season * daily * shock);
+    setOwn(out, resource, Math.max(0, season * daily * shock));
   }
   return out;
 }
@@ -109,14 +110,14 @@ export function marketDay(market: Market, inputs: DayInputs): Market {
   const next: Market = {};
   for (const [resource, e] of Object.entries(market)) {
     const used = inputs.population * e.per_person;
-    const built = (CONSTRUCTION_DRAW[resource] ?? 0) * inputs.construction;
-    const made = inputs.population * e.per_person * e.production_factor * (inputs.production ?? 1) * (inputs.harvest?.[resource] ?? 1);
+    const built = (own(CONSTRUCTION_DRAW, resource) ?? 0) * inputs.construction;
+    const made = inputs.population * e.per_person * e.production_factor * (inputs.production ?? 1) * (own(inputs.harvest, resource) ?? 1);
     let supply = e.supply + made - used - built;
     supply += (e.target_supply - supply) * SUPPLY_REVERSION;
     supply = Math.round(Math.min(e.target_supply * MAX_SUPPLY_RATIO, Math.max(0, supply)));
-    const priceFactor = inputs.prices?.[resource] ?? inputs.prices?.['*'] ?? 1;
+    const priceFactor = own(inputs.prices, resource) ?? own(inputs.prices, '*') ?? 1;
     const entry = { ...e, supply, price_factor: priceFactor };
-    next[resource] = { ...entry, price: priceFor(entry, supply) };
+    setOwn(next, resource, { ...entry, price: priceFor(entry, supply) });
   }
   return next;
 }

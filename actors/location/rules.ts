@@ -1,4 +1,5 @@
 // The location's rules: its daily life (population and market) and trade at its market.
+import { own } from '../own';
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
 import { hasApplied, withApplied } from '../applied';
@@ -69,7 +70,7 @@ export function decideAddRoute(state: LocationState, route: Route, day: number):
 export function decideIntroduceResource(state: LocationState, c: IntroduceResourceCommand): Decision<LocationEvent> {
   if (!state) return notFound('location not found');
   if (!state.market) return conflict(`${state.name} has no market`);
-  if (state.market[c.resource]) return accept();
+  if (own(state.market, c.resource)) return accept();
   return accept({ type: 'resource-introduced', day: c.day, entry: introducedEntry(c.resource, c.price, c.supply), world_event_id: c.world_event_id });
 }
 
@@ -80,7 +81,7 @@ const effectiveDanger = (base: number, baseMonsters: number, monsters: number, m
 export function quoteTrade(state: LocationState, c: TradeCommand): Decision<LocationEvent> {
   if (!state) return notFound('location not found');
   if (!state.market) return conflict(`${state.name} has no market: nobody lives there`);
-  const entry = state.market[c.resource];
+  const entry = own(state.market, c.resource);
   if (!entry) {
     return refuse(404, `${c.resource} is not traded at ${state.name}; traded here: ${Object.keys(state.market).join(', ')}`);
   }
@@ -122,7 +123,7 @@ export function decideTradeAnswer(state: LocationState, answer: { ok: true } | {
     return accept({ type: 'trade-abandoned', day: p.day, serial: p.serial, reason: answer.refusal.detail });
   }
   const { serial: _s, ...trade } = p;
-  const entry = state!.market?.[p.resource];
+  const entry = own(state!.market, p.resource);
   // The supply as it is now (a day may have passed while the trade was pending), moved by the quantity.
   const supplyAfter = entry ? Math.max(0, p.side === 'buy' ? entry.supply - p.quantity : entry.supply + p.quantity) : p.supply_after;
   return accept({ type: 'traded', ...trade, supply_after: supplyAfter, price_after: entry ? priceFor(entry, supplyAfter) : p.price_after });
@@ -157,7 +158,8 @@ export function evolve(state: LocationState, e: LocationEvent): LocationState {
       return { ...state, pending_trade: null };
     case 'traded': {
       if (!state.market) return { ...state, pending_trade: null };
-      const entry = state.market[e.resource];
+      const entry = own(state.market, e.resource);
+      if (!entry) return { ...state, pending_trade: null };
       return { ...state, pending_trade: null, market: { ...state.market, [e.resource]: { ...entry, supply: e.supply_after, price: priceFor(entry, e.supply_after) } } };
     }
   }

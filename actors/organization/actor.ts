@@ -1,4 +1,5 @@
 // The organization actor: a thin shell around rules.ts.
+import { own, setOwn } from '../own';
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind } from '../entity';
 import { ledger } from '../ledger';
@@ -107,7 +108,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       const resourceOf = (id: number) => after.projects.find((p) => p.id === id)?.output_resource ?? '';
       const parts = made.map((w) => `${w.produced} ${resourceOf(w.project_id)}`);
       const goods: Record<string, number> = {};
-      for (const w of made) goods[resourceOf(w.project_id)] = (goods[resourceOf(w.project_id)] ?? 0) + w.produced;
+      for (const w of made) setOwn(goods, resourceOf(w.project_id), (own(goods, resourceOf(w.project_id)) ?? 0) + w.produced);
       return [{ ...base, category: 'production', summary: `${after.name} ${parts.length ? `produced ${parts.join(', ')}` : 'produced nothing'}${idle.length ? `; ${idle.length} plan(s) idle for want of workers` : ''}`, data: { work: e.work, ledger: ledger({ organization_id: after.id, flow: 'production', goods }) } }];
     }
     case 'message-sent': {

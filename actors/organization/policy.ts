@@ -2,6 +2,7 @@
 // a pure function of what it can see today and a seeded draw, giving the actions it takes.
 // The daily turn (turn.ts) carries them out through the same commands an agent's requests
 // use, so every refusal, cost and history entry is the same as for an agent.
+import { own } from '../own';
 import { rng } from '../random';
 import { MAINTENANCE_PER_ADVENTURER } from './rules';
 import { travelCut, type EstablishmentLike } from './establishments';
@@ -146,12 +147,12 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
   const local = v.markets.filter((m) => m.location_id === here);
   const elsewhere = (resource: string) => Math.max(0, ...v.markets.filter((m) => m.location_id !== here && m.resource === resource).map((m) => m.price));
   for (const m of local) {
-    const held = org.holdings[m.resource] ?? 0;
+    const held = own(org.holdings, m.resource) ?? 0;
     if (held > 0 && m.price >= elsewhere(m.resource) * SELL_SHARE) actions.push({ type: 'trade', resource: m.resource, side: 'sell', quantity: held });
   }
   if (spare > 0 && !journey) {
     const bargain = local
-      .filter((m) => m.price > 0 && !(org.holdings[m.resource] > 0) && elsewhere(m.resource) >= m.price * BUY_MARGIN)
+      .filter((m) => m.price > 0 && !((own(org.holdings, m.resource) ?? 0) > 0) && elsewhere(m.resource) >= m.price * BUY_MARGIN)
       .sort((a, b) => elsewhere(b.resource) / b.price - elsewhere(a.resource) / a.price || a.resource.localeCompare(b.resource))[0];
     if (bargain) {
       const quantity = Math.min(Math.floor((spare * TRADE_BUDGET_SHARE) / bargain.price), Math.floor(bargain.supply * ORDER_SUPPLY_SHARE));

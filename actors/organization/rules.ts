@@ -1,9 +1,10 @@
 // The organization's rules as pure functions: decide (state + command -> events or a
 // refusal) and evolve (state + event -> state). Core rules 2-7 of the specification.
+import { own } from '../own';
 import { establishmentIncome } from './establishments';
 import { hasApplied, withApplied } from '../applied';
 import { rng } from '../random';
-import { accept, conflict, forbidden, notFound, type Decision } from '../result';
+import { accept, conflict, forbidden, notFound, refuse, type Decision } from '../result';
 import type {
   AddPartyMemberCommand, DispatchPartyCommand, EmployCommand, FormPartyCommand, QuestSettledCommand, ReserveGoldCommand,
   CheckTransferCommand, DayBeganCommand, SendMessageCommand, TransferCommand, FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, SettleTradeCommand,
@@ -43,6 +44,7 @@ export function decideTransfer(state: OrganizationState, c: TransferCommand | Ch
   if (!state) return notFound('organization not found');
   if (applied(state, c.op)) return accept();
   if (isEnded(state) && !c.even_if_ended) return conflict(`${state.name} is ${state.status} and can take part in nothing more`);
+  if (!Number.isFinite(c.gold) || !Object.values(c.holdings).every(Number.isFinite)) return refuse(422, 'an amount of gold or goods that is not a number moves nothing');
   if (c.in_person) {
     if (state.travel) return conflict(`${state.name} is on the road to ${state.travel.destination_id} until day ${state.travel.arrives_day}; goods change hands only where both parties stand`);
     if (c.in_person.location_id !== null && state.location_id !== c.in_person.location_id) {
@@ -51,7 +53,7 @@ export function decideTransfer(state: OrganizationState, c: TransferCommand | Ch
   }
   if (state.treasury + c.gold < 0) return conflict(`${state.name} has ${state.treasury} gold, short of the ${-c.gold} needed`);
   for (const [resource, delta] of Object.entries(c.holdings)) {
-    const held = state.holdings[resource] ?? 0;
+    const held = own(state.holdings, resource) ?? 0;
     if (held + delta < 0) return conflict(`${state.name} holds ${held} ${resource}, short of the ${-delta} needed`);
   }
   if (c.type === 'check-transfer') return accept();
@@ -148,16 +150,17 @@ export function decideTravel(state: OrganizationState, c: TravelCommand): Decisi
 
 export function decideSettleTrade(state: OrganizationState, c: SettleTradeCommand): Decision<OrganizationEvent> {
   // A trade of this market already settled (asked again by its retried saga) changes nothing, even if the organization has ended since.
-  if (state && c.serial !== undefined && (state.trades_settled?.[c.location_id] ?? 0) >= c.serial) return accept();
+  if (state && c.serial !== undefined && (own(state.trades_settled, c.location_id) ?? 0) >= c.serial) return accept();
   const refused = checkControl(state, c.agent_id) ?? checkStanding(state!);
   if (refused) return refused;
   const org = state!;
+  if (!Number.isFinite(c.gold) || !Number.isFinite(c.quantity)) return refuse(422, 'a trade whose gold or quantity is not a number settles nothing');
   if (org.location_id !== c.location_id) return conflict(`${org.name} stands at ${org.location_id}, not ${c.location_id}; it trades only where it stands`);
   if (c.side === 'buy' && org.treasury < c.gold) {
     return conflict(`buying ${c.quantity} ${c.resource} costs ${c.gold} gold but ${org.name} has ${org.treasury}`);
   }
-  if (c.side === 'sell' && (org.holdings[c.resource] ?? 0) < c.quantity) {
-    return conflict(`${org.name} holds ${org.holdings[c.resource] ?? 0} ${c.resource}, fewer than the ${c.quantity} offered`);
+  if (c.side === 'sell' && (own(org.holdings, c.resource) ?? 0) < c.quantity) {
+    return conflict(`${org.name} holds ${own(org.holdings, c.resource) ?? 0} ${c.resource}, fewer than the ${c.quantity} offered`);
   }
   const { type: _t, ...rest } = c;
   return accept({ type: 'trade-settled', ...rest });
@@ -369,7 +372,7 @@ export function decideDissolve(state: OrganizationState, agentId: number, day: n
 const withOp = (org: Organization, op: string | undefined, day: number) => withApplied(org.applied_ops, op, day);
 
 const addHolding = (h: Record<string, number>, resource: string, quantity: number) => {
-  const next = { ...h, [resource]: (h[resource] ?? 0) + quantity };
+  const next = { ...h, [resource]: (own(h, resource) ?? 0) + quantity };
   if (next[resource] <= 0) delete next[resource];
   return next;
 };

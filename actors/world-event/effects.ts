@@ -1,6 +1,7 @@
 // What active world events do (core rule 23), as pure functions of the events and the
 // place or organization at hand. Every modifier stops the day its event expires; only a
 // resource introduction (applied once, when the event begins) is permanent.
+import { own, setOwn } from '../own';
 export const EFFECT_KINDS = [
   'forest_danger_modifier', 'monster_growth_modifier', 'maintenance_modifier', 'production_modifier',
   'market_price_modifier', 'population_growth_modifier', 'resource_introduction',
@@ -39,7 +40,7 @@ export function locationModifiers(effects: Effect[], place: PlaceLike): Location
       case 'monster_growth_modifier': m.monster += e.value; break;
       case 'population_growth_modifier': m.population += e.value; break;
       case 'production_modifier': m.production += e.value; break;
-      case 'market_price_modifier': { const key = e.resource ?? '*'; m.prices[key] = (m.prices[key] ?? 0) + e.value; break; }
+      case 'market_price_modifier': { const key = e.resource ?? '*'; setOwn(m.prices, key, (own(m.prices, key) ?? 0) + e.value); break; }
       default: break;
     }
   }

@@ -1,5 +1,6 @@
 // The economy: regional markets and trade, travel, workers, projects and production
 // plans, establishments and the gaps of a place.
+import { own, setOwn } from '../../actors/own';
 import type { TradeReceipt } from '../../actors/location/actor';
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { travelCut, type EstablishmentLike } from '../../actors/organization/establishments';
@@ -36,17 +37,17 @@ async function tradeQuote(s: Services, locationId: string, resource: string, sid
   const l = await location(s, locationId);
   const market: Market | null = l.has_market ? {} : null;
   for (const m of l.has_market ? await s.read.list<MarketRow>('marketsAt', locationId) : []) {
-    market![m.resource] = {
+    setOwn(market!, m.resource, {
       resource: m.resource, target_supply: m.usual_supply, supply: m.supply, base_price: m.base_price, price: m.price,
       price_factor: m.price_factor ?? 1, production_factor: 0, per_person: 0,
-    };
+    });
   }
   const place = { id: l.id, name: l.name, market } as unknown as LocationState;
   const d = quoteTrade(place, { type: 'trade', day: await s.day(), agent_id: 0, organization_id: 0, resource, side, quantity });
   // What does not exist is not found; a trade the market would refuse is quoted with the refusal it would meet.
   if ('refusal' in d && d.refusal.status !== 409) throw fromRefusal(d.refusal);
   const t = 'refusal' in d ? null : d.events[0] as { total: number; supply_after: number; price_after: number };
-  const entry = market![resource];
+  const entry = own(market, resource)!;
   return {
     location_id: l.id, resource, side, quantity, possible: t !== null, refusal: 'refusal' in d ? d.refusal.detail : null,
     total: t?.total ?? null, average_price: t ? Math.round((t.total / quantity) * 10000) / 10000 : null,

@@ -151,6 +151,47 @@ describe('fair play over HTTP', function () {
     });
   });
 
+  describe('names every JavaScript object answers are no resources', () => {
+    const INHERITED = ['toString', 'valueOf', 'constructor', '__proto__', 'hasOwnProperty'];
+
+    it('trades none of them: each is not traded here (404), and neither the market nor the treasury moves', async () => {
+      const a = await foundOrg(w, 'Prototype Traders', 'merchant company');
+      const market = (await w.get('/api/market?location_id=emberfall')).body;
+      for (const resource of INHERITED) {
+        for (const side of ['buy', 'sell']) {
+          const r = await w.post('/api/trade', { organization_id: a.org.id, resource, side, quantity: 1 }, a.key);
+          expectStatus(r, 404);
+          assert.match(r.body.detail, /is not traded at/);
+        }
+        expectStatus(await w.get(`/api/market/${resource}/quote?location_id=emberfall&side=buy&quantity=1`), 404);
+      }
+      assert.deepEqual((await w.get('/api/market?location_id=emberfall')).body, market);
+      const after = await orgOf(w, a.org.id);
+      assert.equal(after.treasury, a.org.treasury);
+      assert.deepEqual(after.holdings, {});
+      await assertReplays(w, a.org.id);
+    });
+
+    it('delivers none of them under a contract: the proposer holds none (409), and no gold moves', async () => {
+      const seller = await foundOrg(w, 'Empty Hands', 'merchant company');
+      const buyer = await foundOrg(w, 'Trusting Buyers', 'merchant company');
+      for (const resource of ['valueOf', 'toString']) {
+        const c = await w.post('/api/contracts', { proposer_id: seller.org.id, counterparty_id: buyer.org.id, title: 'A delivery', terms: 'Goods for a great deal of gold.', value: 700, resource, quantity: 500 }, seller.key);
+        expectStatus(c, 201);
+        expectStatus(await w.post(`/api/contracts/${c.body.id}/accept`, { organization_id: buyer.org.id }, buyer.key), 200);
+        const r = await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: seller.org.id }, seller.key);
+        expectStatus(r, 409);
+        assert.match(r.body.detail, new RegExp(`holds 0 ${resource}`));
+        assert.equal((await w.get(`/api/contracts/${c.body.id}`)).body.status, 'accepted');
+      }
+      for (const o of [seller, buyer]) {
+        const now = await orgOf(w, o.org.id);
+        assert.equal(now.treasury, o.org.treasury);
+        assert.deepEqual(now.holdings, {});
+      }
+    });
+  });
+
   describe('smaller things', () => {
     it("a party's history gives the day the quest was resolved, and the day its member joined", async () => {
       const a = await foundOrg(w, 'Quest Takers', 'adventurers band');
