@@ -49,12 +49,47 @@ export function priceFor(e: Pick<MarketEntry, 'base_price' | 'target_supply' | '
   return Math.max(0.0001, round4(bounded * (e.price_factor ?? 1)));
 }
 
-/** The gold a trade of `quantity` costs (buy) or fetches (sell): the mean of the price before and after, times the quantity. */
+/**
+ * The gold the supply's passage from `low` to `high` is worth: the area under the price
+ * curve (priceFor, before rounding) between them. Areas add up, so what a trade costs does
+ * not depend on how it is split: the curve is convex, and a price taken at the two ends of
+ * a trade (their mean) would make one large sale fetch more than the small buys it undoes.
+ */
+export function valueBetween(e: Pick<MarketEntry, 'base_price' | 'target_supply' | 'price_factor'>, low: number, high: number): number {
+  const ceiling = e.base_price * PRICE_CEILING_RATIO;
+  const floor = e.base_price * PRICE_FLOOR_RATIO;
+  const scale = e.base_price * Math.pow(e.target_supply, PRICE_ELASTICITY);
+  const raw = (s: number) => scale * Math.pow(Math.max(s, 1), -PRICE_ELASTICITY);
+  // Below a supply of 1 the price is that of 1 (priceFor); elsewhere the curve, within its bounds.
+  const atCeiling = Math.pow(scale / ceiling, 1 / PRICE_ELASTICITY);
+  const atFloor = Math.pow(scale / floor, 1 / PRICE_ELASTICITY);
+  const bends = [1, atCeiling, atFloor].filter((x) => x > low && x < high).sort((a, b) => a - b);
+  // (PRICE_ELASTICITY is not 1: the area under s^-1 would be a logarithm.)
+  const antiderivative = (s: number) => (scale * Math.pow(s, 1 - PRICE_ELASTICITY)) / (1 - PRICE_ELASTICITY);
+  let area = 0;
+  for (let i = 0, from = low; i <= bends.length; i++) {
+    const to = i < bends.length ? bends[i] : high;
+    const p = raw((from + to) / 2);
+    if (from < 1 || p >= ceiling || p <= floor) area += Math.min(ceiling, Math.max(floor, p)) * (to - from);
+    else area += antiderivative(to) - antiderivative(from);
+    from = to;
+  }
+  return area * (e.price_factor ?? 1);
+}
+
+/**
+ * The gold a trade of `quantity` costs (buy) or fetches (sell): the area under the price
+ * curve over the supply it moves (valueBetween), rounded up for a buyer (at least 1) and
+ * down for a seller. A large order moves the price against itself, and no split of an order
+ * costs less or fetches more than the order whole: buying in lots and selling at once, or
+ * the other way round, at one market on one day, never gains gold.
+ */
 export function tradeTotal(e: MarketEntry, side: 'buy' | 'sell', quantity: number): { total: number; supplyAfter: number; priceAfter: number } {
   const supplyAfter = side === 'buy' ? e.supply - quantity : e.supply + quantity;
   const priceAfter = priceFor(e, supplyAfter);
-  const mean = (e.price + priceAfter) / 2;
-  const total = side === 'buy' ? Math.max(1, Math.ceil(mean * quantity)) : Math.max(0, Math.floor(mean * quantity));
+  // Rounded to the hundred-thousandth first, so float noise never adds or takes a gold.
+  const value = Math.round(valueBetween(e, Math.min(e.supply, supplyAfter), Math.max(e.supply, supplyAfter)) * 1e5) / 1e5;
+  const total = side === 'buy' ? Math.max(1, Math.ceil(value)) : Math.max(0, Math.floor(value));
   return { total, supplyAfter, priceAfter };
 }
 

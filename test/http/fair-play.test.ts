@@ -151,6 +151,31 @@ describe('fair play over HTTP', function () {
     });
   });
 
+  describe('the market', () => {
+    it('gives nothing for buying in small lots and selling in one, or the reverse, however often', async () => {
+      const a = await foundOrg(w, 'Lot Splitters', 'merchant company');
+      const trade = (side: string, quantity: number) => w.post('/api/trade', { organization_id: a.org.id, resource: 'ore', side, quantity }, a.key);
+      const board = async () => (await w.get('/api/market/ore?location_id=emberfall')).body;
+      const before = await board();
+      const treasury = async () => (await orgOf(w, a.org.id)).treasury;
+      let gold = a.org.treasury;
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 5; i++) expectStatus(await trade('buy', 20), 200);
+        expectStatus(await trade('sell', 100), 200);
+        assert.ok(await treasury() <= gold, `bought in lots, sold at once: ${gold} -> ${await treasury()}`);
+        gold = await treasury();
+        expectStatus(await trade('buy', 100), 200);
+        for (let i = 0; i < 5; i++) expectStatus(await trade('sell', 20), 200);
+        assert.ok(await treasury() <= gold, `bought at once, sold in lots: ${gold} -> ${await treasury()}`);
+        gold = await treasury();
+      }
+      const after = await orgOf(w, a.org.id);
+      assert.deepEqual(after.holdings, {});
+      assert.equal((await board()).supply, before.supply, 'the market is where it was');
+      await assertReplays(w, a.org.id);
+    });
+  });
+
   describe('names every JavaScript object answers are no resources', () => {
     const INHERITED = ['toString', 'valueOf', 'constructor', '__proto__', 'hasOwnProperty'];
 

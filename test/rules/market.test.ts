@@ -1,6 +1,6 @@
 import assert from 'assert/strict';
 import {
-  CONSTRUCTION_DRAW, MAX_SUPPLY_RATIO, SUPPLY_REVERSION, PRICE_CEILING_RATIO, PRICE_FLOOR_RATIO, marketDay, openingMarket, populationDay, priceFor, tradeTotal,
+  CONSTRUCTION_DRAW, MAX_SUPPLY_RATIO, SUPPLY_REVERSION, PRICE_CEILING_RATIO, PRICE_FLOOR_RATIO, marketDay, openingMarket, populationDay, priceFor, tradeTotal, valueBetween, type MarketEntry,
 } from '../../actors/location/market';
 import { decideDay, decideSeed, evolve, quoteTrade } from '../../actors/location/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
@@ -26,14 +26,49 @@ describe('market rules', () => {
       }
     });
 
-    it('charges a buyer the mean of the price before and after, rounded up, and pays a seller rounded down', () => {
+    it('charges a buyer the area under the price curve over the supply taken, rounded up, and pays a seller the same rounded down', () => {
       const buy = tradeTotal(entry, 'buy', 100);
       assert.equal(buy.supplyAfter, 900);
-      assert.equal(buy.total, Math.ceil(((2 + priceFor(entry, 900)) / 2) * 100));
+      // Summed unit by unit, at the middle of each unit's step: the same area, nearly.
+      const units = (from: number, to: number) => { let sum = 0; for (let s = from; s < to; s++) sum += priceFor({ ...entry, price_factor: 1 }, s + 0.5); return sum; };
+      assert.ok(Math.abs(valueBetween(entry, 900, 1000) - units(900, 1000)) < 0.01, `${valueBetween(entry, 900, 1000)} against ${units(900, 1000)}`);
+      assert.equal(buy.total, Math.ceil(valueBetween(entry, 900, 1000)));
+      assert.ok(buy.total > 2 * 100 && buy.total < priceFor(entry, 900) * 100, 'between the prices before and after');
       const sell = tradeTotal(entry, 'sell', 100);
       assert.equal(sell.supplyAfter, 1100);
-      assert.equal(sell.total, Math.floor(((2 + priceFor(entry, 1100)) / 2) * 100));
+      assert.equal(sell.total, Math.floor(valueBetween(entry, 1000, 1100)));
       assert.ok(sell.total < buy.total, 'a round trip loses gold');
+    });
+
+    it('follows the price within its bounds: at the ceiling when nearly nothing is left, at the floor in a glut', () => {
+      assert.equal(valueBetween(entry, 0, 1), 2 * PRICE_CEILING_RATIO);
+      assert.equal(valueBetween(entry, 1e7, 1e7 + 10), 2 * PRICE_FLOOR_RATIO * 10);
+      assert.equal(valueBetween({ ...entry, price_factor: 3 }, 500, 600), 3 * valueBetween(entry, 500, 600));
+      const parts = [0, 1, 5, 37, 240, 999, 5000, 7500, 20000];
+      let sum = 0;
+      for (let i = 1; i < parts.length; i++) sum += valueBetween(entry, parts[i - 1], parts[i]);
+      assert.ok(Math.abs(sum - valueBetween(entry, 0, 20000)) < 1e-6, 'areas add up across the bends of the curve');
+    });
+
+    it('gives no gold for buying in lots and selling at once, or buying at once and selling in lots, at one market on one day', () => {
+      for (const start of [entry, { ...entry, supply: 150 }, { ...entry, supply: 6000 }, { ...entry, price_factor: 1.7 }]) {
+        for (const lot of [1, 3, 20, 33]) {
+          let m: MarketEntry = { ...start, price: priceFor(start, start.supply) };
+          const step = (side: 'buy' | 'sell', q: number) => {
+            const t = tradeTotal(m, side, q);
+            m = { ...m, supply: t.supplyAfter, price: t.priceAfter };
+            return side === 'buy' ? -t.total : t.total;
+          };
+          let gold = 0;
+          for (let i = 0; i < 5; i++) gold += step('buy', lot);
+          gold += step('sell', 5 * lot);
+          assert.ok(gold <= 0, `lots of ${lot} from supply ${start.supply}: ${gold}`);
+          gold = step('buy', 5 * lot);
+          for (let i = 0; i < 5; i++) gold += step('sell', lot);
+          assert.ok(gold <= 0, `one buy of ${5 * lot}, sold in lots, from supply ${start.supply}: ${gold}`);
+          assert.equal(m.supply, start.supply);
+        }
+      }
     });
   });
 
