@@ -12,6 +12,7 @@ import { generateAdventurer } from '../world/generate';
 import { arrivedToday, AVAILABLE_POOL_TARGET, postedToday, recruits, seededQuest } from '../world/quest-board';
 import { recruitmentBonus, safetyCut, type EstablishmentLike } from '../organization/establishments';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
+import { constructionShare } from '../location/market';
 import { worldFounds, worldOrganizationsTurn } from '../organization/turn';
 import type { DayBegan } from './messages';
 import { dayBeganSummary } from './actor';
@@ -151,8 +152,8 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
 
       // Places first: markets and populations live through the day.
       const construction = new Map<string, number>();
-      for (const p of await read.list<{ location_id: string; production_plan: boolean }>('activeProjects')) {
-        if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + 1);
+      for (const p of await read.list<{ location_id: string; production_plan: boolean; budget: number; duration_days: number }>('activeProjects')) {
+        if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + constructionShare(p));
       }
       const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
       const withSafety = (l: { id: string }, m: ReturnType<typeof locationModifiers>) => ({ ...m, danger: m.danger - safetyCut(establishments, l.id) });

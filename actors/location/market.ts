@@ -35,8 +35,21 @@ export const MAX_SUPPLY_RATIO = 5;
 export const PER_PERSON: Record<string, number> = { food: 0.01, timber: 0.002, ore: 0.001 };
 /** Days of usual demand a market keeps in supply. */
 export const STOCK_DAYS = 30;
-/** What one active construction project draws from its location's market each day. */
+/** What one active construction project draws from its location's market each day, when its budget pays for it (constructionShare). */
 export const CONSTRUCTION_DRAW: Record<string, number> = { timber: 3, ore: 2 };
+/** A settlement's usual prices before its profile (openingMarket). */
+export const REFERENCE_BASE_PRICES: Readonly<Record<string, number>> = { food: 2, timber: 4, ore: 6 };
+/** What a day's CONSTRUCTION_DRAW is worth at the usual prices: 24 gold. */
+export const CONSTRUCTION_GOLD_PER_DAY = Object.entries(CONSTRUCTION_DRAW).reduce((sum, [r, q]) => sum + q * (own(REFERENCE_BASE_PRICES, r) ?? 0), 0);
+
+/**
+ * The share of a day's CONSTRUCTION_DRAW an active construction project takes from its
+ * market: what its budget spends a day, against what the draw is worth, at most all of it.
+ * A project of 1 gold over 60 days draws next to nothing, where it drew a full day's
+ * materials and could empty a market's timber and ore for a few gold.
+ */
+export const constructionShare = (p: { budget: number; duration_days: number }) =>
+  Math.min(1, Math.max(0, p.budget / Math.max(1, p.duration_days) / CONSTRUCTION_GOLD_PER_DAY));
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Prices keep four decimals, so even a one-unit trade moves them (core rule 19). */
@@ -95,7 +108,7 @@ export function tradeTotal(e: MarketEntry, side: 'buy' | 'sell', quantity: numbe
 
 export interface DayInputs {
   population: number;
-  /** Active construction projects at this location. */
+  /** Active construction projects at this location, each weighed by what its budget pays of its materials (constructionShare). */
   construction: number;
   /** World events: the factor on local producers, and price factors by resource ('*' for all). */
   production?: number;
@@ -179,8 +192,7 @@ export function populationDay(population: number, capacity: number, market: Mark
  */
 export function openingMarket(population: number, profile: { favours?: string[]; scarce?: string[] }): Market {
   const market: Market = {};
-  const basePrices: Record<string, number> = { food: 2, timber: 4, ore: 6 };
-  for (const [resource, price0] of Object.entries(basePrices)) {
+  for (const [resource, price0] of Object.entries(REFERENCE_BASE_PRICES)) {
     const demand = Math.max(1, population * PER_PERSON[resource]);
     let price = price0;
     let target = Math.round(demand * STOCK_DAYS);

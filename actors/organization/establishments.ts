@@ -12,6 +12,8 @@ export type EstablishmentRole = 'safety' | 'income' | 'recruitment' | 'travel';
 export const SAFETY_DANGER_CUT = 5;
 export const SAFETY_MAX_CUT = 15;
 export const INCOME_PER_DAY = 6;
+/** The income establishments of one owner that pay: more of them pay nothing more. */
+export const INCOME_MAX_PAYING = 3;
 export const RECRUITMENT_CHANCE = 0.1;
 export const RECRUITMENT_MAX = 0.3;
 export const TRAVEL_DAY_CUT = 1;
@@ -19,7 +21,7 @@ export const TRAVEL_MAX_CUT = 1;
 
 export const ESTABLISHMENT_FAMILIES: Record<EstablishmentRole, { words: string[]; effect: string }> = {
   safety: { words: ['watchtower', 'tower', 'fort', 'fortress', 'wall', 'walls', 'garrison', 'keep', 'palisade', 'outpost'], effect: `lowers the danger of its location by ${SAFETY_DANGER_CUT} (at most ${SAFETY_MAX_CUT} for all of them there)` },
-  income: { words: ['inn', 'tavern', 'market', 'shop', 'store', 'trading post', 'bank', 'workshop', 'smithy', 'mill'], effect: `pays its owner ${INCOME_PER_DAY} gold every day while the owner is active` },
+  income: { words: ['inn', 'tavern', 'market', 'shop', 'store', 'trading post', 'bank', 'workshop', 'smithy', 'mill'], effect: `pays its owner ${INCOME_PER_DAY} gold every day while the owner is active (at most ${INCOME_MAX_PAYING} of an owner's pay)` },
   recruitment: { words: ['guild hall', 'guildhall', 'training', 'academy', 'barracks', 'school', 'hall'], effect: `adds ${RECRUITMENT_CHANCE} to the daily chance that a newcomer adventurer arrives (at most ${RECRUITMENT_MAX} for all of them)` },
   travel: { words: ['stable', 'stables', 'waystation', 'way station', 'ferry', 'harbor', 'harbour', 'port', 'dock', 'docks', 'bridge', 'caravanserai', 'coaching house'], effect: `a journey setting out from its location takes ${TRAVEL_DAY_CUT} day less (at most ${TRAVEL_MAX_CUT} for all of them there; never under 1 day)` },
 };
@@ -47,8 +49,8 @@ export const safetyCut = (es: EstablishmentLike[], locationId: string) => Math.m
  */
 export const travelCut = (es: EstablishmentLike[], locationId: string) => Math.min(TRAVEL_MAX_CUT, TRAVEL_DAY_CUT * count(es, 'travel', locationId));
 
-/** The gold an owner's establishments pay it each day. */
-export const establishmentIncome = (es: EstablishmentLike[]) => INCOME_PER_DAY * count(es, 'income');
+/** The gold an owner's establishments pay it each day (at most INCOME_MAX_PAYING of them pay). */
+export const establishmentIncome = (es: EstablishmentLike[]) => INCOME_PER_DAY * Math.min(INCOME_MAX_PAYING, count(es, 'income'));
 
 /** The extra daily chance of a newcomer the world's recruiting establishments give. */
 export const recruitmentBonus = (es: EstablishmentLike[]) => Math.min(RECRUITMENT_MAX, RECRUITMENT_CHANCE * count(es, 'recruitment'));

@@ -28,6 +28,15 @@ export const workersRequired = (outputPerDay: number) => Math.max(1, Math.ceil(o
 export const PROJECT_OUTPUT_COST_SHARE = 1;
 export const PLAN_OUTPUT_COST_SHARE = 0.5;
 
+/** The least budget of a project that opens an establishment: what building one costs. */
+export const ESTABLISHMENT_MIN_BUDGET = 100;
+
+/** Why a project's budget cannot build the establishment it opens, or null. */
+export function checkEstablishmentPaidFor(spec: Pick<ProjectSpec, 'establishment_kind' | 'budget'>): string | null {
+  if (spec.establishment_kind === null || spec.budget >= ESTABLISHMENT_MIN_BUDGET) return null;
+  return `a budget of ${spec.budget} gold cannot build ${spec.establishment_kind}: an establishment costs at least ${ESTABLISHMENT_MIN_BUDGET}`;
+}
+
 /** The least budget that pays for a project's output (0 for a project without one). */
 export function minimumBudget(spec: Pick<ProjectSpec, 'kind' | 'output_resource' | 'output_quantity' | 'duration_days'>, unitPrice: number): number {
   if (spec.output_resource === null || spec.output_quantity <= 0) return 0;

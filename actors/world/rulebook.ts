@@ -11,16 +11,16 @@ import { BOLDNESS, BUY_MARGIN, LEAN_DAYS, MAX_MEMBERS, MIN_LOT, ORDER_SUPPLY_SHA
 import { HIRE_SAMPLE } from '../organization/turn';
 import { FOUNDING_CHANCE, MAX_WORLD_FOUNDED, PEOPLE_PER_ORGANIZATION, PROSPEROUS_POPULATION, PROSPEROUS_STOCK_SHARE } from './founding';
 import {
-  CONSTRUCTION_DRAW, DAILY_VARIATION, GLUT, MAX_SUPPLY_RATIO, PER_PERSON, PRICE_CEILING_RATIO, PRICE_ELASTICITY, PRICE_FLOOR_RATIO,
+  CONSTRUCTION_DRAW, CONSTRUCTION_GOLD_PER_DAY, DAILY_VARIATION, GLUT, MAX_SUPPLY_RATIO, PER_PERSON, PRICE_CEILING_RATIO, PRICE_ELASTICITY, PRICE_FLOOR_RATIO,
   SEASON_AMPLITUDE, SHORTAGE, SPELL_DAYS, STOCK_DAYS, SUPPLY_REVERSION, YEAR_DAYS,
 } from '../location/market';
 import { DANGER_SPREAD } from '../quest/rules';
 import { CAREER_DAYS, HIRING_FEE_BASE, HIRING_FEE_PER_LEVEL } from '../adventurer/rules';
 import { AVAILABLE_POOL_TARGET, RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL } from './quest-board';
 import {
-  ESTABLISHMENT_FAMILIES, INCOME_PER_DAY, RECRUITMENT_CHANCE, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, TRAVEL_DAY_CUT, TRAVEL_MAX_CUT,
+  ESTABLISHMENT_FAMILIES, INCOME_MAX_PAYING, INCOME_PER_DAY, RECRUITMENT_CHANCE, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, TRAVEL_DAY_CUT, TRAVEL_MAX_CUT,
 } from '../organization/establishments';
-import { CANCEL_REFUND_SHARE, PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE } from '../organization/projects';
+import { CANCEL_REFUND_SHARE, ESTABLISHMENT_MIN_BUDGET, PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE } from '../organization/projects';
 import { DANGER_PER_DAY } from '../organization/travel';
 
 /** The categories of history events (GET /api/events?category=...), and what each records. */
@@ -122,7 +122,7 @@ export function rulebook() {
       markets: {
         price_rule: `price = base_price * (target_supply / max(supply, 1))^${PRICE_ELASTICITY}, kept between ${PRICE_FLOOR_RATIO} and ${PRICE_CEILING_RATIO} times base_price, times the factor of any active market_price_modifier; four decimals. target_supply is the usual supply (${STOCK_DAYS} days of what the people use; favoured resources keep three times as much at half the base price, scarce ones a third at twice the price).`,
         large_order: 'A trade of q units costs (buy) or fetches (sell) the area under the price curve over the q units of supply it moves, as if each unit were priced at the supply it leaves or joins: buying rounds up (at least 1 gold), selling rounds down. The supply moves by q at once, so the price after a large order is that of the new supply. Splitting an order within a day changes nothing but the rounding (buying in lots and selling at once gains nothing); splitting it over days lets the market recover in between.',
-        daily_life: `Every day: people use per_person units each (${JSON.stringify(PER_PERSON)}); each active construction project draws ${JSON.stringify(CONSTRUCTION_DRAW)}; local producers make per_person * population * production_factor * harvest; then supply closes ${SUPPLY_REVERSION * 100}% of its gap to target_supply (traders, spoilage), within 0 and ${MAX_SUPPLY_RATIO} times target_supply.`,
+        daily_life: `Every day: people use per_person units each (${JSON.stringify(PER_PERSON)}); each active construction project draws ${JSON.stringify(CONSTRUCTION_DRAW)} times the share of it its budget pays (its budget a day against the ${CONSTRUCTION_GOLD_PER_DAY} gold that draw is worth at the usual prices, at most 1); local producers make per_person * population * production_factor * harvest; then supply closes ${SUPPLY_REVERSION * 100}% of its gap to target_supply (traders, spoilage), within 0 and ${MAX_SUPPLY_RATIO} times target_supply.`,
         harvest: `harvest = season * daily * spell, drawn from the world's seed, the place, the resource and the day (the same for every node and replay). season = 1 + amplitude * sin(2*pi*(day/${YEAR_DAYS} + phase)), amplitude ${JSON.stringify(SEASON_AMPLITUDE)}, the phase drawn per settlement and resource, so regions peak at different times. daily: within ${DAILY_VARIATION * 100}% either side. Days fall in spells of ${SPELL_DAYS}: a spell is a shortage (harvest times ${SHORTAGE.factor}) with chance ${SHORTAGE.chance}, a glut (times ${GLUT.factor}) with chance ${GLUT.chance}.`,
       },
       quest_risk: {
@@ -135,9 +135,9 @@ export function rulebook() {
         rule: `Each adventurer's career lasts ${CAREER_DAYS.min} to ${CAREER_DAYS.max} days from its arrival (fixed by its id). When it is over, an adventurer out of work dies of old age (status dead, category death in the history); one employed works on and dies the day it is next out of work. Newcomers arrive with chance ${RECRUIT_CHANCE} a day while fewer than ${AVAILABLE_POOL_TARGET} adventurers are available, ${RECRUIT_CHANCE_FULL_POOL} otherwise, plus what recruiting establishments add.`,
       },
       establishments: {
-        rule: 'An establishment does what its kind says, read by the words of the kind (whole words, any case); a kind with words of two families is of the first in the order safety, income, recruitment, travel; a kind of no family is a named service without an effect. Effects last while the establishment stands; income is paid only to an active owner.',
+        rule: `An establishment does what its kind says, read by the words of the kind (whole words, any case); a kind with words of two families is of the first in the order safety, income, recruitment, travel; a kind of no family is a named service without an effect. Effects last while the establishment stands; income is paid only to an active owner, for at most ${INCOME_MAX_PAYING} of its income establishments. A project that opens an establishment has a budget of at least ${ESTABLISHMENT_MIN_BUDGET} gold.`,
         families: ESTABLISHMENT_FAMILIES,
-        numbers: { safety_danger_cut: SAFETY_DANGER_CUT, safety_max_cut: SAFETY_MAX_CUT, income_per_day: INCOME_PER_DAY, recruitment_chance: RECRUITMENT_CHANCE, recruitment_max: RECRUITMENT_MAX, travel_day_cut: TRAVEL_DAY_CUT, travel_max_cut: TRAVEL_MAX_CUT },
+        numbers: { safety_danger_cut: SAFETY_DANGER_CUT, safety_max_cut: SAFETY_MAX_CUT, income_per_day: INCOME_PER_DAY, income_max_paying: INCOME_MAX_PAYING, establishment_min_budget: ESTABLISHMENT_MIN_BUDGET, recruitment_chance: RECRUITMENT_CHANCE, recruitment_max: RECRUITMENT_MAX, travel_day_cut: TRAVEL_DAY_CUT, travel_max_cut: TRAVEL_MAX_CUT },
       },
     },
     accounting: {

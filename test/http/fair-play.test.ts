@@ -50,6 +50,23 @@ describe('fair play over HTTP', function () {
       assert.equal((await w.get('/api/world')).body.counts.history_events, events, 'no history');
     });
 
+    it('refuses an establishment built for less than it costs, and pays income for three of an owner\'s at most', async () => {
+      const a = await foundOrg(w, 'Inn Speculators', 'merchant company');
+      const inn = (budget: number, title: string) => projectBody(a.org.id, { title, budget, establishment_kind: 'inn' });
+      const cheap = await w.post('/api/projects', inn(1, 'A one-gold inn'), a.key);
+      expectStatus(cheap, 409);
+      assert.match(cheap.body.detail, /an establishment costs at least 100/);
+      assert.equal((await orgOf(w, a.org.id)).treasury, a.org.treasury, 'nothing reserved');
+      for (let i = 1; i <= 5; i++) expectStatus(await w.post('/api/projects', inn(100, `Inn number ${i}`), a.key), 201);
+      await w.tick();
+      assert.equal((await w.get(`/api/establishments?organization_id=${a.org.id}`)).body.length, 5);
+      await w.tick();
+      const income = (await ledgerOf(w, a.org.id, 'establishment_income')).map((l) => l.gold);
+      assert.ok(income.length >= 1, 'income was paid');
+      assert.deepEqual(income, income.map(() => 18), 'five inns, of which three pay 6 gold a day');
+      await assertReplays(w, a.org.id);
+    });
+
     it('accepts a project whose budget pays for its output, which then yields exactly that', async () => {
       const a = await foundOrg(w, 'Honest Diggers', 'mining company');
       const r = await w.post('/api/projects', projectBody(a.org.id, { budget: 60, output_resource: 'ore', output_quantity: 10 }), a.key);

@@ -232,7 +232,7 @@ async function apiJourney(w: TestWorld): Promise<void> {
   }, a.key, 201);
   const hall = await post('/api/projects', {
     owner_id: orgA.id, title: 'Guild hall', kind: 'construction', description: 'A hall for the guild to meet in', location_id: 'emberfall',
-    budget: 40, duration_days: 1, output_resource: null, output_quantity: 0, establishment_kind: 'hall',
+    budget: 100, duration_days: 1, output_resource: null, output_quantity: 0, establishment_kind: 'hall',
   }, a.key, 201);
   await ok(w.get('/api/projects'));
   await ok(w.get('/api/production'));

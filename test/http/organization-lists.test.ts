@@ -143,7 +143,7 @@ describe('an organization lists what it has now, in bounded lists', () => {
     for (const [title, kind] of [['The Cedar Inn', 'inn'], ['The Cedar Watchtower', 'watchtower']]) {
       expectStatus(await w.post('/api/projects', {
         owner_id: c.org.id, title, kind: 'construction', description: 'Built to stand for a hundred years.', location_id: c.org.location_id,
-        budget: 20, duration_days: 1, establishment_kind: kind,
+        budget: 100, duration_days: 1, establishment_kind: kind,
       }, c.key), 201);
     }
     await w.tick();

@@ -22,7 +22,7 @@ describe(`restart: every read endpoint answers the same afterwards (${TEST_STORE
     expectStatus(await w.post('/api/workers/hire', { organization_id: a.org.id, quantity: 2 }, a.key), 200);
     expectStatus(await w.post('/api/projects', {
       owner_id: a.org.id, title: 'Restart Inn', kind: 'construction', description: 'An inn that survives restarts.', location_id: 'emberfall',
-      budget: 40, duration_days: 2, output_resource: null, output_quantity: 0, establishment_kind: 'inn',
+      budget: 100, duration_days: 2, output_resource: null, output_quantity: 0, establishment_kind: 'inn',
     }, a.key), 201);
     const free = (await w.get('/api/adventurers')).body.find((x: { status: string }) => x.status === 'available');
     expectStatus(await w.post('/api/adventurers/hire', { organization_id: b.org.id, adventurer_id: free.id }, b.key), 200);

@@ -3,7 +3,7 @@
 // and what establishments do.
 import assert from 'assert/strict';
 import {
-  DAILY_VARIATION, GLUT, SEASON_AMPLITUDE, SHORTAGE, YEAR_DAYS, harvestFactors, marketDay, openingMarket, spellOf,
+  CONSTRUCTION_DRAW, CONSTRUCTION_GOLD_PER_DAY, DAILY_VARIATION, GLUT, SEASON_AMPLITUDE, SHORTAGE, YEAR_DAYS, constructionShare, harvestFactors, marketDay, openingMarket, spellOf,
 } from '../../actors/location/market';
 import { decideDay as decideLocationDay, decideSeed, evolve as evolveLocation } from '../../actors/location/rules';
 import { DANGER_SPREAD, dangerMet, outcomeFor, outcomeOdds } from '../../actors/quest/rules';
@@ -11,10 +11,11 @@ import { CAREER_DAYS, careerDays, decideDay as decideAdventurerDay, dueDay, evol
 import type { Adventurer, AdventurerState } from '../../actors/adventurer/messages';
 import { RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL, recruits, seededQuest } from '../../actors/world/quest-board';
 import {
-  ESTABLISHMENT_FAMILIES, INCOME_PER_DAY, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, TRAVEL_DAY_CUT, TRAVEL_MAX_CUT,
+  ESTABLISHMENT_FAMILIES, INCOME_MAX_PAYING, INCOME_PER_DAY, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, TRAVEL_DAY_CUT, TRAVEL_MAX_CUT,
   establishmentIncome, establishmentRole, recruitmentBonus, safetyCut, travelCut,
 } from '../../actors/organization/establishments';
-import { decideDay as decideOrganizationDay, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { decideDay as decideOrganizationDay, decideFound, decideStartProject, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { ESTABLISHMENT_MIN_BUDGET } from '../../actors/organization/projects';
 import type { OrganizationState } from '../../actors/organization/messages';
 import { travelDays } from '../../actors/organization/travel';
 import { FLOWS } from '../../actors/ledger';
@@ -22,6 +23,22 @@ import { rulebook } from '../../actors/world/rulebook';
 import type { LocationState } from '../../actors/location/messages';
 
 describe('a living world: rules', () => {
+  describe('construction draws what its budget pays for', () => {
+    it('draws a full day of materials for a budget that pays it, and next to nothing for a few gold over many days', () => {
+      assert.equal(CONSTRUCTION_GOLD_PER_DAY, 24);
+      assert.equal(constructionShare({ budget: 100, duration_days: 1 }), 1);
+      assert.equal(constructionShare({ budget: 24 * 30, duration_days: 30 }), 1);
+      assert.equal(constructionShare({ budget: 12 * 30, duration_days: 30 }), 0.5);
+      assert.ok(constructionShare({ budget: 1, duration_days: 60 }) < 0.001);
+      const market = openingMarket(10000, {});
+      const quiet = marketDay(market, { population: 10000, construction: 0 });
+      const cheap = marketDay(market, { population: 10000, construction: 150 * constructionShare({ budget: 1, duration_days: 60 }) });
+      const paid = marketDay(market, { population: 10000, construction: 150 });
+      assert.ok(quiet.timber.supply - cheap.timber.supply <= 1, 'a hundred and fifty projects of 1 gold take next to no timber');
+      assert.ok(quiet.timber.supply - paid.timber.supply >= Math.floor(150 * CONSTRUCTION_DRAW.timber * 0.9) - 1, 'as many paid-for projects take their full draw');
+    });
+  });
+
   describe('harvests move markets', () => {
     const days = Array.from({ length: YEAR_DAYS }, (_, i) => i + 1);
 
@@ -207,6 +224,27 @@ describe('a living world: rules', () => {
       assert.equal(after!.treasury, 100 + INCOME_PER_DAY - d.events[1].paid!);
       assert.equal(establishmentIncome([{ kind: 'shrine', location_id: 'x' }]), 0);
       assert.equal(FLOWS.establishment_income.kind, 'source');
+    });
+
+    it('income pays for at most INCOME_MAX_PAYING income establishments of one owner', () => {
+      const inns = (n: number) => Array.from({ length: n }, () => ({ kind: 'inn', location_id: 'emberfall' }));
+      assert.equal(establishmentIncome(inns(1)), INCOME_PER_DAY);
+      assert.equal(establishmentIncome(inns(INCOME_MAX_PAYING)), INCOME_MAX_PAYING * INCOME_PER_DAY);
+      assert.equal(establishmentIncome(inns(50)), INCOME_MAX_PAYING * INCOME_PER_DAY, 'fifty inns pay what three do');
+    });
+
+    it('cost at least ESTABLISHMENT_MIN_BUDGET to build: a cheaper project that would open one is refused (409)', () => {
+      const found = decideFound(null, { type: 'found', id: 9, agent_id: 1, name: 'Builders', kind: 'merchant company', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 });
+      assert.ok('events' in found);
+      const org = found.events.reduce(evolveOrganization, null as OrganizationState);
+      const spec = (budget: number, establishment_kind: string | null) => ({
+        id: 1, title: 'An inn', kind: 'construction', description: 'A warm place.', location_id: 'emberfall', budget, duration_days: 1, output_resource: null, output_quantity: 0, establishment_kind,
+      });
+      const cheap = decideStartProject(org, 1, 1, spec(ESTABLISHMENT_MIN_BUDGET - 1, 'inn'), null);
+      assert.ok('refusal' in cheap && cheap.refusal.status === 409);
+      assert.match((cheap as { refusal: { detail: string } }).refusal.detail, new RegExp(`at least ${ESTABLISHMENT_MIN_BUDGET}`));
+      assert.ok('events' in decideStartProject(org, 1, 1, spec(ESTABLISHMENT_MIN_BUDGET, 'inn'), null));
+      assert.ok('events' in decideStartProject(org, 1, 1, spec(1, null), null), 'a project without an establishment has no such floor');
     });
 
     it('are written in the rulebook, with the market, quest risk and careers', () => {
