@@ -242,6 +242,8 @@ export interface Party {
   status: 'formed' | 'dispatched' | 'disbanded';
   quest_id: number | null;
   formed_day: number;
+  /** The day it came back from its last quest: it sets out again the next day at the earliest. */
+  returned_day?: number;
 }
 
 export interface Project extends ProjectSpec {

@@ -243,6 +243,10 @@ export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCo
   if (!party) return notFound(`party ${c.party_id} does not belong to ${org.name}`);
   if (party.status !== 'formed') return conflict(`party ${party.name} is already dispatched to quest ${party.quest_id}`);
   if (party.members.length === 0) return conflict(`party ${party.name} has no members`);
+  // A quest is a day's work at least: the same adventurers cannot take quest after quest in one day.
+  if (party.returned_day !== undefined && party.returned_day >= c.day) {
+    return conflict(`party ${party.name} came back from a quest on day ${party.returned_day}; it sets out again on day ${party.returned_day + 1} at the earliest`);
+  }
   if (org.location_id !== c.location_id) {
     return conflict(`${org.name} stands at ${org.location_id}; it must be at the quest's location ${c.location_id} to dispatch a party there`);
   }
@@ -455,7 +459,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         trust,
         employees: state.employees.filter((a) => !dead.has(a)),
         parties: state.parties.map((p) => (p.id === e.party_id
-          ? { ...p, status: 'formed', quest_id: null, members: p.members.filter((m) => !dead.has(m)) }
+          ? { ...p, status: 'formed', quest_id: null, members: p.members.filter((m) => !dead.has(m)), returned_day: e.day }
           : { ...p, members: p.members.filter((m) => !dead.has(m)) })),
       };
     }

@@ -392,10 +392,14 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       } else if (q.party_id !== null) {
         return conflict(`party ${q.party_id} is already on quest ${q.id}`);
       }
-      const party = await io.read.row<{ members: number[]; name?: string }>('party', c.party_id);
+      const party = await io.read.row<{ members: number[]; name?: string; returned_day?: number }>('party', c.party_id);
       const members = await rowsOf(io, party?.members ?? []);
       const hurt = members.find((m) => m.injured_until !== null && m.injured_until > c.day);
       if (hurt) return conflict(`adventurer ${hurt.id} is injured until day ${hurt.injured_until}; a party sets out only with every member fit`);
+      // Checked again by the organization, which keeps the party (decideDispatchParty); said here before anything is recorded.
+      if (party?.returned_day !== undefined && party.returned_day >= c.day) {
+        return conflict(`party ${party.name ?? c.party_id} came back from a quest on day ${party.returned_day}; it sets out again on day ${party.returned_day + 1} at the earliest`);
+      }
       const strength = partyStrength(members, await placeOf(io, q.location_id));
       // Requirements hold at dispatch too (core rule 9): the party's strength, the organization's reputation and trust.
       const standingNow = await standing(io, c.organization_id, c.agent_id, q.requester_id);

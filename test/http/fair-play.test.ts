@@ -256,6 +256,29 @@ describe('fair play over HTTP', function () {
       assert.equal(entry.joined_day, joined);
     });
 
+    it('a party takes one quest a day: a friend\'s cheap quests cannot be farmed for experience and reputation', async () => {
+      const x = await foundOrg(w, 'Fame Farmers', 'adventurers band');
+      const mill = await foundOrg(w, 'Quest Mill', 'merchant company');
+      const free = (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
+      expectStatus(await w.post('/api/adventurers/hire', { organization_id: x.org.id, adventurer_id: free.id }, x.key), 200);
+      const party = (await w.post('/api/parties', { organization_id: x.org.id, name: 'The Farmhands' }, x.key)).body;
+      expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: free.id }, x.key), 200);
+      const quest = async (n: number) => (await w.post('/api/quests', questBody(mill.org.id, { reward: 1, title: `Chore number ${n}` }), mill.key)).body;
+      const first = await quest(1);
+      expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: first.id }, x.key), 200);
+      expectStatus(await w.post(`/api/quests/${first.id}/complete`, undefined, x.key), 200);
+      const after = { adventurer: (await w.get(`/api/adventurers/${free.id}`)).body, org: await orgOf(w, x.org.id) };
+      const second = await quest(2);
+      const again = await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: second.id }, x.key);
+      expectStatus(again, 409);
+      assert.match(again.body.detail, /came back from a quest on day \d+; it sets out again on day \d+ at the earliest/);
+      assert.equal((await w.get(`/api/quests/${second.id}`)).body.status, 'open');
+      assert.equal((await w.get(`/api/adventurers/${free.id}`)).body.experience, after.adventurer.experience);
+      assert.equal((await orgOf(w, x.org.id)).reputation, after.org.reputation);
+      await w.tick();
+      expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: second.id }, x.key), 200);
+    });
+
     it("the inbox shows the public broadcasts an organization sent", async () => {
       const a = await foundOrg(w, 'Town Criers', 'merchant company');
       const m = await w.post('/api/messages', { sender_id: a.org.id, recipient_id: null, body: 'Hear ye, hear ye!' }, a.key);

@@ -106,6 +106,8 @@ describe('gaps: injured adventurers recover (core rule 13)', function () {
     // Send a weak party into Frostmaw Deep until someone comes back wounded.
     let hurt: { id: number; day: number; until: number } | null = null;
     for (let attempt = 0; attempt < 25 && !hurt; attempt++) {
+      // A party back from a quest sets out again the next day.
+      if (attempt > 0) await w.tick();
       const members = (await parties(w)).find((p) => p.id === partyId)!.members;
       for (let n = members.length; n < 2; n++) {
         const weakest = (await available(w)).sort((x, y) => x.strength - y.strength)[0];

@@ -538,6 +538,11 @@ describe('quests, parties and adventurers over HTTP', function () {
     it('dispatching to an open quest accepts it on the way', async () => {
       const members = (await party(partyId)).members;
       assert.ok(members.length > 0, 'the party has survivors to send');
+      const early = await w.post<Party>(`/api/parties/${partyId}/dispatch`, { quest_id: sideQuest.id }, a.key);
+      expectStatus(early, 409, 'the party came back from a quest today');
+      assert.match((early.body as unknown as { detail: string }).detail, /sets out again on day \d+ at the earliest/);
+      assert.equal((await quest(sideQuest.id)).status, 'open', 'the refused dispatch accepted nothing');
+      await w.tick();
       const r = await w.post<Party>(`/api/parties/${partyId}/dispatch`, { quest_id: sideQuest.id }, a.key);
       expectStatus(r, 200, 'dispatch to an open quest');
       const q = await quest(sideQuest.id);
