@@ -42,7 +42,7 @@ export interface PolicyQuest {
 }
 export interface PolicyPlace extends RouteGraphNode { has_market: boolean }
 export interface PolicyMember { id: number; strength: number; injured_until: number | null; party_id: number | null }
-export interface PolicyParty { id: number; status: string; members: number[]; quest_id: number | null }
+export interface PolicyParty { id: number; status: string; members: number[]; quest_id: number | null; returned_day?: number }
 
 /** What an organization sees on its turn: itself, its people, the markets, the quest board, the map, a few adventurers for hire. */
 export interface PolicyView {
@@ -97,8 +97,8 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
   const cut = travelCut(v.establishments, here);
   const journeyDays = (road: number, to: string) => travelDays(road, dangerAt(v, to), cut);
 
-  // A party ready to go: a formed one whose members are all fit, else the fit members in no party.
-  const ready = v.parties.find((p) => p.status === 'formed' && p.members.length > 0
+  // A party ready to go: a formed one not back from a quest today, whose members are all fit, else the fit members in no party.
+  const ready = v.parties.find((p) => p.status === 'formed' && p.members.length > 0 && (p.returned_day ?? -1) < v.day
     && p.members.every((id) => { const m = v.members.find((x) => x.id === id); return m !== undefined && fit(m, v.day); }));
   const free = v.members.filter((m) => m.party_id === null && fit(m, v.day));
   const team = ready ? v.members.filter((m) => ready.members.includes(m.id)) : free;

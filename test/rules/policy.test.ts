@@ -41,6 +41,10 @@ describe('the policy of an organization no agent controls', () => {
   it('reuses a formed party whose members are all fit', () => {
     const v = view({ members: [member(1, 25, { party_id: 4 }), member(2, 20, { party_id: 4 })], parties: [{ id: 4, status: 'formed', members: [1, 2], quest_id: null }], quests: [quest()] }, { location_id: 'moors' });
     assert.deepEqual(decideTurn(v).find((a) => a.type === 'send-party'), { type: 'send-party', quest_id: 7, party_id: 4, party_name: 'Guild Company 10', add: [] });
+    const back = view({ members: v.members, parties: [{ id: 4, status: 'formed', members: [1, 2], quest_id: null, returned_day: 10 }], quests: [quest()] }, { location_id: 'moors' });
+    assert.equal(decideTurn(back).find((a) => a.type === 'send-party'), undefined, 'a party back from a quest today rests (it sets out again tomorrow)');
+    const rested = view({ members: v.members, parties: [{ id: 4, status: 'formed', members: [1, 2], quest_id: null, returned_day: 9 }], quests: [quest()] }, { location_id: 'moors' });
+    assert.equal(decideTurn(rested).find((a) => a.type === 'send-party')?.party_id, 4);
   });
 
   it('accepts a quest elsewhere and sets out for it, taking the days the travel rule gives', () => {
