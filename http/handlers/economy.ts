@@ -35,9 +35,11 @@ interface MarketRow { resource: string; price: number; supply: number; location_
  */
 async function tradeQuote(s: Services, locationId: string, resource: string, side: 'buy' | 'sell', quantity: number) {
   const l = await location(s, locationId);
-  const market: Market | null = l.has_market ? {} : null;
-  for (const m of l.has_market ? await s.read.list<MarketRow>('marketsAt', locationId) : []) {
-    setOwn(market!, m.resource, {
+  // As its board: a place where nobody lives has no market to quote (404).
+  if (!l.has_market) throw notFoundError(`${l.name} has no market: nobody lives there`);
+  const market: Market = {};
+  for (const m of await s.read.list<MarketRow>('marketsAt', locationId)) {
+    setOwn(market, m.resource, {
       resource: m.resource, target_supply: m.usual_supply, supply: m.supply, base_price: m.base_price, price: m.price,
       price_factor: m.price_factor ?? 1, production_factor: 0, per_person: 0,
     });

@@ -61,6 +61,9 @@ describe('what an agent needs to decide (issue 13)', function () {
       expectStatus(trade, 409);
       assert.equal(tooMuch.body.refusal, trade.body.detail, 'the quote names the refusal the trade meets');
       expectStatus(await w.get('/api/market/mithril/quote?side=buy&quantity=1&location_id=emberfall'), 404);
+      const nobody = await w.get('/api/market/food/quote?side=buy&quantity=1&location_id=frostmaw-deep');
+      expectStatus(nobody, 404);
+      assert.match(nobody.body.detail, /has no market: nobody lives there/, 'as its board answers');
       expect422At(await w.get('/api/market/ore/quote?side=steal&quantity=1'), ['query', 'side']);
       expect422At(await w.get('/api/market/ore/quote?side=buy&quantity=0'), ['query', 'quantity']);
       expect422At(await w.get('/api/market/ore/quote?side=buy'), ['query', 'quantity']);
