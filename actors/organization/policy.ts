@@ -4,7 +4,7 @@
 // use, so every refusal, cost and history entry is the same as for an agent.
 import { own } from '../own';
 import { rng } from '../random';
-import { MAINTENANCE_PER_ADVENTURER } from './rules';
+import { MAINTENANCE_PER_ADVENTURER, partyResting } from './rules';
 import { travelCut, type EstablishmentLike } from './establishments';
 import { roadDays, travelDays, type RouteGraphNode } from './travel';
 
@@ -98,7 +98,7 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
   const journeyDays = (road: number, to: string) => travelDays(road, dangerAt(v, to), cut);
 
   // A party ready to go: a formed one not back from a quest today, whose members are all fit, else the fit members in no party.
-  const ready = v.parties.find((p) => p.status === 'formed' && p.members.length > 0 && (p.returned_day ?? -1) < v.day
+  const ready = v.parties.find((p) => p.status === 'formed' && p.members.length > 0 && partyResting(p, v.day, p.id) === null
     && p.members.every((id) => { const m = v.members.find((x) => x.id === id); return m !== undefined && fit(m, v.day); }));
   const free = v.members.filter((m) => m.party_id === null && fit(m, v.day));
   const team = ready ? v.members.filter((m) => ready.members.includes(m.id)) : free;

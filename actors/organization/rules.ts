@@ -159,8 +159,9 @@ export function decideSettleTrade(state: OrganizationState, c: SettleTradeComman
   if (c.side === 'buy' && org.treasury < c.gold) {
     return conflict(`buying ${c.quantity} ${c.resource} costs ${c.gold} gold but ${org.name} has ${org.treasury}`);
   }
-  if (c.side === 'sell' && (own(org.holdings, c.resource) ?? 0) < c.quantity) {
-    return conflict(`${org.name} holds ${own(org.holdings, c.resource) ?? 0} ${c.resource}, fewer than the ${c.quantity} offered`);
+  const held = own(org.holdings, c.resource) ?? 0;
+  if (c.side === 'sell' && held < c.quantity) {
+    return conflict(`${org.name} holds ${held} ${c.resource}, fewer than the ${c.quantity} offered`);
   }
   const { type: _t, ...rest } = c;
   return accept({ type: 'trade-settled', ...rest });
@@ -231,6 +232,16 @@ export function decideAddPartyMember(state: OrganizationState, c: AddPartyMember
   return accept({ type: 'party-member-added', day: c.day, agent_id: c.agent_id, party_id: c.party_id, adventurer_id: c.adventurer_id, ...op });
 }
 
+/**
+ * Why a party may not set out on `day` for having come back from a quest that day or later,
+ * or null. A quest is a day's work at least: the same adventurers cannot take quest after
+ * quest in one day (the organization's dispatch, the quest's own check, the world's policy).
+ */
+export function partyResting(party: { name?: string; returned_day?: number }, day: number, called: string | number): string | null {
+  if (party.returned_day === undefined || party.returned_day < day) return null;
+  return `party ${party.name ?? called} came back from a quest on day ${party.returned_day}; it sets out again on day ${party.returned_day + 1} at the earliest`;
+}
+
 export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCommand): Decision<OrganizationEvent> {
   const refused = checkControl(state, c.agent_id);
   if (refused) return refused;
@@ -243,10 +254,8 @@ export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCo
   if (!party) return notFound(`party ${c.party_id} does not belong to ${org.name}`);
   if (party.status !== 'formed') return conflict(`party ${party.name} is already dispatched to quest ${party.quest_id}`);
   if (party.members.length === 0) return conflict(`party ${party.name} has no members`);
-  // A quest is a day's work at least: the same adventurers cannot take quest after quest in one day.
-  if (party.returned_day !== undefined && party.returned_day >= c.day) {
-    return conflict(`party ${party.name} came back from a quest on day ${party.returned_day}; it sets out again on day ${party.returned_day + 1} at the earliest`);
-  }
+  const resting = partyResting(party, c.day, c.party_id);
+  if (resting) return conflict(resting);
   if (org.location_id !== c.location_id) {
     return conflict(`${org.name} stands at ${org.location_id}; it must be at the quest's location ${c.location_id} to dispatch a party there`);
   }

@@ -10,6 +10,7 @@ import { involved as involvedIn, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
 import { conflict, forbidden, type Refusal, type Result } from '../result';
 import { intentEnded, intentRow } from '../intents';
+import { partyResting } from '../organization/rules';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
@@ -397,9 +398,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       const hurt = members.find((m) => m.injured_until !== null && m.injured_until > c.day);
       if (hurt) return conflict(`adventurer ${hurt.id} is injured until day ${hurt.injured_until}; a party sets out only with every member fit`);
       // Checked again by the organization, which keeps the party (decideDispatchParty); said here before anything is recorded.
-      if (party?.returned_day !== undefined && party.returned_day >= c.day) {
-        return conflict(`party ${party.name ?? c.party_id} came back from a quest on day ${party.returned_day}; it sets out again on day ${party.returned_day + 1} at the earliest`);
-      }
+      const resting = party && partyResting(party, c.day, c.party_id);
+      if (resting) return conflict(resting);
       const strength = partyStrength(members, await placeOf(io, q.location_id));
       // Requirements hold at dispatch too (core rule 9): the party's strength, the organization's reputation and trust.
       const standingNow = await standing(io, c.organization_id, c.agent_id, q.requester_id);

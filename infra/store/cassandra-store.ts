@@ -132,7 +132,7 @@ const consistencyOf = (name: string): number => {
 /** One statement of a persist; `row` names the row it writes when a later write of the same row in one batch must replace it. */
 interface Statement { query: string; params: unknown[]; row?: string }
 
-/** How long after a failed batch no page is kept: longer than Cassandra's write timeout and its batchlog's replay after it. */
+/** How long after a failed batch no page or answer is kept: longer than Cassandra's write timeout and its batchlog's replay after it. */
 const FAILED_BATCH_DOUBT_MS = 120_000;
 
 /**
