@@ -11,8 +11,8 @@ import { completeEnding } from './organization/ending';
 export type PendingIntent =
   /** An organization ended; what follows (its adventurers freed, its quests, pledges and alliances) is not yet done. */
   | { kind: 'organization'; id: number; intent: 'ending'; day: number; how: 'bankruptcy' | 'dissolution' }
-  /** An agent is founding an organization. */
-  | { kind: 'agent'; id: number; intent: 'founding'; day: number; organization_id: number }
+  /** An agent is founding an organization, or retiring (its organization is being told to take no more of its commands). */
+  | { kind: 'agent'; id: number; intent: 'founding' | 'retirement'; day: number; organization_id: number }
   /** An adventurer is being hired, released, or is joining a party. */
   | { kind: 'adventurer'; id: number; intent: 'hire' | 'release' | 'joining'; day: number; organization_id: number }
   /** A market is trading with an organization. */

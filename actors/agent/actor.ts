@@ -1,11 +1,12 @@
 // The agent actor. Founding an organization asks the organization actors (lower in the
 // ask order): first whether the current one is still active, then to found the new one.
+// Retiring asks its organization to take no more of its commands before it records it.
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { OrganizationView } from '../organization/actor';
 import type { Agent, AgentCommand, AgentEvent, AgentState } from './messages';
-import { checkActive, decideBeginFounding, decideFoldKey, decideFoundingAnswer, decideRegister, decideRetire, evolve } from './rules';
+import { checkActive, decideBeginFounding, decideFoldKey, decideFoundingAnswer, decideRegister, decideRetire, decideRetirementAnswer, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 
@@ -28,6 +29,8 @@ function chronicle(e: AgentEvent, after: AgentState): HistoryEntry[] {
     case 'founding-begun':
     case 'founding-abandoned':
       return []; // the organization's record tells the founding
+    case 'retirement-begun':
+      return []; // told when it ends
     case 'key-folded':
       return [];
   }
@@ -63,6 +66,12 @@ async function foundOrganization(state: AgentState, c: Extract<AgentCommand, { t
     if ('refusal' in pending && !pending.events?.length) return pending;
     return { events: pending.events ?? [], andThen: (s) => foundOrganization(s, c, io) };
   }
+  if (state!.retiring) {
+    // A retirement a crash cut short is finished first; the founding is then refused.
+    const pending = await continueRetirement(state, io);
+    if ('refusal' in pending && !pending.events?.length) return pending;
+    return { events: pending.events ?? [], andThen: (s) => foundOrganization(s, c, io) };
+  }
   let currentIsActive = false;
   if (state!.current_organization_id !== null) {
     const current = await io.ask<OrganizationView, 'organization'>('organization', state!.current_organization_id, { type: 'status' });
@@ -86,6 +95,48 @@ async function continueFounding(state: AgentState, io: IO): Promise<Outcome<Agen
   return { events: decision.events, reply: () => founded.value };
 }
 
+/**
+ * Retiring, a saga: the agent records its intent (`retirement-begun`), asks its
+ * organization to take no more of its commands (`retire-controller`), then records its
+ * retirement. Every command the organization took for this key is therefore on record
+ * before the retirement, and none is taken after it: a request the HTTP layer let through
+ * just before is refused 403 by the organization. A crash between the steps leaves the
+ * intent, which `resume` finishes (the organization marks once). An agent with no
+ * organization retires at once; a founding a crash cut short is finished first.
+ */
+async function retire(state: AgentState, c: Extract<AgentCommand, { type: 'retire' }>, io: IO): Promise<Outcome<AgentState, AgentEvent>> {
+  const refused = checkActive(state);
+  if (refused) return refused;
+  if (state!.founding) {
+    const pending = await continueFounding(state, io);
+    if ('refusal' in pending && !pending.events?.length) return pending;
+    return { events: pending.events ?? [], andThen: (s) => retire(s, c, io) };
+  }
+  const decision = decideRetire(state, c.reason, c.day);
+  if ('refusal' in decision) return decision;
+  return { events: decision.events, andThen: (s) => continueRetirement(s, io) };
+}
+
+/** The retirement under way: the organization marks the agent, then the agent records it. */
+async function continueRetirement(state: AgentState, io: IO): Promise<Outcome<AgentState, AgentEvent>> {
+  const r = state?.retiring;
+  if (!r) return { events: [] };
+  const marked = await io.ask<unknown, 'organization'>('organization', r.organization_id, { type: 'retire-controller', agent_id: state!.id, day: r.day });
+  const decision = decideRetirementAnswer(state, marked);
+  if (decision === null) return { refusal: (marked as { refusal: Refusal }).refusal }; // unknown: the intent stays
+  return decision;
+}
+
+/** Whatever a crash left under way: a founding, then a retirement. */
+async function resume(state: AgentState, io: IO): Promise<Outcome<AgentState, AgentEvent>> {
+  if (state?.founding) {
+    const pending = await continueFounding(state, io);
+    if ('refusal' in pending) return pending;
+    return { events: pending.events, andThen: (s) => continueRetirement(s, io) };
+  }
+  return continueRetirement(state, io);
+}
+
 export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
   kind: 'agent',
   rank: RANK.agent,
@@ -94,11 +145,13 @@ export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
   evolve,
   project,
   chronicle,
-  // A founding is an intent until it ends (actors/intents.ts).
+  // A founding or a retirement is an intent until it ends (actors/intents.ts).
   eventRows: (e, after) => {
     if (!after) return [];
     if (e.type === 'founding-begun') return [intentRow({ kind: 'agent', id: after.id, intent: 'founding', day: e.day, organization_id: e.organization.id })];
     if (e.type === 'organization-founded' || e.type === 'founding-abandoned') return [intentEnded('agent', after.id)];
+    if (e.type === 'retirement-begun') return [intentRow({ kind: 'agent', id: after.id, intent: 'retirement', day: e.day, organization_id: e.organization_id })];
+    if (e.type === 'retired') return [intentEnded('agent', after.id)];
     return [];
   },
   // The folded hash is a credential of its own kind (prefixed, so no key's hash can equal it): it finds the agent, it never authenticates.
@@ -111,10 +164,10 @@ export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
   handle(state, c, io) {
     switch (c.type) {
       case 'register': return decideRegister(state, c);
-      case 'retire': return decideRetire(state, c.reason, c.day);
+      case 'retire': return retire(state, c, io);
       case 'found-organization': return foundOrganization(state, c, io);
       case 'profile': return state ? { events: [] } : { refusal: { status: 404, detail: 'agent not found' } };
-      case 'resume': return continueFounding(state, io);
+      case 'resume': return resume(state, io);
       case 'fold-key': return decideFoldKey(state, c);
     }
   },

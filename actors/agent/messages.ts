@@ -7,7 +7,7 @@ export interface RetireCommand { type: 'retire'; reason: string; day: number }
 /** Found an organization: the agent keeps the one-active-organization rule (core rule 3). */
 export interface FoundOrganizationCommand { type: 'found-organization'; organization: Omit<FoundCommand, 'type' | 'agent_id' | 'seeded_treasury' | 'grant_share'> }
 export interface ProfileCommand { type: 'profile' }
-/** Finish a founding a crash cut short (actors/intents.ts); nothing when none is under way. */
+/** Finish a founding or a retirement a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface ResumeCommand { type: 'resume' }
 /**
  * Keep the folded hash of an agent's key registered before folded hashes were kept
@@ -31,9 +31,15 @@ export interface OrganizationFounded { type: 'organization-founded'; day: number
 export interface FoundingBegun { type: 'founding-begun'; day: number; organization: Omit<FoundCommand, 'type'>; grant_share: number }
 export interface FoundingAbandoned { type: 'founding-abandoned'; day: number; organization_id: number; reason: string }
 
+/**
+ * The intent of a retirement, recorded before the agent's organization is told to take no
+ * more of its commands (the retirement ends with retired, once the organization has).
+ */
+export interface RetirementBegun { type: 'retirement-begun'; day: number; reason: string; organization_id: number }
+
 export interface KeyFolded { type: 'key-folded'; agent_id: number; folded_key_hash: string }
 
-export type AgentEvent = Registered | Retired | OrganizationFounded | FoundingBegun | FoundingAbandoned | KeyFolded;
+export type AgentEvent = Registered | Retired | OrganizationFounded | FoundingBegun | FoundingAbandoned | RetirementBegun | KeyFolded;
 
 export interface Agent {
   id: number;
@@ -51,6 +57,8 @@ export interface Agent {
   last_founded_day?: number | null;
   /** A founding under way: recorded before the organization is asked, cleared when it ends. */
   founding?: { organization: Omit<FoundCommand, 'type'>; grant_share: number } | null;
+  /** A retirement under way: recorded before its organization is told, cleared when it retires. */
+  retiring?: { day: number; reason: string; organization_id: number } | null;
   /** Whether the folded hash of its key is kept (from registration, or later by fold-key). */
   key_folded?: boolean;
 }

@@ -23,8 +23,31 @@ export function decideFoldKey(state: AgentState, c: FoldKeyCommand): Decision<Ag
   return accept({ type: 'key-folded', agent_id: state.id, folded_key_hash: c.folded_key_hash });
 }
 
+/**
+ * Retirement (core rule 25). An agent with no organization retires at once. One with an
+ * organization records its intent first: the organization is then told to take no more of
+ * its commands, and only after that does the agent record its retirement, so nothing the
+ * organization agreed to for this key lands after the retirement (actors/agent/actor.ts).
+ * A retirement already under way is finished, not begun again.
+ */
 export function decideRetire(state: AgentState, reason: string, day: number): Decision<AgentEvent> {
-  return checkActive(state) ?? accept({ type: 'retired', day, reason });
+  const refused = checkActive(state);
+  if (refused) return refused;
+  if (state!.retiring) return accept();
+  if (state!.current_organization_id === null) return accept({ type: 'retired', day, reason });
+  return accept({ type: 'retirement-begun', day, reason, organization_id: state!.current_organization_id });
+}
+
+/**
+ * How a retirement under way ends once its organization answered: retired when it marked
+ * the agent (or has no record of it), still pending (null) when the outcome is unknown (a
+ * failed write, a timeout).
+ */
+export function decideRetirementAnswer(state: AgentState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<AgentEvent> | null {
+  const r = state?.retiring;
+  if (!r) return accept();
+  if (!answer.ok && answer.refusal.status === 503) return null;
+  return accept({ type: 'retired', day: r.day, reason: r.reason });
 }
 
 /**
@@ -87,8 +110,10 @@ export function evolve(state: AgentState, e: AgentEvent): AgentState {
   }
   if (!state) return state;
   switch (e.type) {
+    case 'retirement-begun':
+      return { ...state, retiring: { day: e.day, reason: e.reason, organization_id: e.organization_id } };
     case 'retired':
-      return { ...state, status: 'retired', retired_day: e.day, retirement_reason: e.reason };
+      return { ...state, status: 'retired', retired_day: e.day, retirement_reason: e.reason, retiring: null };
     case 'founding-begun':
       return { ...state, founding: { organization: e.organization, grant_share: e.grant_share } };
     case 'founding-abandoned':

@@ -8,7 +8,7 @@ import type { MessageSpec, Organization, OrganizationCommand, OrganizationEvent,
 import {
   decideSendMessage, decideTransfer, decideAddPartyMember, decideDispatchParty, decideEmploy, decideFormParty, decideQuestSettled, decideReserveGold,
   decideCancelProject, decideDay, decideDissolve, decideFound, decideSettleTrade, decideStartProject, decideTravel,
-  decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl, decideEndingFollowed,
+  decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl, decideEndingFollowed, decideRetireController,
 } from './rules';
 import { intentEnded, intentRow } from '../intents';
 
@@ -69,6 +69,8 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       return [{ ...base, category: 'bankruptcy', summary: `${after.name} went bankrupt` }];
     case 'ending-followed':
       return []; // the adventurers, quests and alliances tell what followed
+    case 'controller-retired':
+      return []; // the agent's retirement tells it
     case 'dissolved':
       return [{ ...base, agent_id: e.agent_id, category: 'organization', summary: `${after.name} was dissolved by its founder` }];
     case 'travel-started':
@@ -217,6 +219,7 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
     'cancel-project': true, employ: true, unemploy: true, 'send-message': true, transfer: true,
     'form-party': true, 'add-party-member': true, 'dispatch-party': true, 'reserve-gold': true,
     'quest-standing': true, 'quest-settled': true, control: true, 'check-transfer': true, 'ending-followed': true,
+    'retire-controller': true,
   },
   initialState: null,
   evolve,
@@ -284,6 +287,7 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
         return { events: [], reply: (s: OrganizationState) => ({ reputation: s!.reputation, trust: s!.trust[String(c.requester_id)] ?? 0, location_id: s!.location_id, travel: s!.travel }) };
       }
       case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'organization not found' } };
+      case 'retire-controller': return decideRetireController(state, c.agent_id, c.day);
     }
   },
 };

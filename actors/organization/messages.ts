@@ -137,9 +137,11 @@ export interface EndingFollowedCommand { type: 'ending-followed'; day: number }
 
 /** Does this agent control this active organization? (asked before acting in its name elsewhere) */
 export interface ControlCommand { type: 'control'; agent_id: number }
+/** Its agent is retiring: from now on no command of that agent is taken (asked by the agent, actors/agent/actor.ts). */
+export interface RetireControllerCommand { type: 'retire-controller'; agent_id: number; day: number }
 
 export type OrganizationCommand =
-  | ControlCommand | EndingFollowedCommand | SendMessageCommand | TransferCommand | CheckTransferCommand
+  | ControlCommand | RetireControllerCommand | EndingFollowedCommand | SendMessageCommand | TransferCommand | CheckTransferCommand
   | FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand | TravelCommand
   | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand | EmployCommand | FormPartyCommand
   | AddPartyMemberCommand | DispatchPartyCommand | ReserveGoldCommand | QuestStandingCommand | QuestSettledCommand;
@@ -180,6 +182,7 @@ export interface MaintenancePaid {
 
 export interface WentBankrupt { type: 'went-bankrupt'; day: number }
 export interface Dissolved { type: 'dissolved'; day: number; agent_id: number }
+export interface ControllerRetired { type: 'controller-retired'; day: number; agent_id: number }
 
 export interface TravelStarted { type: 'travel-started'; day: number; agent_id: number; destination_id: string; arrives_day: number }
 export interface Arrived { type: 'arrived'; day: number; location_id: string }
@@ -218,7 +221,7 @@ export interface EstateForfeited { type: 'estate-forfeited'; day: number; gold: 
 export interface EndingFollowed { type: 'ending-followed'; day: number }
 
 export type OrganizationEvent =
-  | EndingFollowed | MessageSent | Transferred | EstateForfeited
+  | EndingFollowed | ControllerRetired | MessageSent | Transferred | EstateForfeited
   | AdventurerEmployed | AdventurerLeft | PartyFormed | PartyMemberAdded | PartyDispatched | GoldReserved | QuestSettled
   | Founded | Updated | EstablishmentIncome | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
   | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;
@@ -295,6 +298,8 @@ export interface Organization {
   applied_ops?: Applied<string>;
   /** The number of the last trade settled with each market (absent before trades were numbered). */
   trades_settled?: Record<string, number>;
+  /** Its agent has retired: the organization takes none of that agent's commands (absent until then). */
+  controller_retired?: boolean;
   /** It has ended and what follows its end is not yet done (absent in records from before this was kept). */
   ending_pending?: boolean;
 }

@@ -104,8 +104,22 @@ export function checkControl(state: OrganizationState, agentId: number): Decisio
   if (state.agent_id === null ? agentId !== WORLD_ACTOR : state.agent_id !== agentId) {
     return forbidden(`organization ${state.id} is not controlled by this agent`);
   }
+  if (state.controller_retired) return forbidden(RETIRED);
   if (isEnded(state)) return conflict(`organization ${state.id} is ${state.status} and can take no further actions`);
   return null;
+}
+
+const RETIRED = 'this agent has retired; its key can no longer change the world';
+
+/**
+ * Its agent is retiring: the organization marks it, and takes none of its commands after
+ * that. Anything it agreed to before is on record before the agent records its retirement.
+ * Marked once; an ended organization, or one the agent does not control, has nothing to mark.
+ */
+export function decideRetireController(state: OrganizationState, agentId: number, day: number): Decision<OrganizationEvent> {
+  if (!state) return notFound('organization not found');
+  if (state.agent_id !== agentId || state.controller_retired || isEnded(state)) return accept();
+  return accept({ type: 'controller-retired', day, agent_id: agentId });
 }
 
 export function decideFound(state: OrganizationState, c: FoundCommand): Decision<OrganizationEvent> {
@@ -425,6 +439,8 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: disband(state), ending_pending: true };
     case 'ending-followed':
       return { ...state, ending_pending: false };
+    case 'controller-retired':
+      return { ...state, controller_retired: true };
     case 'adventurer-employed':
       return { ...state, treasury: state.treasury - (e.fee ?? 0), employees: [...state.employees, e.adventurer_id], applied_ops: withOp(state, e.op, e.day) };
     case 'adventurer-left':

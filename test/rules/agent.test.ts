@@ -1,6 +1,6 @@
 import assert from 'assert/strict';
 import type { AgentEvent, AgentState } from '../../actors/agent/messages';
-import { decideFoldKey, decideFoundOrganization, decideRegister, decideRetire, evolve } from '../../actors/agent/rules';
+import { decideFoldKey, decideFoundOrganization, decideRegister, decideRetire, decideRetirementAnswer, evolve } from '../../actors/agent/rules';
 
 const registered = (): AgentState => {
   const d = decideRegister(null, { type: 'register', id: 3, name: 'Ada', model: 'm', key_hash: 'h', day: 1 });
@@ -77,6 +77,36 @@ describe('agent rules', () => {
       assert.ok('refusal' in d && d.refusal.status === 403);
       const again = decideRetire(s, 'once more please', 5);
       assert.ok('refusal' in again && again.refusal.status === 403);
+    });
+
+    describe('with an organization: its intent first, retired once the organization marked it', () => {
+      const founder = () => apply(registered(), decideFoundOrganization(registered(), 10, false, 1));
+      const begun = () => apply(founder(), decideRetire(founder(), 'The story is told.', 4));
+
+      it('records the intent, naming the organization to tell, and stays active until then', () => {
+        const d = decideRetire(founder(), 'The story is told.', 4);
+        assert.deepEqual(d, { events: [{ type: 'retirement-begun', day: 4, reason: 'The story is told.', organization_id: 10 }] });
+        const s = begun();
+        assert.equal(s!.status, 'active');
+        assert.deepEqual(s!.retiring, { day: 4, reason: 'The story is told.', organization_id: 10 });
+      });
+
+      it('retires with the reason and day of its intent once the organization answered, or has no record of it', () => {
+        for (const answer of [{ ok: true } as const, { ok: false, refusal: { status: 404, detail: 'organization not found' } } as const]) {
+          const d = decideRetirementAnswer(begun(), answer);
+          assert.deepEqual(d, { events: [{ type: 'retired', day: 4, reason: 'The story is told.' }] });
+          const s = apply(begun(), d!);
+          assert.equal(s!.status, 'retired');
+          assert.equal(s!.retired_day, 4);
+          assert.equal(s!.retiring, null);
+        }
+      });
+
+      it('stays pending when the answer is unknown, and is not begun twice', () => {
+        assert.equal(decideRetirementAnswer(begun(), { ok: false, refusal: { status: 503, detail: 'timeout' } }), null);
+        assert.deepEqual(decideRetire(begun(), 'another reason here', 6), { events: [] }, 'the one under way is finished, with its own reason');
+        assert.deepEqual(decideRetirementAnswer(registered(), { ok: true }), { events: [] }, 'nothing under way, nothing to record');
+      });
     });
   });
 });

@@ -2,7 +2,7 @@ import assert from 'assert/strict';
 import { MAX_CATCH_UP_DAYS } from '../../actors/clock/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
 import {
-  DEFAULT_TREASURY, TREASURY_BOUNDS, decideDay, decideDissolve, decideFound, decideUpdate, evolve, maintenanceCost, startingTreasury,
+  DEFAULT_TREASURY, TREASURY_BOUNDS, checkControl, decideDay, decideDissolve, decideFound, decideRetireController, decideUpdate, evolve, maintenanceCost, startingTreasury,
 } from '../../actors/organization/rules';
 
 const found = (over: Partial<FoundCommand> = {}): FoundCommand => ({
@@ -84,6 +84,20 @@ describe('organization rules', () => {
       assert.ok('refusal' in missing && missing.refusal.status === 404);
       const ended = decideDissolve(org({ status: 'bankrupt' }), 1, 2);
       assert.ok('refusal' in ended && ended.refusal.status === 409);
+    });
+
+    it('takes no command of an agent that retired, once marked; the mark is made once, and only for its controller', () => {
+      const s = apply(org(), decideRetireController(org(), 1, 4));
+      assert.equal(s!.controller_retired, true);
+      for (const d of [decideUpdate(s, { type: 'update', agent_id: 1, day: 4, changes: { motto: 'x' } }), decideDissolve(s, 1, 4), checkControl(s, 1)!]) {
+        assert.deepEqual(d, { refusal: { status: 403, detail: 'this agent has retired; its key can no longer change the world' } });
+      }
+      assert.equal(s!.status, 'active', 'the organization remains (core rule 25)');
+      assert.deepEqual(decideRetireController(s, 1, 5), { events: [] }, 'marked once');
+      assert.deepEqual(decideRetireController(org(), 2, 4), { events: [] }, 'another agent has nothing to mark here');
+      assert.deepEqual(decideRetireController(org({ status: 'dissolved' }), 1, 4), { events: [] }, 'an ended organization takes nothing anyway');
+      const missing = decideRetireController(null, 1, 4);
+      assert.ok('refusal' in missing && missing.refusal.status === 404);
     });
 
     it('dissolves an active organization', () => {
