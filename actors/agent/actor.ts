@@ -60,18 +60,9 @@ type IO = Parameters<EntityKind<AgentState, AgentCommand, AgentEvent>['handle']>
 async function foundOrganization(state: AgentState, c: Extract<AgentCommand, { type: 'found-organization' }>, io: IO): Promise<Outcome<AgentState, AgentEvent>> {
   const refused = checkActive(state);
   if (refused) return refused;
-  if (state!.founding) {
-    // A founding a crash cut short is finished first; this one is then decided afresh.
-    const pending = await continueFounding(state, io);
-    if ('refusal' in pending && !pending.events?.length) return pending;
-    return { events: pending.events ?? [], andThen: (s) => foundOrganization(s, c, io) };
-  }
-  if (state!.retiring) {
-    // A retirement a crash cut short is finished first; the founding is then refused.
-    const pending = await continueRetirement(state, io);
-    if ('refusal' in pending && !pending.events?.length) return pending;
-    return { events: pending.events ?? [], andThen: (s) => foundOrganization(s, c, io) };
-  }
+  // A founding or retirement a crash cut short is finished first; this one is then decided afresh.
+  const pending = underWay(state, io);
+  if (pending) return finishFirst(pending, (s) => foundOrganization(s, c, io));
   let currentIsActive = false;
   if (state!.current_organization_id !== null) {
     const current = await io.ask<OrganizationView, 'organization'>('organization', state!.current_organization_id, { type: 'status' });
@@ -107,11 +98,7 @@ async function continueFounding(state: AgentState, io: IO): Promise<Outcome<Agen
 async function retire(state: AgentState, c: Extract<AgentCommand, { type: 'retire' }>, io: IO): Promise<Outcome<AgentState, AgentEvent>> {
   const refused = checkActive(state);
   if (refused) return refused;
-  if (state!.founding) {
-    const pending = await continueFounding(state, io);
-    if ('refusal' in pending && !pending.events?.length) return pending;
-    return { events: pending.events ?? [], andThen: (s) => retire(s, c, io) };
-  }
+  if (state!.founding) return finishFirst(continueFounding(state, io), (s) => retire(s, c, io));
   const decision = decideRetire(state, c.reason, c.day);
   if ('refusal' in decision) return decision;
   return { events: decision.events, andThen: (s) => continueRetirement(s, io) };
@@ -127,14 +114,26 @@ async function continueRetirement(state: AgentState, io: IO): Promise<Outcome<Ag
   return decision;
 }
 
-/** Whatever a crash left under way: a founding, then a retirement. */
-async function resume(state: AgentState, io: IO): Promise<Outcome<AgentState, AgentEvent>> {
-  if (state?.founding) {
-    const pending = await continueFounding(state, io);
-    if ('refusal' in pending) return pending;
-    return { events: pending.events, andThen: (s) => continueRetirement(s, io) };
-  }
-  return continueRetirement(state, io);
+type Step = Promise<Outcome<AgentState, AgentEvent>>;
+
+/** The rest of an action a crash cut short (a founding, a retirement), or null when none is under way. */
+function underWay(state: AgentState, io: IO): Step | null {
+  if (state?.founding) return continueFounding(state, io);
+  if (state?.retiring) return continueRetirement(state, io);
+  return null;
+}
+
+/** Finishes an action under way, then goes on with `next` (a refusal that recorded nothing is the answer). */
+async function finishFirst(pending: Step, next: (s: AgentState) => Step): Step {
+  const done = await pending;
+  if ('refusal' in done && !done.events?.length) return done;
+  return { events: done.events ?? [], andThen: next };
+}
+
+/** Whatever a crash left under way, each action in turn. */
+function resume(state: AgentState, io: IO): Step {
+  const pending = underWay(state, io);
+  return pending ? finishFirst(pending, (s) => resume(s, io)) : Promise.resolve({ events: [] });
 }
 
 export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
