@@ -40,13 +40,14 @@ export function decideRetire(state: AgentState, reason: string, day: number): De
 
 /**
  * How a retirement under way ends once its organization answered: retired when it marked
- * the agent (or has no record of it), still pending (null) when the outcome is unknown (a
- * failed write, a timeout).
+ * the agent (or has no record of it), still pending (null) otherwise: the outcome is
+ * unknown (a failed write, a timeout), or the organization could not mark it (a node
+ * that does not know the command yet). A retirement never ends without the mark.
  */
 export function decideRetirementAnswer(state: AgentState, answer: { ok: true } | { ok: false; refusal: { status: number; detail: string } }): Decision<AgentEvent> | null {
   const r = state?.retiring;
   if (!r) return accept();
-  if (!answer.ok && answer.refusal.status === 503) return null;
+  if (!answer.ok && answer.refusal.status !== 404) return null;
   return accept({ type: 'retired', day: r.day, reason: r.reason });
 }
 

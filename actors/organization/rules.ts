@@ -99,12 +99,14 @@ const isEnded = (org: Organization) => org.status !== 'active';
  * The refusals every mutation shares: it exists, the caller controls it, it has not ended.
  * An organization no agent controls is moved only by the world's policy (WORLD_ACTOR).
  */
-export function checkControl(state: OrganizationState, agentId: number): Decision<never> | null {
+export function checkControl(state: OrganizationState, agentId: number, op?: string): Decision<never> | null {
   if (!state) return notFound('organization not found');
   if (state.agent_id === null ? agentId !== WORLD_ACTOR : state.agent_id !== agentId) {
     return forbidden(`organization ${state.id} is not controlled by this agent`);
   }
-  if (state.controller_retired) return forbidden(RETIRED);
+  // A step of a saga it already applied (named `op`) is answered as applied even after its agent
+  // retired: its asker would otherwise undo a step the organization keeps.
+  if (state.controller_retired && !applied(state, op)) return forbidden(RETIRED);
   if (isEnded(state)) return conflict(`organization ${state.id} is ${state.status} and can take no further actions`);
   return null;
 }
@@ -215,7 +217,7 @@ export function decideCancelProject(state: OrganizationState, agentId: number, d
 }
 
 export function decideEmploy(state: OrganizationState, c: EmployCommand): Decision<OrganizationEvent> {
-  const refused = checkControl(state, c.agent_id);
+  const refused = checkControl(state, c.agent_id, c.op);
   if (refused) return refused;
   if (applied(state!, c.op)) return accept();
   const employed = state!.employees.includes(c.adventurer_id);
@@ -234,7 +236,7 @@ export function decideFormParty(state: OrganizationState, c: FormPartyCommand): 
 }
 
 export function decideAddPartyMember(state: OrganizationState, c: AddPartyMemberCommand): Decision<OrganizationEvent> {
-  const refused = checkControl(state, c.agent_id);
+  const refused = checkControl(state, c.agent_id, c.op);
   if (refused) return refused;
   // Asked again by the same joining (a retried saga), it changes nothing, even once the party has set out.
   if (applied(state!, c.op)) return accept();
@@ -257,7 +259,7 @@ export function partyResting(party: { name?: string; returned_day?: number }, da
 }
 
 export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCommand): Decision<OrganizationEvent> {
-  const refused = checkControl(state, c.agent_id);
+  const refused = checkControl(state, c.agent_id, c.op);
   if (refused) return refused;
   // Asked again by the same dispatch (the quest's retried saga), it changes nothing, even once the party is home.
   if (applied(state!, c.op)) return accept();

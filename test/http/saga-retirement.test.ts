@@ -97,6 +97,33 @@ describe('retirement survives a crash at every step, and takes effect in its org
       for (const a of [one, two, three]) assert.equal((await retirements(w, a.agentId)).length, 1);
     });
 
+    for (const change of ['hire', 'release'] as const) {
+      it(`a ${change} its organization applied before the mark, its adventurer's record cut short: finished after the retirement, both sides agreeing`, async () => {
+        let w = await fresh();
+        const a = await foundOrg(w, 'Half Hired House');
+        const adv = (await w.get<Array<{ id: number; status: string }>>('/api/adventurers')).body.find((x) => x.status === 'available')!.id;
+        if (change === 'release') expectStatus(await w.post('/api/adventurers/hire', { organization_id: a.org.id, adventurer_id: adv }, a.key), 200);
+        const before = await mark(w);
+        const stub = failWrite(w, `adventurer:${adv}`, change === 'hire' ? 'hired' : 'released');
+        expectStatus(await w.post(`/api/adventurers/${change}`, { organization_id: a.org.id, adventurer_id: adv }, a.key), 503);
+        stub.restore();
+        expectStatus(await w.post('/api/agents/retire', { reason }, a.key), 200);
+        w = await restart(w);
+        assert.deepEqual(await pendingIntents(w), []);
+        const row = (await w.get(`/api/adventurers/${adv}`)).body;
+        const org = (await w.get(`/api/organizations/${a.org.id}`)).body;
+        if (change === 'hire') {
+          assert.equal(row.status, 'employed', 'the step the organization took stands');
+          assert.equal(row.organization_id, a.org.id);
+          assert.deepEqual(org.employees, [adv]);
+        } else {
+          assert.equal(row.status, 'available');
+          assert.deepEqual(org.employees, []);
+        }
+        await assertBooks(w, before);
+      });
+    }
+
     it('an agent without an organization retires at once, with no intent', async () => {
       const w = await fresh();
       const agent = await w.register('Wanderer Alone');

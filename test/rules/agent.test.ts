@@ -104,6 +104,7 @@ describe('agent rules', () => {
 
       it('stays pending when the answer is unknown, and is not begun twice', () => {
         assert.equal(decideRetirementAnswer(begun(), { ok: false, refusal: { status: 503, detail: 'timeout' } }), null);
+        assert.equal(decideRetirementAnswer(begun(), { ok: false, refusal: { status: 422, detail: 'the organization entity does not handle the command "retire-controller"' } }), null, 'never retired without the mark');
         assert.deepEqual(decideRetire(begun(), 'another reason here', 6), { events: [] }, 'the one under way is finished, with its own reason');
         assert.deepEqual(decideRetirementAnswer(registered(), { ok: true }), { events: [] }, 'nothing under way, nothing to record');
       });
