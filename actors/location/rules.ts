@@ -3,7 +3,7 @@ import { own } from '../own';
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
 import { hasApplied, withApplied } from '../applied';
-import { harvestFactors, introducedEntry, marketDay, openingMarket, populationDay, priceFor, tradeTotal } from './market';
+import { MAX_SUPPLY_RATIO, harvestFactors, introducedEntry, marketDay, marketRoom, openingMarket, populationDay, priceFor, tradeTotal } from './market';
 import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, MonstersChangedCommand, Route, SeedLocationCommand, TradeCommand, Traded } from './messages';
 import { NO_LOCATION_MODIFIERS, type LocationModifiers } from '../world-event/effects';
 
@@ -87,6 +87,9 @@ export function quoteTrade(state: LocationState, c: TradeCommand): Decision<Loca
   }
   if (c.side === 'buy' && c.quantity > entry.supply) {
     return conflict(`only ${entry.supply} ${c.resource} is for sale at ${state.name}`);
+  }
+  if (c.side === 'sell' && c.quantity > marketRoom(entry)) {
+    return conflict(`${state.name} takes at most ${marketRoom(entry)} more ${c.resource} now: its buyers hold at most ${MAX_SUPPLY_RATIO} times its usual supply of ${entry.target_supply}`);
   }
   const { total, supplyAfter, priceAfter } = tradeTotal(entry, c.side, c.quantity);
   return accept({

@@ -31,12 +31,6 @@ export const PLAN_OUTPUT_COST_SHARE = 0.5;
 /** The least budget of a project that opens an establishment: what building one costs. */
 export const ESTABLISHMENT_MIN_BUDGET = 100;
 
-/** Why a project's budget cannot build the establishment it opens, or null. */
-export function checkEstablishmentPaidFor(spec: Pick<ProjectSpec, 'establishment_kind' | 'budget'>): string | null {
-  if (spec.establishment_kind === null || spec.budget >= ESTABLISHMENT_MIN_BUDGET) return null;
-  return `a budget of ${spec.budget} gold cannot build ${spec.establishment_kind}: an establishment costs at least ${ESTABLISHMENT_MIN_BUDGET}`;
-}
-
 /** The least budget that pays for a project's output (0 for a project without one). */
 export function minimumBudget(spec: Pick<ProjectSpec, 'kind' | 'output_resource' | 'output_quantity' | 'duration_days'>, unitPrice: number): number {
   if (spec.output_resource === null || spec.output_quantity <= 0) return 0;
@@ -46,16 +40,24 @@ export function minimumBudget(spec: Pick<ProjectSpec, 'kind' | 'output_resource'
   return Math.ceil(Math.round(units * unitPrice * share * 100) / 100);
 }
 
-/** Why a project's budget does not pay for its output, or null when it does. */
-export function checkOutputPaidFor(spec: Pick<ProjectSpec, 'kind' | 'output_resource' | 'output_quantity' | 'duration_days' | 'budget'>, unitPrice: number | null): string | null {
-  if (spec.output_resource === null || spec.output_quantity <= 0) return null;
-  if (unitPrice === null) return `no market trades ${spec.output_resource}, so nothing can produce it`;
-  const least = minimumBudget(spec, unitPrice);
+/**
+ * Why a project's budget does not pay for what it makes, or null when it does: its output
+ * and the establishment it opens are paid for together (each its least, added up).
+ */
+export function checkOutputPaidFor(spec: Pick<ProjectSpec, 'kind' | 'output_resource' | 'output_quantity' | 'duration_days' | 'budget' | 'establishment_kind'>, unitPrice: number | null): string | null {
+  const makes = spec.output_resource !== null && spec.output_quantity > 0;
+  if (makes && unitPrice === null) return `no market trades ${spec.output_resource}, so nothing can produce it`;
+  const output = makes ? minimumBudget(spec, unitPrice!) : 0;
+  const building = spec.establishment_kind === null ? 0 : ESTABLISHMENT_MIN_BUDGET;
+  const least = output + building;
   if (spec.budget >= least) return null;
   const plan = isProductionPlan(spec);
   const units = plan ? `${spec.output_quantity} ${spec.output_resource} a day for ${spec.duration_days} days` : `${spec.output_quantity} ${spec.output_resource}`;
   const share = plan ? PLAN_OUTPUT_COST_SHARE : PROJECT_OUTPUT_COST_SHARE;
-  return `a budget of ${spec.budget} gold cannot pay for ${units}: each unit costs ${share === 1 ? '' : `${share * 100}% of `}its base price of ${unitPrice} gold, so the budget must be at least ${least}`;
+  const outputCost = `each unit costs ${share === 1 ? '' : `${share * 100}% of `}its base price of ${unitPrice} gold`;
+  if (!makes) return `a budget of ${spec.budget} gold cannot build ${spec.establishment_kind}: an establishment costs at least ${ESTABLISHMENT_MIN_BUDGET}`;
+  if (!building) return `a budget of ${spec.budget} gold cannot pay for ${units}: ${outputCost}, so the budget must be at least ${least}`;
+  return `a budget of ${spec.budget} gold cannot pay for ${units} and build ${spec.establishment_kind}: ${outputCost} (${output} in all) and an establishment costs at least ${ESTABLISHMENT_MIN_BUDGET}, so the budget must be at least ${least}`;
 }
 
 /** Gold spent by the end of `days` days: the budget spread evenly, the rest on the last day. */

@@ -12,7 +12,7 @@ import type {
 } from './messages';
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { WORLD_ACTOR } from './policy';
-import { cancelRefund, checkEstablishmentPaidFor, checkOutputPaidFor, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
+import { cancelRefund, checkOutputPaidFor, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
 
 export const MAINTENANCE_BASE = 5;
 export const MAINTENANCE_PER_ADVENTURER = 2;
@@ -201,7 +201,7 @@ export function decideStartProject(state: OrganizationState, agentId: number, da
   if (refused) return refused;
   const org = state!;
   if (org.location_id !== spec.location_id) return conflict(`${org.name} stands at ${org.location_id}; it can start projects only where it stands, not at ${spec.location_id}`);
-  const unpaid = checkOutputPaidFor(spec, unitPrice) ?? checkEstablishmentPaidFor(spec);
+  const unpaid = checkOutputPaidFor(spec, unitPrice);
   if (unpaid) return conflict(unpaid);
   if (org.treasury < spec.budget) return conflict(`the budget of ${spec.budget} gold is reserved at once, but ${org.name} has ${org.treasury}`);
   return accept({ type: 'project-started', day, agent_id: agentId, project: spec, workers_required: isProductionPlan(spec) ? workersRequired(spec.output_quantity) : null });

@@ -67,6 +67,19 @@ describe('fair play over HTTP', function () {
       await assertReplays(w, a.org.id);
     });
 
+    it('charges a project that makes output and opens an establishment for both: the building is not free with the goods', async () => {
+      const a = await foundOrg(w, 'Bundled Builders', 'merchant company');
+      const events = (await w.get('/api/world')).body.counts.history_events;
+      // Ore's base price at emberfall is 6: 50 of it costs 300, the inn 100 more.
+      const bundle = (budget: number) => projectBody(a.org.id, { title: 'Mine and inn', budget, output_resource: 'ore', output_quantity: 50, establishment_kind: 'inn' });
+      const cheap = await w.post('/api/projects', bundle(300), a.key);
+      expectStatus(cheap, 409);
+      assert.match(cheap.body.detail, /cannot pay for 50 ore and build inn: .*\(300 in all\) and an establishment costs at least 100, so the budget must be at least 400/);
+      assert.equal((await orgOf(w, a.org.id)).treasury, a.org.treasury, 'nothing reserved');
+      assert.equal((await w.get('/api/world')).body.counts.history_events, events, 'no history');
+      expectStatus(await w.post('/api/projects', bundle(400), a.key), 201);
+    });
+
     it('accepts a project whose budget pays for its output, which then yields exactly that', async () => {
       const a = await foundOrg(w, 'Honest Diggers', 'mining company');
       const r = await w.post('/api/projects', projectBody(a.org.id, { budget: 60, output_resource: 'ore', output_quantity: 10 }), a.key);
@@ -189,6 +202,31 @@ describe('fair play over HTTP', function () {
       const after = await orgOf(w, a.org.id);
       assert.deepEqual(after.holdings, {});
       assert.equal((await board()).supply, before.supply, 'the market is where it was');
+      await assertReplays(w, a.org.id);
+    });
+
+    it('buys goods only up to five times its usual supply: a flood is refused, quoted as impossible, and changes nothing', async () => {
+      const a = await foundOrg(w, 'Flood Sellers', 'merchant company');
+      const board = async () => (await w.get('/api/market/ore?location_id=emberfall')).body;
+      const before = await board();
+      const room = before.usual_supply * 5 - before.supply;
+      assert.ok(room > 0, JSON.stringify(before));
+      expectStatus(await w.post('/api/trade', { organization_id: a.org.id, resource: 'ore', side: 'buy', quantity: 10 }, a.key), 200);
+      const now = await board();
+      const roomNow = now.usual_supply * 5 - now.supply;
+      const quote = await w.get(`/api/market/ore/quote?location_id=emberfall&side=sell&quantity=${roomNow + 1}`);
+      expectStatus(quote, 200);
+      assert.equal(quote.body.possible, false);
+      assert.match(quote.body.refusal, new RegExp(`takes at most ${roomNow} more ore`));
+      const treasury = (await orgOf(w, a.org.id)).treasury;
+      const r = await w.post('/api/trade', { organization_id: a.org.id, resource: 'ore', side: 'sell', quantity: roomNow + 1 }, a.key);
+      expectStatus(r, 409);
+      assert.match(r.body.detail, new RegExp(`takes at most ${roomNow} more ore`));
+      assert.equal((await orgOf(w, a.org.id)).treasury, treasury, 'no gold');
+      assert.equal((await board()).supply, now.supply, 'no supply');
+      const fits = await w.get(`/api/market/ore/quote?location_id=emberfall&side=sell&quantity=${roomNow}`);
+      assert.equal(fits.body.possible, true, 'as much as it takes is quoted');
+      expectStatus(await w.post('/api/trade', { organization_id: a.org.id, resource: 'ore', side: 'sell', quantity: 10 }, a.key), 200);
       await assertReplays(w, a.org.id);
     });
   });

@@ -129,7 +129,7 @@ describe('economy rules of an organization', () => {
     });
 
     it('progress once a day and complete with their output and establishment', () => {
-      let s = apply(founded(), decideStartProject(founded(), 1, 1, spec({ output_resource: 'timber', output_quantity: 30, establishment_kind: 'sawmill' }), PRICE));
+      let s = apply(founded(), decideStartProject(founded(), 1, 1, spec({ budget: 130, output_resource: 'timber', output_quantity: 30, establishment_kind: 'sawmill' }), PRICE));
       for (let d = 2; d <= 4; d++) {
         s = day(s, d);
         assert.equal(s.projects[0].progress_days, d - 1);
@@ -137,7 +137,7 @@ describe('economy rules of an organization', () => {
       }
       s = day(s, 5);
       assert.equal(s.projects[0].status, 'completed');
-      assert.equal(s.projects[0].spent, 100);
+      assert.equal(s.projects[0].spent, 130);
       assert.equal(s.holdings.timber, 30);
       assert.deepEqual(s.establishments.map((e) => [e.name, e.kind, e.location_id]), [['Sawmill', 'sawmill', 'emberfall']]);
     });

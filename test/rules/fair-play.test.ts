@@ -48,6 +48,21 @@ describe('fair play (pure rules)', () => {
       assert.ok('refusal' in d && /no market trades mithril/.test(d.refusal.detail));
     });
 
+    it('a project that makes output and opens an establishment pays for both', () => {
+      const both = spec({ kind: 'construction', output_resource: 'ore', output_quantity: 50, duration_days: 1, establishment_kind: 'inn' });
+      const output = minimumBudget(both, 2);
+      assert.equal(output, 100);
+      for (const budget of [100, 199]) {
+        const d = decideStartProject(founded(), 1, 1, { ...both, budget }, 2);
+        assert.ok('refusal' in d && d.refusal.status === 409, `budget ${budget}: ${JSON.stringify(d)}`);
+        assert.match(d.refusal.detail, /cannot pay for 50 ore and build inn: .* so the budget must be at least 200/);
+      }
+      assert.ok('events' in decideStartProject(founded(), 1, 1, { ...both, budget: 200 }, 2));
+      const plan = spec({ kind: 'production', output_resource: 'ore', output_quantity: 5, duration_days: 20, establishment_kind: 'tavern', budget: 100 });
+      const refused = decideStartProject(founded({ workers: 1 }), 1, 1, plan, 2);
+      assert.ok('refusal' in refused && /\(100 in all\) .* at least 200/.test(refused.refusal.detail), JSON.stringify(refused));
+    });
+
     it('a project without output may have any budget', () => {
       assert.equal(checkOutputPaidFor(spec({ output_resource: null, output_quantity: 0, budget: 1 }), null), null);
       assert.equal(minimumBudget(spec({ output_resource: 'ore', output_quantity: 0 }), 6), 0);

@@ -175,5 +175,24 @@ describe('market rules', () => {
       const wild = quoteTrade({ ...town!, market: null }, trade({}));
       assert.ok('refusal' in wild && wild.refusal.status === 409);
     });
+
+    it('buys goods only up to MAX_SUPPLY_RATIO times its usual supply, so a flood never fetches the floor price without end', () => {
+      const food = town!.market!.food;
+      const room = Math.floor(food.target_supply * MAX_SUPPLY_RATIO) - food.supply;
+      assert.ok(room > 0);
+      const tooMuch = quoteTrade(town, trade({ side: 'sell', quantity: room + 1 }));
+      assert.ok('refusal' in tooMuch && tooMuch.refusal.status === 409, JSON.stringify(tooMuch));
+      assert.match(tooMuch.refusal.detail, new RegExp(`takes at most ${room} more food`));
+      const full = quoteTrade(town, trade({ side: 'sell', quantity: room }));
+      assert.ok('events' in full, JSON.stringify(full));
+      const glutted = full.events.reduce(evolve, town)!;
+      assert.equal(glutted.market!.food.supply, Math.floor(food.target_supply * MAX_SUPPLY_RATIO));
+      const more = quoteTrade(glutted, trade({ side: 'sell', quantity: 1 }));
+      assert.ok('refusal' in more && /takes at most 0 more food/.test(more.refusal.detail));
+      // The most it takes is still above the floor: what it pays for a unit never reaches the floor price.
+      assert.ok(priceFor(food, Math.floor(food.target_supply * MAX_SUPPLY_RATIO)) > food.base_price * PRICE_FLOOR_RATIO);
+      // Buying is unaffected.
+      assert.ok('events' in quoteTrade(glutted, trade({ side: 'buy', quantity: 10 })));
+    });
   });
 });
