@@ -56,7 +56,7 @@ export const Quest = record('Quest', {
   party_id: nullable(int()), party_members: listOf(int()), world_funded: bool(),
   sponsors: listOf(record('QuestSponsor', { organization_id: int(), amount: int() })),
   outcome: nullable(words('full', 'partial', 'failure')), posted_day: int(), accepted_day: nullable(int()), resolved_day: nullable(int()),
-  resolution: nullable(anyObject()), withdrawn_reason: nullable(str()),
+  acceptance_ends_day: nullable(int()), resolution: nullable(anyObject()), withdrawn_reason: nullable(str()),
 });
 
 export const Party = record('Party', {

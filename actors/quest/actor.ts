@@ -14,7 +14,7 @@ import { partyResting } from '../organization/rules';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
-  MONSTERS_SLAIN, REPUTATION, TRUST, bondsFor, checkOpen, checkRequirements, dangerMet, decideBeginDispatch, decideBeginPosting, named, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
+  ACCEPTANCE_DAYS, MONSTERS_SLAIN, REPUTATION, TRUST, acceptanceLapse, bondsFor, checkNotLapsed, checkOpen, checkRequirements, dueDay, dangerMet, decideBeginDispatch, decideBeginPosting, named, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
@@ -27,6 +27,8 @@ export const questView = (q: Quest) => ({
   world_funded: q.funds[0]?.organization_id === WORLD_FUND,
   sponsors: q.funds.slice(1).map((f) => ({ organization_id: f.organization_id, amount: f.amount })),
   outcome: q.outcome, posted_day: q.posted_day, accepted_day: q.accepted_day, resolved_day: q.resolved_day,
+  // The last day the acceptance holds (ACCEPTANCE_DAYS): a party must be sent, and report back, by then.
+  acceptance_ends_day: q.status === 'accepted' && q.accepted_day !== null ? q.accepted_day + ACCEPTANCE_DAYS : null,
   resolution: q.resolution, withdrawn_reason: q.withdrawn_reason,
 });
 
@@ -78,8 +80,7 @@ function chronicle(e: QuestEvent, after: QuestState, before: QuestState): Histor
 const project = (q: QuestState): ProjectionRow[] =>
   (q && q.status !== 'posting' ? [{
     kind: 'quest', id: q.id, status: q.status, location_id: q.location_id, organization_id: q.requester_id, agent_id: q.posted_by_agent_id,
-    // The day after the deadline is when the quest has to act on its own.
-    due_day: (q.status === 'open' || q.status === 'accepted') && q.deadline_day !== null ? q.deadline_day + 1 : null,
+    due_day: dueDay(q),
     doc: questView(q),
   }] : []);
 
@@ -368,6 +369,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (closed) return closed;
       const q = state!;
       if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
+      const lapsed = checkNotLapsed(q, c.organization_id);
+      if (lapsed) return conflict(lapsed);
       const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
       if (!facts.ok) return { refusal: facts.refusal };
       const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
@@ -382,6 +385,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (accepting) {
         // Dispatching to an open quest accepts it on the way, with the same checks.
         if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
+        const lapsed = checkNotLapsed(q, c.organization_id);
+        if (lapsed) return conflict(lapsed);
         const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
         if (!facts.ok) return { refusal: facts.refusal };
         const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
@@ -452,11 +457,18 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     }
 
     case 'day-began': {
-      if (!state || state.deadline_day === null || c.day <= state.deadline_day) return { events: [] };
-      if (state.status === 'open') {
-        return withdraw(io, state, c.day, null, 'its deadline passed');
+      if (!state) return { events: [] };
+      if (state.deadline_day !== null && c.day > state.deadline_day) {
+        if (state.status === 'open') return withdraw(io, state, c.day, null, 'its deadline passed');
+        if (state.status === 'accepted') return resolve(io, state, c.day, '', null, 'failure', 'its deadline passed');
+        return { events: [] };
       }
-      if (state.status === 'accepted') return resolve(io, state, c.day, '', null, 'failure', 'its deadline passed');
+      const lapse = acceptanceLapse(state, c.day);
+      if (lapse === 'reopen') {
+        const holder = state.accepted_organization_id!;
+        return { events: [{ type: 'reopened', day: c.day, reason: `${(await nameOf(io, holder)) ?? `organization ${holder}`} accepted it on day ${state.accepted_day} and sent no party within ${ACCEPTANCE_DAYS} days`, lapsed_organization_id: holder }] };
+      }
+      if (lapse === 'fail') return resolve(io, state, c.day, '', null, 'failure', `its party did not report back within ${ACCEPTANCE_DAYS} days of its acceptance`);
       return { events: [] };
     }
   }

@@ -57,6 +57,8 @@ export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
   withdrawn_reason: string | null;
   /** A resolution or withdrawal under way: recorded before anyone is asked, cleared when it ends. */
   closing?: Closing | null;
+  /** Organizations that accepted it and let the acceptance lapse: they may not accept it again. */
+  lapsed_by?: number[];
   /** An ended sponsor's pledge on its way back: recorded before the sponsor is paid, cleared when it ends. */
   pledge_return?: PledgeReturn | null;
   /** Gold being set aside for it (its reward as it is posted, or a pledge): recorded before the organization is asked. */
@@ -96,7 +98,8 @@ export interface Dispatched { type: 'dispatched'; day: number; party_id: number;
 /** payments: where the quest's gold went (absent in records from before the ledger). */
 export interface Resolved { type: 'resolved'; day: number; agent_id: number | null; resolution: Resolution; payments?: LedgerLine[] }
 export interface Withdrawn { type: 'withdrawn'; day: number; agent_id: number | null; reason: string; payments?: LedgerLine[] }
-export interface Reopened { type: 'reopened'; day: number; reason: string }
+/** lapsed_organization_id: the organization whose acceptance lapsed (ACCEPTANCE_DAYS), which may not accept it again. */
+export interface Reopened { type: 'reopened'; day: number; reason: string; lapsed_organization_id?: number }
 export interface SponsorshipRefunded { type: 'sponsorship-refunded'; day: number; organization_id: number; amount: number; organization_name?: string }
 
 /** An organization's share of a quest's end: gold (and where it comes from), reputation, trust, its party home, its dead. */

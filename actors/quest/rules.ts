@@ -138,6 +138,33 @@ export function payoutLedger(funds: Fund[], paid: number, acceptor: number | nul
   );
 }
 
+/**
+ * Days an acceptance holds. An organization that accepted a quest and sent no party within
+ * them loses it: the quest is open again, and that organization may not accept it again;
+ * one whose party never reported back has it end in failure. So nobody can hold another's
+ * reward out of reach by accepting its quest and doing nothing.
+ */
+export const ACCEPTANCE_DAYS = 20;
+
+/** What becomes of an acceptance on `day`: it stands (null), lapses ('reopen'), or fails ('fail'). */
+export function acceptanceLapse(q: QuestState, day: number): 'reopen' | 'fail' | null {
+  if (!q || q.status !== 'accepted' || q.accepted_day === null || day <= q.accepted_day + ACCEPTANCE_DAYS) return null;
+  return q.party_id === null ? 'reopen' : 'fail';
+}
+
+/** The first day the quest has to act on its own (its deadline passed, or its acceptance lapsed), or null. */
+export function dueDay(q: Quest): number | null {
+  const days: number[] = [];
+  if ((q.status === 'open' || q.status === 'accepted') && q.deadline_day !== null) days.push(q.deadline_day + 1);
+  if (q.status === 'accepted' && q.accepted_day !== null) days.push(q.accepted_day + ACCEPTANCE_DAYS + 1);
+  return days.length ? Math.min(...days) : null;
+}
+
+/** Why an organization may not accept a quest it let lapse, or null. */
+export function checkNotLapsed(q: Quest, organizationId: number): string | null {
+  return q.lapsed_by?.includes(organizationId) ? `organization ${organizationId} accepted quest ${q.id} before and sent no party within ${ACCEPTANCE_DAYS} days; it cannot accept it again` : null;
+}
+
 /** Requirements (core rule 9): strength, reputation and trust with the requester. */
 export function checkRequirements(q: Quest, facts: { strength: number; reputation: number; trust: number }): string | null {
   const unmet: string[] = [];
@@ -279,6 +306,9 @@ export function evolve(state: QuestState, e: QuestEvent): QuestState {
       return { ...state, funds, reward: totalReward({ funds }), pledge_return: null };
     }
     case 'reopened':
-      return { ...state, status: 'open', accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [] };
+      return {
+        ...state, status: 'open', accepted_organization_id: null, accepted_day: null, party_id: null, party_members: [],
+        ...(e.lapsed_organization_id === undefined ? {} : { lapsed_by: [...(state.lapsed_by ?? []), e.lapsed_organization_id] }),
+      };
   }
 }

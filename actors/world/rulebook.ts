@@ -14,7 +14,7 @@ import {
   CONSTRUCTION_DRAW, CONSTRUCTION_GOLD_PER_DAY, DAILY_VARIATION, GLUT, MAX_SUPPLY_RATIO, PER_PERSON, PRICE_CEILING_RATIO, PRICE_ELASTICITY, PRICE_FLOOR_RATIO,
   SEASON_AMPLITUDE, SHORTAGE, SPELL_DAYS, STOCK_DAYS, SUPPLY_REVERSION, YEAR_DAYS,
 } from '../location/market';
-import { DANGER_SPREAD } from '../quest/rules';
+import { ACCEPTANCE_DAYS, DANGER_SPREAD } from '../quest/rules';
 import { CAREER_DAYS, HIRING_FEE_BASE, HIRING_FEE_PER_LEVEL } from '../adventurer/rules';
 import { AVAILABLE_POOL_TARGET, RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL } from './quest-board';
 import {
@@ -63,6 +63,7 @@ export function rulebook() {
       'The estate of an ended organization: its gold and goods pass to the world, and its workers go home, the day it ends; gold or goods that reach it later (a refund of its quest or pledge) pass to the world as they arrive. Move what you want to keep before dissolving.',
       `Quest outcome by party strength against location danger: full when strength >= danger; partial when strength >= half the danger; failure below that (no reward, reputation loss, possible casualties). The danger a party meets is the expected danger (the place's danger, lowered by cautious members) times a factor drawn evenly within ${DANGER_SPREAD * 100}% either side; the resolution shows both (expected_danger, effective_danger).`,
       'Quest requirements (minimum party strength, reputation, trust with the requester) are checked before acceptance and dispatch; minimum_relationship defaults to -100.',
+      `An acceptance holds ${ACCEPTANCE_DAYS} days (acceptance_ends_day on the quest): an organization that sent no party by then loses the quest, which is open again, and may not accept it again; a quest whose party has not reported back by then ends in failure.`,
       'Quest outcomes change the monster population and the danger of the quest location; wilderness and dungeon monsters grow every day.',
       'Full success grants 10 experience, partial 5; every 20 experience raises level and strength.',
       'Traits: brave (stronger in dangerous places), reckless (hits harder, dies more), cautious (lowers effective danger), patient (recovers sooner), loyal (bonds more strongly), curious (learns more in dungeons).',

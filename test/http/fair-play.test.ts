@@ -272,6 +272,36 @@ describe('fair play over HTTP', function () {
     });
   });
 
+  describe('quest gold nobody can lock', () => {
+    it('an acceptance with no party sent lapses after 20 days: the quest is open again, the requester may withdraw it, and the holder may not take it again', async () => {
+      const owner = await foundOrg(w, 'Patient Patrons', 'merchant company');
+      const squatter = await foundOrg(w, 'Idle Squatters', 'merchant company');
+      const q = await w.post('/api/quests', questBody(owner.org.id, { reward: 500, deadline_days: null }), owner.key);
+      expectStatus(q, 201);
+      const accepted = await w.post(`/api/quests/${q.body.id}/accept`, { organization_id: squatter.org.id }, squatter.key);
+      expectStatus(accepted, 200);
+      const day = await today(w);
+      assert.equal(accepted.body.acceptance_ends_day, day + 20, 'the quest says how long the acceptance holds');
+      expectStatus(await w.post(`/api/quests/${q.body.id}/cancel`, undefined, owner.key), 409);
+      for (let i = 0; i < 20; i++) await w.tick();
+      assert.equal((await w.get(`/api/quests/${q.body.id}`)).body.status, 'accepted', 'it holds through its last day');
+      await w.tick();
+      const reopened = (await w.get(`/api/quests/${q.body.id}`)).body;
+      assert.equal(reopened.status, 'open');
+      assert.equal(reopened.accepted_organization_id, null);
+      assert.equal(reopened.acceptance_ends_day, null);
+      const told = (await eventsOf(w, squatter.org.id)).filter((e) => / is open again \(Idle Squatters accepted it on day \d+ and sent no party within 20 days\)/.test(e.summary));
+      assert.equal(told.length, 1, 'the history tells it');
+      const again = await w.post(`/api/quests/${q.body.id}/accept`, { organization_id: squatter.org.id }, squatter.key);
+      expectStatus(again, 409);
+      assert.match(again.body.detail, /cannot accept it again/);
+      const treasury = (await orgOf(w, owner.org.id)).treasury;
+      expectStatus(await w.post(`/api/quests/${q.body.id}/cancel`, undefined, owner.key), 200);
+      assert.equal((await orgOf(w, owner.org.id)).treasury, treasury + 500, 'the reward is back with its requester');
+      await assertReplays(w, owner.org.id);
+    });
+  });
+
   describe('smaller things', () => {
     it("a party's history gives the day the quest was resolved, and the day its member joined", async () => {
       const a = await foundOrg(w, 'Quest Takers', 'adventurers band');

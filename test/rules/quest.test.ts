@@ -8,7 +8,7 @@ import { decideDay, decideSeed, derivedDanger, evolve as evolveLocation, monster
 import type { LocationEvent, LocationState } from '../../actors/location/messages';
 import type { Fund, Quest, QuestOutcome, QuestSpec } from '../../actors/quest/messages';
 import {
-  bondsFor, checkRequirements, effectiveDanger, evolve as evolveQuest, experienceFor, fateOf, memberStrength, outcomeFor, partyStrength,
+  ACCEPTANCE_DAYS, acceptanceLapse, bondsFor, checkNotLapsed, checkRequirements, dueDay, effectiveDanger, evolve as evolveQuest, experienceFor, fateOf, memberStrength, outcomeFor, partyStrength,
   refunds, rewardPaid, totalReward, type Member, type Place,
 } from '../../actors/quest/rules';
 
@@ -342,6 +342,40 @@ describe('quest rules', () => {
       const sponsored = evolveQuest(q, { type: 'sponsored', day: 3, organization_id: 8, amount: 40, agent_id: 2 }) as Quest;
       assert.equal(sponsored.reward, 140);
       assert.equal(totalReward(sponsored), 140);
+    });
+  });
+
+  describe('an acceptance holds for ACCEPTANCE_DAYS', () => {
+    const open = evolveQuest(null, {
+      type: 'posted', day: 3, agent_id: 1,
+      quest: { id: 2, title: 'Hold', description: 'A reward nobody should lock', requester_id: 5, location_id: 'emberfall', reward: 500, deadline_days: null, minimum_strength: 0, minimum_reputation: 0, minimum_relationship: -100 },
+    }) as Quest;
+    const accepted = evolveQuest(open, { type: 'accepted', day: 4, organization_id: 9, agent_id: 2 }) as Quest;
+    const sent = { ...accepted, party_id: 11, party_members: [1] };
+    const last = 4 + ACCEPTANCE_DAYS;
+
+    it('stands through its last day, then reopens the quest with no party sent, or fails it with one that never reported back', () => {
+      assert.equal(acceptanceLapse(accepted, last), null);
+      assert.equal(acceptanceLapse(accepted, last + 1), 'reopen');
+      assert.equal(acceptanceLapse(sent, last + 1), 'fail');
+      assert.equal(acceptanceLapse(open, last + 100), null, 'an open quest has no acceptance to lapse');
+    });
+
+    it('makes the quest due the day after, or after its deadline when that comes first', () => {
+      assert.equal(dueDay(open), null, 'no deadline, not accepted: never due');
+      assert.equal(dueDay(accepted), last + 1);
+      assert.equal(dueDay({ ...accepted, deadline_day: 10 }), 11);
+      assert.equal(dueDay({ ...accepted, status: 'resolved' }), null);
+    });
+
+    it('reopened by the lapse, the quest will not take the same organization again; others may', () => {
+      const reopened = evolveQuest(accepted, { type: 'reopened', day: last + 1, reason: 'lapsed', lapsed_organization_id: 9 }) as Quest;
+      assert.equal(reopened.status, 'open');
+      assert.equal(reopened.accepted_organization_id, null);
+      assert.match(checkNotLapsed(reopened, 9)!, /cannot accept it again/);
+      assert.equal(checkNotLapsed(reopened, 10), null);
+      const endedAcceptor = evolveQuest(accepted, { type: 'reopened', day: 6, reason: 'the organization that accepted it ended' }) as Quest;
+      assert.equal(checkNotLapsed(endedAcceptor, 9), null, 'only a lapse bars it');
     });
   });
 });

@@ -61,7 +61,7 @@ export function propertyNames(value: unknown, out = new Set<string>()): Set<stri
 }
 
 export interface LedgerLine { organization_id: number; flow: string; gold?: number; goods?: Record<string, number> }
-export interface LedgerEvent { id: number; day: number; category: string; organization_ids: number[]; data: { ledger?: LedgerLine[] } & Record<string, unknown> }
+export interface LedgerEvent { id: number; day: number; category: string; summary: string; organization_ids: number[]; data: { ledger?: LedgerLine[] } & Record<string, unknown> }
 
 /** Every history event naming an organization, oldest first (paged back through GET /api/events?organization_id=). */
 export async function eventsOf(w: TestWorld, organizationId: number): Promise<LedgerEvent[]> {
