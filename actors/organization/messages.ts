@@ -92,6 +92,8 @@ export interface QuestSettledCommand {
   /** Names this settlement: one already applied is not applied again (a retried resolution pays nobody twice). */
   op?: string;
   reputation: number;
+  /** The quest's requester: reputation from one requester's quests is gained once a day (absent in older records). */
+  requester_id?: number;
   trust: Record<string, number>;
   party_id: number | null;
   dead: number[];
@@ -298,6 +300,8 @@ export interface Organization {
   applied_ops?: Applied<string>;
   /** The number of the last trade settled with each market (absent before trades were numbered). */
   trades_settled?: Record<string, number>;
+  /** The requesters whose quests raised its reputation today (decideQuestSettled; absent until one did). */
+  quest_fame?: { day: number; from: number[] };
   /** Its agent has retired: the organization takes none of that agent's commands (absent until then). */
   controller_retired?: boolean;
   /** It has ended and what follows its end is not yet done (absent in records from before this was kept). */

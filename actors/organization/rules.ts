@@ -305,8 +305,22 @@ export function decideQuestSettled(state: OrganizationState, c: QuestSettledComm
   if (!state) return notFound('organization not found');
   if (applied(state, c.op)) return accept();
   const { type: _t, ...rest } = c;
-  return withEstateSettled(state, [{ type: 'quest-settled', ...rest }], c.day, 'it reached the organization after its end');
+  const reputation = famed(state, c.requester_id, c.day) ? Math.min(0, c.reputation) : c.reputation;
+  return withEstateSettled(state, [{ type: 'quest-settled', ...rest, reputation }], c.day, 'it reached the organization after its end');
 }
+
+/**
+ * Whether a quest of this requester already raised the organization's reputation today.
+ * Standing grows from the quests of many, not from one friend's many quests in a day: a
+ * gain from the same requester the same day counts nothing (a loss always counts).
+ */
+const famed = (org: Organization, requesterId: number | undefined, day: number) =>
+  requesterId !== undefined && org.quest_fame?.day === day && org.quest_fame.from.includes(requesterId);
+
+const withFame = (org: Organization, e: { reputation: number; requester_id?: number; day: number }) => {
+  if (e.reputation <= 0 || e.requester_id === undefined) return org.quest_fame;
+  return org.quest_fame?.day === e.day ? { day: e.day, from: [...org.quest_fame.from, e.requester_id] } : { day: e.day, from: [e.requester_id] };
+};
 
 /**
  * An ended organization keeps nothing: after its end, and after anything that reaches it
@@ -482,6 +496,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         ...state,
         treasury: state.treasury + e.gold,
         reputation: Math.max(0, state.reputation + e.reputation),
+        quest_fame: withFame(state, e),
         applied_ops: withOp(state, e.op, e.day),
         trust,
         employees: state.employees.filter((a) => !dead.has(a)),

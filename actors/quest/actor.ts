@@ -165,7 +165,7 @@ async function continueClosing(state: QuestState, io: EntityIO): Promise<Outcome
     if (stop) return stop;
   }
   for (const { organization_id, part: p } of c.settlements) {
-    const r = await io.ask('organization', organization_id, { type: 'quest-settled', day: c.end.day, quest_id: q.id, quest_title: q.title, reason: c.reason, op: c.op, ...p });
+    const r = await io.ask('organization', organization_id, { type: 'quest-settled', day: c.end.day, quest_id: q.id, quest_title: q.title, requester_id: q.requester_id, reason: c.reason, op: c.op, ...p });
     const stop = pending(`organization ${organization_id} could not settle`, r);
     if (stop) return stop;
   }

@@ -347,6 +347,34 @@ describe('fair play over HTTP', function () {
       expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: second.id }, x.key), 200);
     });
 
+    it("many parties cannot farm one friend's quests for reputation either: one requester's quests raise it once a day", async () => {
+      const x = await foundOrg(w, 'Many Farmhands', 'adventurers band');
+      const mill = await foundOrg(w, 'Chore Mill', 'merchant company');
+      const other = await foundOrg(w, 'Other Patron', 'merchant company');
+      const parties: number[] = [];
+      for (const adv of (await w.get('/api/adventurers')).body.filter((a: { status: string }) => a.status === 'available').slice(0, 3)) {
+        expectStatus(await w.post('/api/adventurers/hire', { organization_id: x.org.id, adventurer_id: adv.id }, x.key), 200);
+        const party = (await w.post('/api/parties', { organization_id: x.org.id, name: `Crew ${adv.id}` }, x.key)).body;
+        expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: adv.id }, x.key), 200);
+        parties.push(party.id);
+      }
+      const run = async (requester: { org: { id: number }; key: string }, party: number, n: number) => {
+        const q = (await w.post('/api/quests', questBody(requester.org.id, { reward: 1, title: `Errand number ${n}` }), requester.key)).body;
+        expectStatus(await w.post(`/api/parties/${party}/dispatch`, { quest_id: q.id }, x.key), 200);
+        const done = await w.post(`/api/quests/${q.id}/complete`, undefined, x.key);
+        expectStatus(done, 200);
+        return done.body.resolution.outcome as string;
+      };
+      const start = (await orgOf(w, x.org.id)).reputation;
+      assert.equal(await run(mill, parties[0], 1), 'full');
+      const once = (await orgOf(w, x.org.id)).reputation;
+      assert.equal(once, start + 5);
+      assert.equal(await run(mill, parties[1], 2), 'full');
+      assert.equal((await orgOf(w, x.org.id)).reputation, once, 'the same friend again the same day: nothing');
+      assert.equal(await run(other, parties[2], 3), 'full');
+      assert.equal((await orgOf(w, x.org.id)).reputation, once + 5, 'another requester counts');
+    });
+
     it("the inbox shows the public broadcasts an organization sent", async () => {
       const a = await foundOrg(w, 'Town Criers', 'merchant company');
       const m = await w.post('/api/messages', { sender_id: a.org.id, recipient_id: null, body: 'Hear ye, hear ye!' }, a.key);

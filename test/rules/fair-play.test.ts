@@ -7,7 +7,7 @@ import { GRANT_REFILL_DAYS, decideFoundOrganization, evolve as evolveAgent, gran
 import type { AgentState } from '../../actors/agent/messages';
 import { FLOWS, sumLedger, type LedgerLine } from '../../actors/ledger';
 import { organizationKind } from '../../actors/organization/actor';
-import type { FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec } from '../../actors/organization/messages';
+import type { FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, QuestSettledCommand } from '../../actors/organization/messages';
 import {
   PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE, WORKER_OUTPUT, checkOutputPaidFor, isProductionPlan, minimumBudget,
 } from '../../actors/organization/projects';
@@ -127,6 +127,24 @@ describe('fair play (pure rules)', () => {
     it('an active organization that is paid keeps the gold', () => {
       const d = events(decideQuestSettled(rich(), { type: 'quest-settled', day: 6, quest_id: 3, gold: 20, reputation: 0, trust: {}, party_id: null, dead: [], reason: 'paid' }));
       assert.deepEqual(d.map((e) => e.type), ['quest-settled']);
+    });
+  });
+
+  describe('reputation from quests', () => {
+    const settled = (day: number, requester: number, reputation: number, n: number): QuestSettledCommand =>
+      ({ type: 'quest-settled', day, quest_id: n, requester_id: requester, op: `quest:${n}:settled`, gold: 1, reputation, trust: {}, party_id: null, dead: [], reason: 'resolved' });
+
+    it('grows from one requester\'s quests once a day: a friend\'s many quests in a day count once; another requester\'s, or the next day\'s, count', () => {
+      let s = founded({ reputation: 10 });
+      const settle = (c: QuestSettledCommand) => { s = apply(s, decideQuestSettled(s, c)); return s.reputation; };
+      assert.equal(settle(settled(4, 7, 5, 1)), 15);
+      assert.equal(settle(settled(4, 7, 5, 2)), 15, 'the same requester the same day: nothing more');
+      assert.equal(settle(settled(4, 7, 2, 3)), 15, 'a partial success neither');
+      assert.equal(settle(settled(4, 8, 5, 4)), 20, 'another requester counts');
+      assert.equal(settle(settled(4, 7, -5, 5)), 15, 'a failure always costs');
+      assert.equal(settle(settled(5, 7, 5, 6)), 20, 'the next day counts again');
+      assert.deepEqual(s.quest_fame, { day: 5, from: [7] }, 'only today is kept');
+      assert.equal(settle({ ...settled(5, 7, 5, 7), requester_id: undefined }), 25, 'a settlement recorded before requesters were carried counts as before');
     });
   });
 
