@@ -5,7 +5,7 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Alliance, AllianceCommand, AllianceEvent, AllianceState } from './messages';
-import { TRUST_ON_ALLIANCE, TRUST_ON_BREAK, decideBeginChange, decideChangeDone, decideMemberEnded, decidePropose, evolve, trustOp } from './rules';
+import { TRUST_ON_ALLIANCE, breakTrust, decideBeginChange, decideChangeDone, decideMemberEnded, decidePropose, evolve, trustOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
 
 /** The organizations by the names they had when the alliance was proposed. */
@@ -41,7 +41,7 @@ async function continueChange(state: AllianceState, io: EntityIO): Promise<Outco
   const ch = state?.changing;
   if (!ch) return { events: [] };
   const a = state!;
-  const delta = ch.change === 'accept' ? TRUST_ON_ALLIANCE : TRUST_ON_BREAK;
+  const delta = ch.change === 'accept' ? TRUST_ON_ALLIANCE : breakTrust(a.accepted_day, ch.day);
   for (const [me, other] of [[a.proposer_id, a.counterparty_id], [a.counterparty_id, a.proposer_id]]) {
     const moved = await io.ask('organization', me, { type: 'transfer', day: ch.day, reason: `alliance ${a.id}`, gold: 0, holdings: {}, trust: { [String(other)]: delta }, even_if_ended: true, op: trustOp(a.id, ch.change) });
     if (!moved.ok && moved.refusal.status === 503) return { refusal: moved.refusal };

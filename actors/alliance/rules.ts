@@ -8,6 +8,16 @@ export const trustOp = (allianceId: number, change: 'accept' | 'end') => `allian
 
 export const TRUST_ON_ALLIANCE = 10;
 export const TRUST_ON_BREAK = -5;
+/** An alliance ended sooner than this after its acceptance takes back all the trust it brought. */
+export const ALLIANCE_SETTLING_DAYS = 30;
+
+/**
+ * What ending an alliance does to each side's trust: an alliance that lasted
+ * ALLIANCE_SETTLING_DAYS leaves some trust behind (TRUST_ON_ALLIANCE + TRUST_ON_BREAK); one
+ * ended sooner leaves none, so making and breaking alliances over and over raises no trust.
+ */
+export const breakTrust = (acceptedDay: number | null, day: number) =>
+  acceptedDay !== null && day - acceptedDay < ALLIANCE_SETTLING_DAYS ? -TRUST_ON_ALLIANCE : TRUST_ON_BREAK;
 
 export function decidePropose(state: AllianceState, spec: AllianceSpec, agentId: number, day: number): Decision<AllianceEvent> {
   // Asked again by the proposal that created it (the relationship's retried saga), it answers what it is.

@@ -15,6 +15,7 @@ import {
   SEASON_AMPLITUDE, SHORTAGE, SPELL_DAYS, STOCK_DAYS, SUPPLY_REVERSION, YEAR_DAYS,
 } from '../location/market';
 import { ACCEPTANCE_DAYS, DANGER_SPREAD } from '../quest/rules';
+import { ALLIANCE_SETTLING_DAYS, TRUST_ON_ALLIANCE, TRUST_ON_BREAK } from '../alliance/rules';
 import { CAREER_DAYS, HIRING_FEE_BASE, HIRING_FEE_PER_LEVEL } from '../adventurer/rules';
 import { AVAILABLE_POOL_TARGET, RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL } from './quest-board';
 import {
@@ -77,7 +78,7 @@ export function rulebook() {
       `Markets are regional: an organization trades at the market where it stands. Emberfall holds the reference market. The price rule: price = base price x (usual supply / supply)^${PRICE_ELASTICITY}, kept between ${PRICE_FLOOR_RATIO} and ${PRICE_CEILING_RATIO} times the base price, times the factor of any world event on prices. A market takes goods only up to ${MAX_SUPPLY_RATIO} times its usual supply: a larger sale is refused (409), naming how much more it takes. A trade of q units costs (buying) the sum of the prices the supply passes through, unit by unit (the area under the price curve between the supply before and after), rounded up, or fetches (selling) the same rounded down: a large order moves the price against itself, and no split of an order costs less or fetches more than the order whole. GET /api/market/{resource}/quote quotes a trade without making it.`,
       'The living population eats food daily; active projects consume timber and ore; growth and construction raise demand; deaths and completed projects lower it.',
       'Contracts are proposed, accepted by the counterparty, then fulfilled; payment happens only on fulfilment, and a resource contract moves its quantity from proposer to counterparty then. Goods change hands in person: a resource contract is fulfilled only while both organizations stand at the same place, neither on the road; gold needs neither. Who fulfils: a resource contract, either side (goods and gold move in the same step); a service contract (no resource), only the counterparty, whose fulfilment is its payment for the service received, so the side paid cannot collect without delivering. A proposer may withdraw its contract while it is still proposed (POST /api/contracts/{id}/withdraw); it then stands as rejected, with withdrawn true.',
-      'Alliances are proposed, accepted by the other side, and active until either side ends them. Two organizations have at most one proposed or active alliance at a time.',
+      `Alliances are proposed, accepted by the other side, and active until either side ends them. Two organizations have at most one proposed or active alliance at a time. Acceptance raises each side's trust by ${TRUST_ON_ALLIANCE}; an end lowers it by ${-TRUST_ON_BREAK}, or by all ${TRUST_ON_ALLIANCE} when it comes within ${ALLIANCE_SETTLING_DAYS} days of the acceptance.`,
       'World events are temporary operator scenarios that modify maintenance, population, monster growth, production and prices; a resource introduction adds a permanent market resource; an event may add a new settlement.',
       'Suggestions are private to the operator and change nothing in the world.',
       'Retirement (POST /api/agents/retire) takes a private reason for the operator and blocks the key from further changes; organizations and history remain.',

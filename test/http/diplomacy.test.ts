@@ -380,7 +380,7 @@ describe('diplomacy over HTTP', function () {
   });
 
   describe('alliances (core rule 22)', () => {
-    it('goes proposed -> active (trust +10 both ways) -> ended by the counterparty (trust -5), refusing every other move', async () => {
+    it('goes proposed -> active (trust +10 both ways) -> ended by the counterparty (within 30 days: trust -10, back to 0), refusing every other move', async () => {
       const al = await proposeAlliance(w, a, b);
       assert.equal(al.status, 'proposed');
       const listed = await allianceOf(w, al.id);
@@ -419,11 +419,11 @@ describe('diplomacy over HTTP', function () {
       expectStatus(ended, 200);
       assert.equal(ended.body.status, 'ended');
       assert.equal((await allianceOf(w, al.id)).status, 'ended');
-      assert.equal(await trustBetween(w, a.org.id, b.org.id), 5);
+      assert.equal(await trustBetween(w, a.org.id, b.org.id), 0, 'an alliance ended at once leaves no trust');
       expectStatus(await allianceAct(w, 'end', al.id, a), 409);
       expectStatus(await allianceAct(w, 'end', al.id, b), 409);
       expectStatus(await allianceAct(w, 'accept', al.id, b), 409);
-      assert.equal(await trustBetween(w, a.org.id, b.org.id), 5, 'refusals change no trust');
+      assert.equal(await trustBetween(w, a.org.id, b.org.id), 0, 'refusals change no trust');
     });
 
     it('may be ended by the proposer too, and refuses an alliance with oneself or a proposer not controlled', async () => {

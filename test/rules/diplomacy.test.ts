@@ -257,6 +257,16 @@ describe('diplomacy rules', () => {
       assert.equal(alliance.TRUST_ON_ALLIANCE, 10);
       assert.equal(alliance.TRUST_ON_BREAK, -5);
     });
+
+    it('takes back all the trust it brought when ended within ALLIANCE_SETTLING_DAYS, so alliances cannot be cycled for trust', () => {
+      assert.equal(alliance.ALLIANCE_SETTLING_DAYS, 30);
+      assert.equal(alliance.breakTrust(5, 5), -10, 'ended the day it was made: back to where it was');
+      assert.equal(alliance.breakTrust(5, 34), -10);
+      assert.equal(alliance.breakTrust(5, 35), -5, 'after 30 days, some trust stays');
+      let trust = 0;
+      for (let cycle = 0; cycle < 12; cycle++) trust += alliance.TRUST_ON_ALLIANCE + alliance.breakTrust(cycle, cycle);
+      assert.equal(trust, 0, 'twelve quick cycles: nothing gained');
+    });
   });
 
   // ---------------------------------------------------------------- messages and transfers
