@@ -91,19 +91,19 @@ export function valueBetween(e: Pick<MarketEntry, 'base_price' | 'target_supply'
 }
 
 /**
- * The gold a trade of `quantity` costs (buy) or fetches (sell): the area under the price
- * curve over the supply it moves (valueBetween), rounded up for a buyer (at least 1) and
- * down for a seller. A large order moves the price against itself, and no split of an order
- * costs less or fetches more than the order whole: buying in lots and selling at once, or
- * the other way round, at one market on one day, never gains gold.
- */
-/**
  * How much more of a resource the market buys: its supply never goes above MAX_SUPPLY_RATIO
  * times the usual (the day's end keeps it there too), so a flood of goods does not fetch
  * even the floor price without end.
  */
 export const marketRoom = (e: Pick<MarketEntry, 'supply' | 'target_supply'>) => Math.max(0, Math.floor(e.target_supply * MAX_SUPPLY_RATIO) - e.supply);
 
+/**
+ * The gold a trade of `quantity` costs (buy) or fetches (sell): the area under the price
+ * curve over the supply it moves (valueBetween), rounded up for a buyer (at least 1) and
+ * down for a seller. A large order moves the price against itself, and no split of an order
+ * costs less or fetches more than the order whole: buying in lots and selling at once, or
+ * the other way round, at one market on one day, never gains gold.
+ */
 export function tradeTotal(e: MarketEntry, side: 'buy' | 'sell', quantity: number): { total: number; supplyAfter: number; priceAfter: number } {
   const supplyAfter = side === 'buy' ? e.supply - quantity : e.supply + quantity;
   const priceAfter = priceFor(e, supplyAfter);

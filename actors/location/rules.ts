@@ -88,8 +88,9 @@ export function quoteTrade(state: LocationState, c: TradeCommand): Decision<Loca
   if (c.side === 'buy' && c.quantity > entry.supply) {
     return conflict(`only ${entry.supply} ${c.resource} is for sale at ${state.name}`);
   }
-  if (c.side === 'sell' && c.quantity > marketRoom(entry)) {
-    return conflict(`${state.name} takes at most ${marketRoom(entry)} more ${c.resource} now: its buyers hold at most ${MAX_SUPPLY_RATIO} times its usual supply of ${entry.target_supply}`);
+  const room = marketRoom(entry);
+  if (c.side === 'sell' && c.quantity > room) {
+    return conflict(`${state.name} takes at most ${room} more ${c.resource} now: its buyers hold at most ${MAX_SUPPLY_RATIO} times its usual supply of ${entry.target_supply}`);
   }
   const { total, supplyAfter, priceAfter } = tradeTotal(entry, c.side, c.quantity);
   return accept({

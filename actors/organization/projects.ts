@@ -51,11 +51,11 @@ export function checkOutputPaidFor(spec: Pick<ProjectSpec, 'kind' | 'output_reso
   const building = spec.establishment_kind === null ? 0 : ESTABLISHMENT_MIN_BUDGET;
   const least = output + building;
   if (spec.budget >= least) return null;
+  if (!makes) return `a budget of ${spec.budget} gold cannot build ${spec.establishment_kind}: an establishment costs at least ${ESTABLISHMENT_MIN_BUDGET}`;
   const plan = isProductionPlan(spec);
   const units = plan ? `${spec.output_quantity} ${spec.output_resource} a day for ${spec.duration_days} days` : `${spec.output_quantity} ${spec.output_resource}`;
   const share = plan ? PLAN_OUTPUT_COST_SHARE : PROJECT_OUTPUT_COST_SHARE;
   const outputCost = `each unit costs ${share === 1 ? '' : `${share * 100}% of `}its base price of ${unitPrice} gold`;
-  if (!makes) return `a budget of ${spec.budget} gold cannot build ${spec.establishment_kind}: an establishment costs at least ${ESTABLISHMENT_MIN_BUDGET}`;
   if (!building) return `a budget of ${spec.budget} gold cannot pay for ${units}: ${outputCost}, so the budget must be at least ${least}`;
   return `a budget of ${spec.budget} gold cannot pay for ${units} and build ${spec.establishment_kind}: ${outputCost} (${output} in all) and an establishment costs at least ${ESTABLISHMENT_MIN_BUDGET}, so the budget must be at least ${least}`;
 }

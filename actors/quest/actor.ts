@@ -14,7 +14,7 @@ import { partyResting } from '../organization/rules';
 import type { Trait } from '../adventurer/messages';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
-  ACCEPTANCE_DAYS, MONSTERS_SLAIN, REPUTATION, TRUST, acceptanceLapse, bondsFor, checkNotLapsed, checkOpen, checkRequirements, dueDay, dangerMet, decideBeginDispatch, decideBeginPosting, named, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
+  ACCEPTANCE_DAYS, MONSTERS_SLAIN, REPUTATION, TRUST, acceptanceEndsDay, acceptanceLapse, bondsFor, checkAcceptor, checkOpen, checkRequirements, dueDay, dangerMet, decideBeginDispatch, decideBeginPosting, named, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
   experienceFor, fateOf, outcomeFor, partyStrength, payoutLedger, rewardPaid, totalReward, type Member, type Place,
 } from './rules';
 
@@ -27,8 +27,8 @@ export const questView = (q: Quest) => ({
   world_funded: q.funds[0]?.organization_id === WORLD_FUND,
   sponsors: q.funds.slice(1).map((f) => ({ organization_id: f.organization_id, amount: f.amount })),
   outcome: q.outcome, posted_day: q.posted_day, accepted_day: q.accepted_day, resolved_day: q.resolved_day,
-  // The last day the acceptance holds (ACCEPTANCE_DAYS): a party must be sent, and report back, by then.
-  acceptance_ends_day: q.status === 'accepted' && q.accepted_day !== null ? q.accepted_day + ACCEPTANCE_DAYS : null,
+  // The last day the acceptance holds: a party must be sent, and report back, by then.
+  acceptance_ends_day: acceptanceEndsDay(q),
   resolution: q.resolution, withdrawn_reason: q.withdrawn_reason,
 });
 
@@ -368,9 +368,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       const closed = checkOpen(state, 'accepted');
       if (closed) return closed;
       const q = state!;
-      if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
-      const lapsed = checkNotLapsed(q, c.organization_id);
-      if (lapsed) return conflict(lapsed);
+      const barred = checkAcceptor(q, c.organization_id);
+      if (barred) return conflict(barred);
       const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
       if (!facts.ok) return { refusal: facts.refusal };
       const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
@@ -384,9 +383,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       const accepting = q.status === 'open';
       if (accepting) {
         // Dispatching to an open quest accepts it on the way, with the same checks.
-        if (c.organization_id === q.requester_id) return conflict('an organization cannot accept its own quest');
-        const lapsed = checkNotLapsed(q, c.organization_id);
-        if (lapsed) return conflict(lapsed);
+        const barred = checkAcceptor(q, c.organization_id);
+        if (barred) return conflict(barred);
         const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
         if (!facts.ok) return { refusal: facts.refusal };
         const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });

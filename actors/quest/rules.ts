@@ -146,9 +146,14 @@ export function payoutLedger(funds: Fund[], paid: number, acceptor: number | nul
  */
 export const ACCEPTANCE_DAYS = 20;
 
+/** The last day an accepted quest's acceptance holds, or null when it is not accepted. */
+export const acceptanceEndsDay = (q: Quest): number | null =>
+  (q.status === 'accepted' && q.accepted_day !== null ? q.accepted_day + ACCEPTANCE_DAYS : null);
+
 /** What becomes of an acceptance on `day`: it stands (null), lapses ('reopen'), or fails ('fail'). */
 export function acceptanceLapse(q: QuestState, day: number): 'reopen' | 'fail' | null {
-  if (!q || q.status !== 'accepted' || q.accepted_day === null || day <= q.accepted_day + ACCEPTANCE_DAYS) return null;
+  const ends = q && acceptanceEndsDay(q);
+  if (!q || ends === null || day <= ends) return null;
   return q.party_id === null ? 'reopen' : 'fail';
 }
 
@@ -156,12 +161,14 @@ export function acceptanceLapse(q: QuestState, day: number): 'reopen' | 'fail' |
 export function dueDay(q: Quest): number | null {
   const days: number[] = [];
   if ((q.status === 'open' || q.status === 'accepted') && q.deadline_day !== null) days.push(q.deadline_day + 1);
-  if (q.status === 'accepted' && q.accepted_day !== null) days.push(q.accepted_day + ACCEPTANCE_DAYS + 1);
+  const ends = acceptanceEndsDay(q);
+  if (ends !== null) days.push(ends + 1);
   return days.length ? Math.min(...days) : null;
 }
 
-/** Why an organization may not accept a quest it let lapse, or null. */
-export function checkNotLapsed(q: Quest, organizationId: number): string | null {
+/** Why an organization may not accept a quest (by acceptance or by dispatch to it): its own, or one it let lapse; else null. */
+export function checkAcceptor(q: Quest, organizationId: number): string | null {
+  if (organizationId === q.requester_id) return 'an organization cannot accept its own quest';
   return q.lapsed_by?.includes(organizationId) ? `organization ${organizationId} accepted quest ${q.id} before and sent no party within ${ACCEPTANCE_DAYS} days; it cannot accept it again` : null;
 }
 

@@ -8,7 +8,7 @@ import { decideDay, decideSeed, derivedDanger, evolve as evolveLocation, monster
 import type { LocationEvent, LocationState } from '../../actors/location/messages';
 import type { Fund, Quest, QuestOutcome, QuestSpec } from '../../actors/quest/messages';
 import {
-  ACCEPTANCE_DAYS, acceptanceLapse, bondsFor, checkNotLapsed, checkRequirements, dueDay, effectiveDanger, evolve as evolveQuest, experienceFor, fateOf, memberStrength, outcomeFor, partyStrength,
+  ACCEPTANCE_DAYS, acceptanceLapse, bondsFor, checkAcceptor, checkRequirements, dueDay, effectiveDanger, evolve as evolveQuest, experienceFor, fateOf, memberStrength, outcomeFor, partyStrength,
   refunds, rewardPaid, totalReward, type Member, type Place,
 } from '../../actors/quest/rules';
 
@@ -372,10 +372,10 @@ describe('quest rules', () => {
       const reopened = evolveQuest(accepted, { type: 'reopened', day: last + 1, reason: 'lapsed', lapsed_organization_id: 9 }) as Quest;
       assert.equal(reopened.status, 'open');
       assert.equal(reopened.accepted_organization_id, null);
-      assert.match(checkNotLapsed(reopened, 9)!, /cannot accept it again/);
-      assert.equal(checkNotLapsed(reopened, 10), null);
+      assert.match(checkAcceptor(reopened, 9)!, /cannot accept it again/);
+      assert.equal(checkAcceptor(reopened, 10), null);
       const endedAcceptor = evolveQuest(accepted, { type: 'reopened', day: 6, reason: 'the organization that accepted it ended' }) as Quest;
-      assert.equal(checkNotLapsed(endedAcceptor, 9), null, 'only a lapse bars it');
+      assert.equal(checkAcceptor(endedAcceptor, 9), null, 'only a lapse bars it');
     });
   });
 });
