@@ -45,12 +45,12 @@ const project = (c: ContractState): ProjectionRow[] =>
 const control = (io: EntityIO, organizationId: number, agentId: number) =>
   io.ask('organization', organizationId, { type: 'control', agent_id: agentId });
 
-type Movement = { gold: number; holdings: Record<string, number>; trust: Record<string, number>; evenIfEnded?: boolean; inPerson?: { location_id: string | null }; op: string };
+type Movement = { gold: number; holdings: Record<string, number>; trust: Record<string, number>; work?: boolean; evenIfEnded?: boolean; inPerson?: { location_id: string | null }; op: string };
 
 const move = (io: EntityIO, type: 'transfer' | 'check-transfer', organizationId: number, day: number, reason: string, m: Movement) =>
   io.ask<{ location_id: string }, 'organization'>('organization', organizationId, {
     type, day, reason, gold: m.gold, holdings: m.holdings, trust: m.trust, even_if_ended: m.evenIfEnded ?? false,
-    ...(m.inPerson ? { in_person: m.inPerson } : {}), op: m.op,
+    ...(m.inPerson ? { in_person: m.inPerson } : {}), op: m.op, ...(m.work ? { work: true } : {}),
   });
 
 /**
@@ -82,7 +82,7 @@ const deliverOf = (c: Contract, attempt: number): Movement => ({
   gold: 0, holdings: c.resource ? { [c.resource]: -c.quantity } : {}, trust: {}, inPerson: c.resource ? { location_id: null } : undefined, op: fulfilmentOp(c.id, attempt, 'delivered'),
 });
 const payOf = (c: Contract, attempt: number, locationId: string | null): Movement => ({
-  gold: -c.value, holdings: c.resource ? { [c.resource]: c.quantity } : {}, trust: { [String(c.proposer_id)]: TRUST_ON_FULFIL },
+  gold: -c.value, holdings: c.resource ? { [c.resource]: c.quantity } : {}, trust: { [String(c.proposer_id)]: TRUST_ON_FULFIL }, work: true,
   inPerson: c.resource ? { location_id: locationId } : undefined, op: fulfilmentOp(c.id, attempt, 'paid'),
 });
 
@@ -111,7 +111,7 @@ async function continueFulfilment(state: ContractState, io: EntityIO): Promise<O
     return { events: [{ type: 'fulfilment-undoing', day: f.day, agent_id: f.agent_id, reason: paid.refusal.detail }], andThen: (s) => continueFulfilment(s, io) };
   }
   const received = await move(io, 'transfer', c.proposer_id, f.day, reason, {
-    gold: c.value, holdings: {}, trust: { [String(c.counterparty_id)]: TRUST_ON_FULFIL }, evenIfEnded: true, op: fulfilmentOp(c.id, f.attempt, 'received'),
+    gold: c.value, holdings: {}, trust: { [String(c.counterparty_id)]: TRUST_ON_FULFIL }, work: true, evenIfEnded: true, op: fulfilmentOp(c.id, f.attempt, 'received'),
   });
   if (!received.ok) return unknown(received);
   return { events: [{ type: 'fulfilled', day: f.day, agent_id: f.agent_id, organization_id: f.organization_id }] };

@@ -129,6 +129,8 @@ export interface TransferCommand {
   in_person?: { location_id: string | null };
   /** Names this movement: one already applied is not applied again (a retried fulfilment pays nobody twice). */
   op?: string;
+  /** Trust earned by shared work (a fulfilled contract): a gain toward one organization counts once a day (absent: an alliance's, always counted). */
+  work?: boolean;
 }
 
 /** Would this transfer be accepted now? Answers without recording anything (a contract checks both sides before moving anything). */
@@ -302,6 +304,8 @@ export interface Organization {
   trades_settled?: Record<string, number>;
   /** The requesters whose quests raised its reputation today (decideQuestSettled; absent until one did). */
   quest_fame?: { day: number; from: number[] };
+  /** The organizations whose shared work (a contract, a quest) raised its trust in them today (absent until one did). */
+  work_trust?: { day: number; with: number[] };
   /** Its agent has retired: the organization takes none of that agent's commands (absent until then). */
   controller_retired?: boolean;
   /** It has ended and what follows its end is not yet done (absent in records from before this was kept). */

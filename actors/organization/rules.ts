@@ -58,7 +58,8 @@ export function decideTransfer(state: OrganizationState, c: TransferCommand | Ch
   }
   if (c.type === 'check-transfer') return accept();
   const { type: _t, even_if_ended: _e, in_person: _p, ...rest } = c;
-  return withEstateSettled(state, [{ type: 'transferred', ...rest }], c.day, 'it reached the organization after its end');
+  const trust = c.work ? earnedTrust(state, c.trust, c.day) : c.trust;
+  return withEstateSettled(state, [{ type: 'transferred', ...rest, trust }], c.day, 'it reached the organization after its end');
 }
 export const TREASURY_BOUNDS = { min: 300, max: 1000 } as const;
 
@@ -306,8 +307,27 @@ export function decideQuestSettled(state: OrganizationState, c: QuestSettledComm
   if (applied(state, c.op)) return accept();
   const { type: _t, ...rest } = c;
   const reputation = famed(state, c.requester_id, c.day) ? Math.min(0, c.reputation) : c.reputation;
-  return withEstateSettled(state, [{ type: 'quest-settled', ...rest, reputation }], c.day, 'it reached the organization after its end');
+  return withEstateSettled(state, [{ type: 'quest-settled', ...rest, reputation, trust: earnedTrust(state, c.trust, c.day) }], c.day, 'it reached the organization after its end');
 }
+
+/**
+ * Trust earned by shared work (a fulfilled contract, a quest done for or by another
+ * organization): a gain toward an organization whose work already raised trust today
+ * counts nothing, so trust grows with days of work together, not with how many 1-gold
+ * contracts two friends can fulfil in one. A loss always counts.
+ */
+function earnedTrust(org: Organization, trust: Record<string, number>, day: number): Record<string, number> {
+  const today = org.work_trust?.day === day ? org.work_trust.with : [];
+  if (!Object.entries(trust).some(([other, delta]) => delta > 0 && today.includes(Number(other)))) return trust;
+  return Object.fromEntries(Object.entries(trust).map(([other, delta]) => [other, delta > 0 && today.includes(Number(other)) ? 0 : delta]));
+}
+
+const withWorkTrust = (org: Organization, trust: Record<string, number>, day: number) => {
+  const gained = Object.entries(trust).filter(([, delta]) => delta > 0).map(([other]) => Number(other));
+  if (gained.length === 0) return org.work_trust;
+  const today = org.work_trust?.day === day ? org.work_trust.with : [];
+  return { day, with: [...today, ...gained.filter((o) => !today.includes(o))] };
+};
 
 /**
  * Whether a quest of this requester already raised the organization's reputation today.
@@ -479,7 +499,8 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       for (const [resource, delta] of Object.entries(e.holdings)) holdings = addHolding(holdings, resource, delta);
       const trust = { ...state.trust };
       for (const [other, delta] of Object.entries(e.trust)) trust[other] = Math.max(-100, Math.min(100, (trust[other] ?? 0) + delta));
-      return { ...state, treasury: state.treasury + e.gold, holdings, trust, applied_ops: withOp(state, e.op, e.day) };
+      const work_trust = e.work ? withWorkTrust(state, e.trust, e.day) : state.work_trust;
+      return { ...state, treasury: state.treasury + e.gold, holdings, trust, applied_ops: withOp(state, e.op, e.day), work_trust };
     }
     case 'gold-reserved':
       return { ...state, treasury: state.treasury - e.amount, applied_ops: withOp(state, e.op, e.day) };
@@ -497,6 +518,7 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
         treasury: state.treasury + e.gold,
         reputation: Math.max(0, state.reputation + e.reputation),
         quest_fame: withFame(state, e),
+        work_trust: withWorkTrust(state, e.trust, e.day),
         applied_ops: withOp(state, e.op, e.day),
         trust,
         employees: state.employees.filter((a) => !dead.has(a)),

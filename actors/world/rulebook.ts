@@ -14,7 +14,8 @@ import {
   CONSTRUCTION_DRAW, CONSTRUCTION_GOLD_PER_DAY, DAILY_VARIATION, GLUT, MAX_SUPPLY_RATIO, PER_PERSON, PRICE_CEILING_RATIO, PRICE_ELASTICITY, PRICE_FLOOR_RATIO,
   SEASON_AMPLITUDE, SHORTAGE, SPELL_DAYS, STOCK_DAYS, SUPPLY_REVERSION, YEAR_DAYS,
 } from '../location/market';
-import { ACCEPTANCE_DAYS, DANGER_SPREAD } from '../quest/rules';
+import { ACCEPTANCE_DAYS, DANGER_SPREAD, TRUST as QUEST_TRUST } from '../quest/rules';
+import { TRUST_ON_FULFIL, TRUST_ON_REJECT } from '../contract/rules';
 import { ALLIANCE_SETTLING_DAYS, TRUST_ON_ALLIANCE, TRUST_ON_BREAK } from '../alliance/rules';
 import { CAREER_DAYS, HIRING_FEE_BASE, HIRING_FEE_PER_LEVEL } from '../adventurer/rules';
 import { AVAILABLE_POOL_TARGET, RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL } from './quest-board';
@@ -69,7 +70,7 @@ export function rulebook() {
       'Full success grants 10 experience, partial 5; every 20 experience raises level and strength.',
       'Traits: brave (stronger in dangerous places), reckless (hits harder, dies more), cautious (lowers effective danger), patient (recovers sooner), loyal (bonds more strongly), curious (learns more in dungeons).',
       'Adventurers bond through shared quests; failure can breed resentment. Profiles keep employment, party, quest, injury, recovery and death moments.',
-      'Organizations keep trust scores (-100..100) with each other, moved by alliances, contracts and shared or failed work.',
+      `Organizations keep trust scores (-100..100) with each other, moved by alliances, contracts and shared or failed work: a quest +${QUEST_TRUST.full} on full success, +${QUEST_TRUST.partial} on partial, ${QUEST_TRUST.failure} on failure (between the requester and the acceptor); a fulfilled contract +${TRUST_ON_FULFIL}, a rejected one ${TRUST_ON_REJECT} (both sides). Shared work (a fulfilled contract, a quest) raises an organization's trust in another once a day at most: the same day's further work with that organization raises it no more; a loss always counts.`,
       'Messages: public broadcasts arrive at once; private messages between places arrive after a danger-based delay. Costs: public 1, private 2, rumor 3 gold; chronicle reports are free. Rumors are unverified.',
       'Workers cost 25 gold each to hire and 1 gold a day; they may be lost in dangerous wilderness. A production plan produces only while its declared workforce is present.',
       'Projects reserve their whole budget at once and progress once a day; cancelling returns part of the unused budget; completion may create an establishment. Location gaps are observations, not orders.',

@@ -332,6 +332,27 @@ describe('diplomacy over HTTP', function () {
       assert.equal(await trustBetween(w, a.org.id, b.org.id), 5);
     });
 
+    it('raises trust by a fulfilled contract once a day between two organizations, however many they fulfil (no trust pumped by 1-gold contracts)', async () => {
+      const fulfilOne = async () => {
+        const k = await propose(w, a, b, { value: 1, title: 'A token of goodwill' });
+        expectStatus(await contractAct(w, 'accept', k.id, b), 200);
+        expectStatus(await contractAct(w, 'fulfill', k.id, b), 200);
+        assert.equal(await contractStatus(w, k.id), 'fulfilled', 'the contract itself is fulfilled and paid as ever');
+      };
+      for (let i = 0; i < 4; i++) await fulfilOne();
+      assert.equal(await trustBetween(w, a.org.id, b.org.id), 5, 'four contracts the same day: trust rises once');
+      const k = await propose(w, a, c, { value: 1, title: 'A token of goodwill' });
+      expectStatus(await contractAct(w, 'accept', k.id, c), 200);
+      expectStatus(await contractAct(w, 'fulfill', k.id, c), 200);
+      assert.equal(await trustBetween(w, a.org.id, c.org.id), 5, 'work with another organization counts the same day');
+      await w.tick();
+      await fulfilOne();
+      await fulfilOne();
+      assert.equal(await trustBetween(w, a.org.id, b.org.id), 10, 'the next day counts once more');
+      assert.equal((await orgOf(w, a.org.id)).trust[String(b.org.id)], 10);
+      assert.equal((await orgOf(w, b.org.id)).trust[String(a.org.id)], 10);
+    });
+
     it('refuses a fulfilment the counterparty cannot pay with 409 and changes nothing on either side', async () => {
       await buy(w, a, 'food', 10);
       const k = await propose(w, a, b, { value: 5000, resource: 'food', quantity: 10 });

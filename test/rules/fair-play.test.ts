@@ -7,12 +7,12 @@ import { GRANT_REFILL_DAYS, decideFoundOrganization, evolve as evolveAgent, gran
 import type { AgentState } from '../../actors/agent/messages';
 import { FLOWS, sumLedger, type LedgerLine } from '../../actors/ledger';
 import { organizationKind } from '../../actors/organization/actor';
-import type { FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, QuestSettledCommand } from '../../actors/organization/messages';
+import type { FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, QuestSettledCommand, TransferCommand } from '../../actors/organization/messages';
 import {
   PLAN_OUTPUT_COST_SHARE, PROJECT_OUTPUT_COST_SHARE, WORKER_OUTPUT, checkOutputPaidFor, isProductionPlan, minimumBudget,
 } from '../../actors/organization/projects';
 import {
-  decideDay, decideDissolve, decideFound, decideQuestSettled, decideSendMessage, decideStartProject, decideWorkers, evolve, grantedTreasury,
+  decideDay, decideDissolve, decideFound, decideQuestSettled, decideSendMessage, decideStartProject, decideTransfer, decideWorkers, evolve, grantedTreasury,
   startingTreasury,
 } from '../../actors/organization/rules';
 import { WORLD_FUND, type Fund } from '../../actors/quest/messages';
@@ -145,6 +145,54 @@ describe('fair play (pure rules)', () => {
       assert.equal(settle(settled(5, 7, 5, 6)), 20, 'the next day counts again');
       assert.deepEqual(s.quest_fame, { day: 5, from: [7] }, 'only today is kept');
       assert.equal(settle({ ...settled(5, 7, 5, 7), requester_id: undefined }), 25, 'a settlement recorded before requesters were carried counts as before');
+    });
+  });
+
+  describe('trust from shared work (core rule 14)', () => {
+    const fulfilled = (day: number, other: number, n: number, delta = 5): TransferCommand =>
+      ({ type: 'transfer', day, reason: `contract ${n}`, gold: 1, holdings: {}, trust: { [String(other)]: delta }, op: `contract:${n}:0:paid`, work: true });
+    const quest = (day: number, other: number, n: number, delta: number): QuestSettledCommand =>
+      ({ type: 'quest-settled', day, quest_id: n, requester_id: other, op: `quest:${n}:settled`, gold: 1, reputation: 0, trust: { [String(other)]: delta }, party_id: null, dead: [], reason: 'resolved' });
+
+    it('a fulfilled contract raises trust in an organization once a day: the same day\'s next contracts with it add nothing, another organization\'s or the next day\'s do', () => {
+      let s = founded();
+      const fulfil = (c: TransferCommand) => { s = apply(s, decideTransfer(s, c)); return s.trust; };
+      assert.equal(fulfil(fulfilled(4, 7, 1))['7'], 5);
+      for (let n = 2; n <= 12; n++) assert.equal(fulfil(fulfilled(4, 7, n))['7'], 5, `contract ${n} the same day: nothing more`);
+      assert.equal(fulfil(fulfilled(4, 8, 13))['8'], 5, 'another organization counts');
+      assert.equal(fulfil(fulfilled(4, 7, 14, -5))['7'], 0, 'a loss always counts');
+      assert.equal(fulfil(fulfilled(5, 7, 15))['7'], 5, 'the next day counts again');
+      assert.deepEqual(s.work_trust, { day: 5, with: [7] }, 'only today is kept');
+    });
+
+    it('quests count as the same shared work: a contract and a quest with one organization the same day raise trust once', () => {
+      let s = founded();
+      s = apply(s, decideQuestSettled(s, quest(6, 7, 1, 10)));
+      assert.equal(s.trust['7'], 10);
+      s = apply(s, decideTransfer(s, fulfilled(6, 7, 2)));
+      s = apply(s, decideQuestSettled(s, quest(6, 7, 3, 10)));
+      assert.equal(s.trust['7'], 10, 'nothing more the same day');
+      s = apply(s, decideQuestSettled(s, quest(6, 7, 4, -5)));
+      assert.equal(s.trust['7'], 5, 'a failed quest always costs');
+    });
+
+    it('trust moved outside shared work (an alliance\'s) is never held back, and does not hold back the day\'s work', () => {
+      let s = founded();
+      const alliance = (day: number, delta: number): TransferCommand => ({ type: 'transfer', day, reason: 'alliance', gold: 0, holdings: {}, trust: { '7': delta }, op: `alliance:1:${delta}` });
+      s = apply(s, decideTransfer(s, alliance(3, 10)));
+      s = apply(s, decideTransfer(s, fulfilled(3, 7, 1)));
+      assert.equal(s.trust['7'], 15);
+      s = apply(s, decideTransfer(s, { ...alliance(3, 10), op: 'alliance:2:10' }));
+      assert.equal(s.trust['7'], 25);
+    });
+
+    it('property: however many contracts two organizations fulfil, trust from them grows by at most 5 a day', () => {
+      fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 20 }), (perDay) => {
+        let s = founded();
+        let n = 0;
+        perDay.forEach((count, i) => { for (let k = 0; k < count; k++) s = apply(s, decideTransfer(s, fulfilled(i + 2, 7, ++n))); });
+        assert.equal(s.trust['7'], Math.min(100, 5 * perDay.length));
+      }));
     });
   });
 
