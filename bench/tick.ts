@@ -157,11 +157,12 @@ async function main() {
     profile.connect();
     await new Promise((r) => profile.post('Profiler.enable', () => profile.post('Profiler.start', r)));
   }
-  // BENCH_HEAP_PROFILE=file.heapprofile: what the ticks allocate, sampled (by the function that allocated).
+  // BENCH_HEAP_PROFILE=file.heapprofile: what the ticks allocate, sampled (by the function that allocated); with
+  // BENCH_HEAP_SURVIVORS=1 only what lived through a scavenge (what the young generation's collections copy).
   const heapProfile = process.env.BENCH_HEAP_PROFILE ? new inspector.Session() : null;
   if (heapProfile) {
     heapProfile.connect();
-    await new Promise((r) => heapProfile.post('HeapProfiler.enable', () => heapProfile.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }, r)));
+    await new Promise((r) => heapProfile.post('HeapProfiler.enable', () => heapProfile.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_SURVIVORS !== '1' }, r)));
   }
   const cold = process.env.BENCH_COLD === '1';
   for (let d = 0; d < days; d++) {

@@ -139,11 +139,12 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     };
 
     type Row = { id: number; agent_id: number | null; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
+    const rowOf = (o: Row): Row => ({ id: o.id, agent_id: o.agent_id, location_id: o.location_id, travel: o.travel });
     // Establishments do what their kind says: safety ones lower their place's danger, recruiting ones draw newcomers (organization/establishments.ts).
     const establishments = await read.list<EstablishmentLike>('establishments');
     let organizations: Row[];
     if (hosts === INITIATIVE_ONLY) {
-      organizations = await read.list<Row>('activeOrganizations');
+      organizations = await read.list<Row>('activeOrganizations', undefined, rowOf);
     } else {
       // Active world events shape the day for places and organizations alike.
       const worldEvents = await read.list<{ id: number; effects: Effect[] }>('activeWorldEvents');
@@ -152,7 +153,9 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
 
       // Places first: markets and populations live through the day.
       const construction = new Map<string, number>();
-      for (const p of await read.list<{ location_id: string; production_plan: boolean; budget: number; duration_days: number }>('activeProjects')) {
+      type Work = { location_id: string; production_plan: boolean; budget: number; duration_days: number };
+      const workOf = (p: Work): Work => ({ location_id: p.location_id, production_plan: p.production_plan, budget: p.budget, duration_days: p.duration_days });
+      for (const p of await read.list<Work>('activeProjects', undefined, workOf)) {
         if (!p.production_plan) construction.set(p.location_id, (construction.get(p.location_id) ?? 0) + constructionShare(p));
       }
       const places = await read.list<{ id: string; name: string; kind: string; danger: number; description: string }>('locations');
@@ -164,7 +167,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       const facts = new Map((await read.list<{ id: string; kind: string; danger: number }>('locations')).map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
       // An organization arriving today works where it arrives.
       const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
-      organizations = await read.list<Row>('activeOrganizations');
+      organizations = await read.list<Row>('activeOrganizations', undefined, rowOf);
       await settleAll('organization', organizations.filter(hosted('organization', (o) => o.id)), (o) => o.id, (o) => ({
         type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),
       }));
@@ -187,7 +190,8 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     // recorded after it is taken), it does nothing twice: a seeded organization that posted
     // today posts nothing more, and a newcomer that arrived today is the day's newcomer.
     // (Each posting is a saga of its quest: once begun, it is finished by resumeIntents.)
-    const liveQuests = await read.list<{ requester_id: number; status: string; posted_day: number; world_funded: boolean }>('liveQuests');
+    type Live = { requester_id: number; status: string; posted_day: number; world_funded: boolean };
+    const liveQuests = await read.list<Live>('liveQuests', undefined, (q: Live) => ({ requester_id: q.requester_id, status: q.status, posted_day: q.posted_day, world_funded: q.world_funded }));
     const postings = await read.list<{ kind: string; intent: string; day: number; organization_id?: number }>('pendingIntents');
     // The seeded organizations among those that began the day, read again for today's treasury and status.
     const seeded: Array<{ id: number; treasury: number; status: string }> = [];

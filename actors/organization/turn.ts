@@ -86,9 +86,10 @@ async function act(entities: Entities, read: ReadModel, seed: string, day: numbe
 export async function worldFounds(entities: Entities, read: ReadModel, seed: string, day: number, nextId: (sequence: string) => Promise<number>, log: (line: string) => void): Promise<number | null> {
   // Most days found nothing: the world is read only on the days that may.
   if (!foundsToday(seed, day)) return null;
-  const active = await read.list<{ id: number; name: string; agent_id: number | null; location_id: string }>('activeOrganizations');
+  type Standing = { id: number; agent_id: number | null; location_id: string };
+  const active = await read.list<Standing>('activeOrganizations', undefined, (o: Standing) => ({ id: o.id, agent_id: o.agent_id, location_id: o.location_id }));
   const worldFounded = active.filter((o) => o.agent_id === null && o.id > SEEDED_ORGANIZATIONS).length;
-  const names = new Set((await read.list<{ name: string }>('organizations')).map((o) => o.name));
+  const names = new Set(await read.list<string>('organizations', undefined, (o: { name: string }) => o.name));
   const places = await read.list<ProsperityPlace>('locations');
   const markets = await read.list<ProsperityMarket>('markets');
   const spec = founding(seed, day, places, markets, (place) => active.filter((o) => o.location_id === place).length, worldFounded, names);

@@ -184,8 +184,13 @@ export interface StoredRow { id: string; doc: string }
 export interface ReadModel {
   /** One row by kind and id (any kind). */
   row<T = Record<string, unknown>>(kind: string, id: string | number): Promise<T | undefined>;
-  /** The rows of a named query, in id order; `arg` is the value of its `by` column (a day for due queries). */
-  list<T = Record<string, unknown>>(query: QueryName, arg?: string | number): Promise<T[]>;
+  /**
+   * The rows of a named query, in id order; `arg` is the value of its `by` column (a day for
+   * due queries). With `pick`, each document is handed to it as it is read and only what it
+   * returns is kept: a long listing of which a few fields are needed (the day's fan-out over
+   * every active organization) holds no whole documents.
+   */
+  list<T = Record<string, unknown>>(query: QueryName, arg?: string | number, pick?: (doc: any) => T): Promise<T[]>;
   /**
    * One page of a named query's rows in id order: at most `limit` of those whose id comes
    * after `afterId` in that order (`compareIds`), or from the first when it is undefined.

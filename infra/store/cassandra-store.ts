@@ -790,8 +790,8 @@ export class CassandraStore implements Store {
     return rows.sort(compareKeys);
   }
 
-  async list<T = Record<string, unknown>>(query: QueryName, arg?: string | number): Promise<T[]> {
-    return (await this.select(query, arg, true)).map((r) => JSON.parse(r.doc!) as T);
+  async list<T = Record<string, unknown>>(query: QueryName, arg?: string | number, pick?: (doc: any) => T): Promise<T[]> {
+    return (await this.select(query, arg, true)).map((r) => (pick ? pick(JSON.parse(r.doc!)) : JSON.parse(r.doc!) as T));
   }
 
   async listJson(query: QueryName, arg?: string | number): Promise<string[]> {

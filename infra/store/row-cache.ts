@@ -20,6 +20,10 @@ export class RowCache {
     return this.texts.get(`${kind}\0${id}`);
   }
 
+  has(kind: string, id: string): boolean {
+    return this.texts.has(`${kind}\0${id}`);
+  }
+
   /** Keeps a row as it was just read. */
   keep(kind: string, id: string, text: string): void {
     if (this.texts.size >= this.max) this.texts.delete(this.texts.keys().next().value!);

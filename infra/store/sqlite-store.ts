@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import fs from 'fs';
 import path from 'path';
 import { Worker } from 'worker_threads';
-import type { BatchRequest, BatchResult, Numbered, WriteRecord } from './sqlite-writer';
+import type { BatchRequest, BatchResult, Numbered, RowDeletion, RowRecord, WriteRecord } from './sqlite-writer';
 import { IDEMPOTENCY_SCHEMA, SqliteIdempotency } from './sqlite-idempotency';
 import { OrderedWrites } from './ordered-writes';
 import { NO_METRICS, secondsSince, type Metrics } from '../../actors/ports/metrics';
@@ -111,11 +111,25 @@ function recordOf(item: WriteItem): WriteRecord {
   };
 }
 
+/**
+ * What the main thread keeps of a queued write: how it is ordered, refused and settled, and
+ * its record, made when it was queued. The objects the actor persisted are not kept: made
+ * into JSON at once, they die young, instead of living (and being copied by the collector)
+ * for the one or two commits a write waits.
+ */
+interface QueuedWrite extends Numbered { kind: WriteItem['kind']; key: string; sequenceNumber: number }
+
 interface PendingWrite {
-  item: WriteItem;
+  item: QueuedWrite;
+  /** Until it leaves for the writer. */
+  record: WriteRecord | null;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
+
+/** A row of a committed batch as the caches need it: the document only when it was kept in memory as the batch left. */
+type CommittedRow = Omit<RowRecord, 'doc'> & { doc?: string } | RowDeletion;
+interface CommittedRecord { kind: WriteRecord['kind']; rows: CommittedRow[]; credentials: Credential[] }
 
 interface HistoryRow {
   id: number; day: number; category: string; agent_id: number | null;
@@ -165,7 +179,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private queue: PendingWrite[] = [];
   private flushScheduled = false;
-  private inFlight: { batch: number; items: PendingWrite[]; records: WriteRecord[]; started: number } | null = null;
+  private inFlight: { batch: number; items: PendingWrite[]; records: CommittedRecord[]; started: number } | null = null;
   private batchCount = 0;
   private itemCount = 0;
   /** Seconds from sending batches to the writer to their results, summed. */
@@ -290,8 +304,17 @@ export class SqliteStore implements Store {
       this.settled(item, false);
       return Promise.reject(new Error(refused));
     }
+    const queued: QueuedWrite = { kind: item.kind, seq, key: item.key, sequenceNumber: item.sequenceNumber, after: item.kind === 'event' ? item.after : undefined };
+    let record: WriteRecord;
+    try {
+      record = recordOf(item);
+    } catch (e) {
+      // One JSON cannot hold fails as a write the writer could not make would.
+      this.settled(queued, false);
+      return Promise.reject(new Error(`it could not be written: ${(e as Error)?.message ?? e}`));
+    }
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item: queued, record, resolve, reject });
       if (!this.inFlight && !this.flushScheduled) {
         this.flushScheduled = true;
         // Let the persists of this turn of the event loop travel together.
@@ -310,27 +333,36 @@ export class SqliteStore implements Store {
     const items: PendingWrite[] = [];
     const records: WriteRecord[] = [];
     for (const p of this.queue) {
-      // A write whose actor's earlier write, or a write it depends on, failed since it was
-      // queued; or one JSON cannot hold (it fails as a write the writer could not make would).
-      let refused = this.refusal(p.item);
+      // A write whose actor's earlier write, or a write it depends on, failed since it was queued.
+      const refused = this.refusal(p.item);
       if (refused === null) {
-        try {
-          records.push(recordOf(p.item));
-          items.push(p);
-          continue;
-        } catch (e) {
-          refused = `it could not be written: ${(e as Error)?.message ?? e}`;
-        }
+        records.push(p.record!);
+        items.push(p);
+        continue;
       }
       this.settled(p.item, false);
       p.reject(new Error(refused));
     }
     this.queue = [];
     if (items.length === 0) { this.flush(); return; }
-    this.inFlight = { batch: ++this.batchCount, items, records, started: performance.now() };
+    const batch = ++this.batchCount;
     this.itemCount += items.length;
     this.writer.ref();
-    this.writer.postMessage({ batch: this.inFlight.batch, items: records } satisfies BatchRequest);
+    this.writer.postMessage({ batch, items: records } satisfies BatchRequest);
+    // The writer has its copy: of the documents only those the row cache holds are kept, to replace them on commit.
+    for (const p of items) p.record = null;
+    this.inFlight = { batch, items, records: records.map((r) => this.committedRecord(r)), started: performance.now() };
+  }
+
+  /** What the caches need of a write once it is committed. */
+  private committedRecord(record: WriteRecord): CommittedRecord {
+    if (record.kind !== 'event') return { kind: record.kind, rows: [], credentials: [] };
+    const rows = record.rows.map((row): CommittedRow => {
+      if ('deleted' in row) return row;
+      const { doc, ...columns } = row;
+      return this.rowCache.has(row.kind, row.id) ? row : columns;
+    });
+    return { kind: record.kind, rows, credentials: record.credentials };
   }
 
   private settle(result: BatchResult): void {
@@ -360,13 +392,14 @@ export class SqliteStore implements Store {
   }
 
   /** The kept copies of the rows and credentials a write carried: the new ones if it was written, none if it failed. */
-  private committedRows(record: WriteRecord, written: boolean): void {
+  private committedRows(record: CommittedRecord, written: boolean): void {
     if (record.kind !== 'event') return;
     // A failed write's rows too: SQLite holds what it held, but nothing is kept on a failure's word.
     this.pageCache.written(record.rows);
     for (const row of record.rows) {
-      if (!written) this.rowCache.forget(row.kind, row.id);
-      else this.rowCache.written(row.kind, row.id, 'deleted' in row ? null : row.doc);
+      // A row read into the cache after its batch left holds the text from before the commit: forgotten.
+      if (!written || (!('deleted' in row) && row.doc === undefined)) this.rowCache.forget(row.kind, row.id);
+      else this.rowCache.written(row.kind, row.id, 'deleted' in row ? null : row.doc!);
     }
     for (const c of record.credentials) {
       if (!written) this.credentialCache.forget('key', c.key_hash);
@@ -382,12 +415,12 @@ export class SqliteStore implements Store {
   }
 
   /** Why a queued write may not be written (see enqueue), or null. */
-  private refusal(item: WriteItem): string | null {
+  private refusal(item: QueuedWrite): string | null {
     return this.ordered.refusal(item.key, item.sequenceNumber, item.kind === 'event' ? item.after : undefined, item.kind === 'snapshot');
   }
 
   /** A queued write is committed (`ok`) or failed. */
-  private settled(item: WriteItem, ok: boolean): void {
+  private settled(item: QueuedWrite, ok: boolean): void {
     this.ordered.settle(item.seq, item.key, item.sequenceNumber, ok, item.kind === 'snapshot');
   }
 
@@ -458,9 +491,13 @@ export class SqliteStore implements Store {
     return q;
   }
 
-  async list<T>(name: QueryName, arg?: string | number): Promise<T[]> {
+  async list<T>(name: QueryName, arg?: string | number, pick?: (doc: any) => T): Promise<T[]> {
     const q = this.query(name);
-    return (q.list.all(...q.params(arg)) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
+    if (!pick) return (q.list.all(...q.params(arg)) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as T);
+    // Row by row, so that each row's text and document die young.
+    const picked: T[] = [];
+    for (const r of q.list.iterate(...q.params(arg)) as IterableIterator<{ doc: string }>) picked.push(pick(JSON.parse(r.doc)));
+    return picked;
   }
 
   async listJson(name: QueryName, arg?: string | number): Promise<string[]> {

@@ -188,6 +188,10 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
             const expected = rows.filter((r) => matches(spec, r, arg)).sort((a, b) => compareIds(a.id, b.id));
             const listed = await store.list<{ id: string | number; kind: string }>(name, arg);
             assert.deepEqual(listed, expected.map((r) => r.doc));
+            const seen: unknown[] = [];
+            const picked = await store.list(name, arg, (doc: { id: string | number }) => { seen.push(doc); return { picked: doc.id }; });
+            assert.deepEqual(seen, expected.map((r) => r.doc), 'pick is handed each document, in id order');
+            assert.deepEqual(picked, expected.map((r) => ({ picked: r.doc.id })), 'only what pick returns is kept');
             assert.deepEqual(await store.listJson(name, arg), expected.map((r) => JSON.stringify(r.doc)), 'the documents as stored');
             assert.deepEqual(await store.ids(name, arg), expected.map((r) => String(r.id)));
             assert.equal(await store.count(name, arg), expected.length);
