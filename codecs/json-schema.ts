@@ -55,6 +55,7 @@ export function toJsonSchema(s: ValueSchema, hoist?: Hoist): JsonSchema {
   if (s.items) out.items = toJsonSchema(s.items, hoist);
   if (s.properties) Object.assign(out, objectSchema(s.properties, hoist));
   if (s.values) out.additionalProperties = toJsonSchema(s.values, hoist);
+  if (s.closed) out.additionalProperties = false;
   if (s.default !== undefined) out.default = s.default;
   return out;
 }

@@ -20,6 +20,8 @@ export interface FieldSchema {
   max_items?: number;
   items?: FieldSchema;
   properties?: Record<string, FieldSchema>;
+  /** An object that takes no fields but its properties (a change whose unknown field would change nothing). */
+  closed?: boolean;
   name?: string;
 }
 
@@ -233,8 +235,12 @@ export function arrayOf<A>(item: Field<A>, min: number, max: number): Field<A[]>
 type Props = Record<string, Field<any>>;
 export type TypeOfProps<P extends Props> = { [K in keyof P]: t.TypeOf<P[K]> };
 
-/** A JSON object of named fields. Unknown fields are ignored; every field is checked and all problems are reported together. */
-export function object<P extends Props>(name: string, props: P): Field<TypeOfProps<P>> {
+/**
+ * A JSON object of named fields. Unknown fields are ignored, unless the object is `closed`:
+ * then each is refused (`extra_forbidden`). Every field is checked and all problems are
+ * reported together.
+ */
+export function object<P extends Props>(name: string, props: P, opts: { closed?: boolean } = {}): Field<TypeOfProps<P>> {
   const properties: Record<string, FieldSchema> = {};
   for (const [k, v] of Object.entries(props)) properties[k] = v.schema;
   return new Field<TypeOfProps<P>>(
@@ -252,9 +258,16 @@ export function object<P extends Props>(name: string, props: P): Field<TypeOfPro
         const r = codec.validate(v, t.appendContext(c, k, codec, v));
         if (r._tag === 'Left') errors.push(...r.left); else if (r.right !== undefined) out[k] = r.right;
       }
+      if (opts.closed) {
+        for (const [k, v] of Object.entries(u)) {
+          if (Object.prototype.hasOwnProperty.call(props, k)) continue;
+          const r = fail(v, t.appendContext(c, k, t.unknown, v), { type: 'extra_forbidden', msg: `Extra inputs are not permitted (the fields are ${Object.keys(props).join(', ')})` });
+          if (r._tag === 'Left') errors.push(...r.left);
+        }
+      }
       return errors.length ? t.failures(errors) : t.success(out as TypeOfProps<P>);
     },
     t.identity,
-    { type: 'object', required: true, name, properties },
+    { type: 'object', required: true, name, properties, ...(opts.closed ? { closed: true } : {}) },
   );
 }

@@ -27,11 +27,12 @@ export const OrganizationCreate = object('OrganizationCreate', {
   motto: optionalText(200),
 });
 
+// A change names only what it changes: a field it cannot change (a name, a treasury) is refused, not ignored.
 export const OrganizationUpdate = object('OrganizationUpdate', {
   description: optional(nullable(boundedString(0, 1000), { required: true })),
   goals: optional(nullable(boundedString(0, 1000), { required: true })),
   motto: optional(nullable(boundedString(0, 200), { required: true })),
-});
+}, { closed: true });
 
 const questFields = (maxReward: number, maxDeadline: number) => ({
   title: text(3, 120),
@@ -117,7 +118,7 @@ export const SuggestionCreate = object('SuggestionCreate', {
 export const SuggestionReview = object('SuggestionReview', {
   status: oneOf(['reviewed', 'accepted', 'declined'] as const),
   admin_note: nullable(boundedString(0, 2000)),
-});
+}, { closed: true });
 
 export const WORLD_EVENT_EFFECT_KINDS = [
   'forest_danger_modifier', 'monster_growth_modifier', 'maintenance_modifier', 'production_modifier',

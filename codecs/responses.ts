@@ -259,6 +259,10 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'GET /api/rules': record('Rules', {
     version: str(), core_rules: listOf(str()), numbers: anyObject(), accounting: anyObject(), errors: anyObject(),
     event_categories: mapOf(str(), 'The categories of history events (GET /api/events?category=...), each with what it records.'),
+    api_conventions: record('ApiConventions', {
+      retries: str('The Idempotency-Key header: how a POST or PATCH is retried safely.'), live_feed: str('GET /api/events/stream, the history as Server-Sent Events.'),
+      documents: str('Where this API is described (OpenAPI, a browser page, MCP tools).'), paging: str('How listings answer a page at a time.'),
+    }),
     api: listOf(record('RulesEndpoint', {
       method: str(), path: str(), summary: str(), auth: nullable(str()), path_parameters: anyObject(), query: anyObject(),
       body: nullable(anyObject()), success: int(),

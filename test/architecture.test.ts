@@ -75,3 +75,15 @@ describe('architecture: the import rule', () => {
     assert.deepEqual(broken, [], `these imports reach into infra/ (the domain, http and codecs depend on ports only):\n${broken.join('\n')}`);
   });
 });
+
+describe('architecture: the history categories', () => {
+  it('every category an actor writes to the history is one the rulebook lists (GET /api/rules event_categories)', async () => {
+    const { EVENT_CATEGORIES } = await import('../actors/world/rulebook');
+    const written = new Set<string>();
+    for (const file of sourcesUnder(path.join(ROOT, 'actors'))) {
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/\bcategory: '([a-z_]+)'/g)) written.add(m[1]);
+    }
+    assert.ok(written.size >= 20, `the scan finds the categories: ${[...written].join(', ')}`);
+    assert.deepEqual([...written].filter((c) => !(c in EVENT_CATEGORIES)), []);
+  });
+});

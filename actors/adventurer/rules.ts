@@ -47,7 +47,7 @@ export function decideHire(state: AdventurerState, c: HireCommand): Decision<Adv
     return accept({ type: 'hired', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, ...named(c.organization_name) });
   }
   if (state.organization_id !== c.organization_id) return forbidden(`${state.name} is not a member of organization ${c.organization_id}`);
-  if (state.party_id !== null) return conflict(`${state.name} is in party ${state.party_id}; a party member cannot be released`);
+  // A party member leaves its party with the organization; whether its party is away on a quest, the organization knows.
   return accept({ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, reason: 'released by the organization', ...named(c.organization_name) });
 }
 

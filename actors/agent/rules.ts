@@ -3,6 +3,7 @@
 import { accept, conflict, forbidden, notFound, type Decision } from '../result';
 import type { AgentEvent, AgentState, FoldKeyCommand, RegisterCommand } from './messages';
 import type { FoundCommand } from '../organization/messages';
+import { MAINTENANCE_BASE, grantedTreasury } from '../organization/rules';
 
 export function decideRegister(state: AgentState, c: RegisterCommand): Decision<AgentEvent> {
   if (state) return conflict(`agent ${c.id} already exists`);
@@ -65,6 +66,20 @@ export function grantShare(lastFoundedDay: number | null | undefined, day: numbe
 }
 
 /**
+ * A founding whose grant could not pay the new organization's first day of upkeep is
+ * refused: the organization would go bankrupt at the next day's start, having done
+ * nothing. The refusal names the grant and the day from which it pays that upkeep.
+ */
+export function checkGrantPaysUpkeep(state: NonNullable<AgentState>, kind: string, day: number): Decision<never> | null {
+  const granted = (d: number) => grantedTreasury(kind, grantShare(state.last_founded_day, d));
+  if (granted(day) >= MAINTENANCE_BASE) return null;
+  let from = day + 1;
+  while (granted(from) < MAINTENANCE_BASE) from++;
+  return conflict(`founding a ${kind} today would be granted only ${granted(day)} gold (the founding allowance refills over ${GRANT_REFILL_DAYS} days from this agent's last founding, on day ${state.last_founded_day}), `
+    + `less than its first day's upkeep of ${MAINTENANCE_BASE} gold: it would go bankrupt at once. From day ${from} it would be granted ${granted(from)} gold`);
+}
+
+/**
  * May this agent found an organization? `currentIsActive` says whether the organization
  * it founded last is still active (the organization itself knows; the agent asks it).
  */
@@ -85,6 +100,8 @@ export function decideBeginFounding(state: AgentState, organization: Omit<FoundC
   const d = decideFoundOrganization(state, organization.id, currentIsActive, organization.day);
   if ('refusal' in d) return d;
   const share = (d.events[0] as { grant_share: number }).grant_share;
+  const refused = checkGrantPaysUpkeep(state!, organization.kind, organization.day);
+  if (refused) return refused;
   return accept({ type: 'founding-begun', day: organization.day, organization: { ...organization, agent_id: state!.id, grant_share: share }, grant_share: share });
 }
 

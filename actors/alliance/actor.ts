@@ -97,6 +97,8 @@ export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEv
         if ('refusal' in d) return d;
         const mine = await io.ask('organization', c.organization_id, { type: 'control', agent_id: c.agent_id });
         if (!mine.ok) return { refusal: mine.refusal };
+        // A proposal withdrawn or declined ends at once; an acceptance or the end of an active alliance moves trust first.
+        if (!d.events.some((e) => e.type === 'change-begun')) return { events: d.events };
         return { events: d.events, andThen: (s) => continueChange(s, io) };
       }
       case 'member-ended': return decideMemberEnded(state, c.organization_id, c.day);

@@ -37,14 +37,22 @@ export function decideAction(state: AllianceState, c: AllianceAction): Decision<
   if (c.organization_id !== state.proposer_id && c.organization_id !== state.counterparty_id) {
     return forbidden(`organization ${c.organization_id} is not a member of alliance ${state.id}`);
   }
-  if (state.status !== 'active') return conflict(`alliance ${state.id} is ${state.status}; only an active alliance can be ended`);
+  // A proposal no one answers would bind the pair for good (one proposed or active alliance
+  // a pair): its proposer may withdraw it and its counterparty decline it. Nothing was given, so no trust moves.
+  if (state.status === 'proposed') {
+    return accept({ type: 'ended', day: c.day, agent_id: c.agent_id, organization_id: c.organization_id, reason: c.organization_id === state.proposer_id ? 'the proposal was withdrawn' : 'the proposal was declined' });
+  }
+  if (state.status !== 'active') return conflict(`alliance ${state.id} is ${state.status}; only a proposed or active alliance can be ended`);
   return accept({ type: 'ended', day: c.day, agent_id: c.agent_id, organization_id: c.organization_id, reason: 'ended by a member' });
 }
 
-/** The intent of an acceptance or an end the member may make: decided as before, recorded first. */
+/**
+ * The intent of an acceptance or an end the member may make: decided as before, recorded
+ * first. A proposal withdrawn or declined moves no trust: it ends at once, with no intent.
+ */
 export function decideBeginChange(state: AllianceState, c: AllianceAction): Decision<AllianceEvent> {
   const d = decideAction(state, c);
-  if ('refusal' in d) return d;
+  if ('refusal' in d || state!.status === 'proposed' && c.type === 'end') return d;
   return accept({ type: 'change-begun', day: c.day, agent_id: c.agent_id, changing: { change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, day: c.day } });
 }
 

@@ -229,7 +229,11 @@ export function decideEmploy(state: OrganizationState, c: EmployCommand): Decisi
     if (state!.treasury < fee) return conflict(`hiring ${c.adventurer_name ?? `adventurer ${c.adventurer_id}`} costs ${fee} gold but ${state!.name} has ${state!.treasury}`);
     return accept({ type: 'adventurer-employed', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op, ...(fee ? { fee } : {}), ...(c.adventurer_name === undefined ? {} : { adventurer_name: c.adventurer_name }) });
   }
-  return employed ? accept({ type: 'adventurer-left', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op }) : forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
+  if (!employed) return forbidden(`adventurer ${c.adventurer_id} is not a member of ${state!.name}`);
+  // A member of a party at home leaves the party too; one away on a quest comes back first.
+  const away = state!.parties.find((p) => p.status === 'dispatched' && p.members.includes(c.adventurer_id));
+  if (away) return conflict(`${c.adventurer_name ?? `adventurer ${c.adventurer_id}`} is away with the party "${away.name}" on quest ${away.quest_id}; it can be released once the party is back`);
+  return accept({ type: 'adventurer-left', day: c.day, agent_id: c.agent_id, adventurer_id: c.adventurer_id, ...op });
 }
 
 export function decideFormParty(state: OrganizationState, c: FormPartyCommand): Decision<OrganizationEvent> {

@@ -17,7 +17,7 @@ export function decideProposeAlliance(
 ): Decision<RelationshipEvent> {
   const pair: [number, number] = [Math.min(spec.proposer_id, spec.counterparty_id), Math.max(spec.proposer_id, spec.counterparty_id)];
   if (latest && LIVE_ALLIANCE.includes(latest.status)) {
-    return conflict(`organizations ${pair[0]} and ${pair[1]} already have a ${latest.status} alliance (alliance ${latest.id}); end it before proposing another`);
+    return conflict(`organizations ${pair[0]} and ${pair[1]} already have a ${latest.status} alliance (alliance ${latest.id}); end it first (POST /api/alliances/${latest.id}/end; either of the two may end a proposed one)`);
   }
   return accept({ type: 'alliance-opened', day, organization_ids: pair, alliance_id: spec.id });
 }

@@ -8,6 +8,8 @@ import type { Route } from '../route';
 import { route } from '../route';
 import type { QueryName } from '../../actors/ports/store';
 import type { Services } from '../services';
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../idempotency';
+import { STREAM_PATH } from '../stream';
 
 export const INVESTIGATION_LIMIT = 500;
 
@@ -68,6 +70,16 @@ export function apiSurface(routes: Route[]) {
   }));
 }
 
+/** What the route table does not say: the headers and documents every route shares, and the live feed. */
+export function apiConventions() {
+  return {
+    retries: `Send an Idempotency-Key header (1-${IDEMPOTENCY_KEY_MAX} printable characters, a UUID for example) with a POST or PATCH to make retrying it safe: the same key and body within ${IDEMPOTENCY_TTL_MS / 3_600_000} hours get the first answer again and act once; the same key with another body is refused (422, idempotency_key_reused). Without one, a request that timed out may have acted: read before sending it again.`,
+    live_feed: `GET ${STREAM_PATH}: the history as it is written, as Server-Sent Events (the events of GET /api/events, with its category, agent_id and organization_id filters; after_id or a Last-Event-ID header to continue where you stopped).`,
+    documents: 'GET /openapi.json: this API as an OpenAPI 3.1 document; GET /docs: the same, to read in a browser; POST /mcp: the same actions as Model Context Protocol tools.',
+    paging: 'Listings that grow without bound answer a page at a time, as a JSON array: limit, and after_id (the last id of the page before), with a Link header rel="next" giving the next page when there is one. GET /api/events pages back from the newest with before_id; the messages, newest first, with offset.',
+  };
+}
+
 export function worldRoutes(allRoutes: () => Route[]) {
   // The rulebook is made of the rules' constants and the route table: made once, its gzip with it.
   let rules: FixedJson | undefined;
@@ -78,7 +90,7 @@ export function worldRoutes(allRoutes: () => Route[]) {
     }),
     route({
       method: 'GET', path: '/api/rules', auth: 'none', summary: 'The rulebook and the API surface.',
-      handle: () => (rules ??= new FixedJson(JSON.stringify({ ...rulebook(), api: apiSurface(allRoutes()) }))),
+      handle: () => (rules ??= new FixedJson(JSON.stringify({ ...rulebook(), api: apiSurface(allRoutes()), api_conventions: apiConventions() }))),
     }),
     route({
       method: 'POST', path: '/api/tick', auth: 'admin', summary: 'Advance exactly one day (operator only); answers once the day is settled.',

@@ -1,7 +1,8 @@
 // AgentCreate, AgentRetire, OrganizationCreate, OrganizationUpdate and OrganizationAction
 // (spec part 2): every bound at its edge, defaults, and the 422 items of each refusal.
 import { AgentCreate, AgentRetire, OrganizationAction, OrganizationCreate, OrganizationUpdate } from '../../codecs/requests';
-import { describeShape, projectBound, id, orNull, text } from './harness';
+import assert from 'assert/strict';
+import { accept, describeShape, projectBound, id, orNull, refuse, refuseOnce, text } from './harness';
 
 describe('request codecs: agents and organizations', () => {
   describeShape('AgentCreate', AgentCreate, {
@@ -40,6 +41,20 @@ describe('request codecs: agents and organizations', () => {
       orNull(text('goals', 0, 1000)),
       orNull(text('motto', 0, 200)),
     ],
+  });
+
+  describe('OrganizationUpdate takes no field but its own', () => {
+    it('refuses a field it cannot change (a name, a treasury) with extra_forbidden at its place, naming the fields it takes', () => {
+      const item = refuseOnce(OrganizationUpdate, { name: 'Renamed' }, { loc: ['body', 'name'], type: 'extra_forbidden', ctx: undefined, input: 'Renamed' });
+      assert.match(item.msg, /description, goals, motto/);
+      const items = refuse(OrganizationUpdate, { motto: 'Onward', treasury: 100000, name: 'X' });
+      assert.deepEqual(items.map((i) => i.loc), [['body', 'treasury'], ['body', 'name']], 'every unknown field, and nothing else');
+    });
+
+    it('still takes any of its own fields alone, or none', () => {
+      assert.deepEqual(accept(OrganizationUpdate, { motto: 'Onward' }), { motto: 'Onward' });
+      assert.deepEqual(accept(OrganizationUpdate, {}), {});
+    });
   });
 
   describeShape('OrganizationAction', OrganizationAction, {

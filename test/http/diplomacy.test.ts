@@ -411,8 +411,8 @@ describe('diplomacy over HTTP', function () {
       assert.equal(listed.counterparty.id, b.org.id);
       assert.equal(listed.terms, 'We stand together on the roads.');
 
-      expectStatus(await allianceAct(w, 'end', al.id, a), 409); // not active yet
-      expectStatus(await allianceAct(w, 'end', al.id, b), 409);
+      expectStatus(await allianceAct(w, 'end', al.id, c, a.org.id), 403); // not controlled
+      expectStatus(await allianceAct(w, 'end', al.id, c), 403); // not a member
       expectStatus(await allianceAct(w, 'accept', al.id, a), 403); // the proposer
       expectStatus(await allianceAct(w, 'accept', al.id, c), 403); // a stranger
       expectStatus(await allianceAct(w, 'accept', al.id, c, b.org.id), 403); // not controlled
@@ -445,6 +445,29 @@ describe('diplomacy over HTTP', function () {
       expectStatus(await allianceAct(w, 'end', al.id, b), 409);
       expectStatus(await allianceAct(w, 'accept', al.id, b), 409);
       assert.equal(await trustBetween(w, a.org.id, b.org.id), 0, 'refusals change no trust');
+    });
+
+    it('lets the proposer withdraw a proposal and the counterparty decline one (ended at once, no trust moved), after which the pair may propose again', async () => {
+      const first = await proposeAlliance(w, a, b);
+      const again = await w.call('POST', '/api/alliances', { key: a.key, body: { proposer_id: a.org.id, counterparty_id: b.org.id, terms: 'We stand together on the roads.' } });
+      expectStatus(again, 409);
+      assert.match(again.body.detail, new RegExp(`alliance ${first.id}\\); end it first \\(POST /api/alliances/${first.id}/end`));
+      const withdrawn = await allianceAct(w, 'end', first.id, a);
+      expectStatus(withdrawn, 200);
+      assert.equal(withdrawn.body.status, 'ended');
+      assert.equal(withdrawn.body.end_reason, 'the proposal was withdrawn');
+      assert.equal(withdrawn.body.accepted_day, null);
+      expectStatus(await allianceAct(w, 'end', first.id, b), 409); // ended already
+      expectStatus(await allianceAct(w, 'accept', first.id, b), 409); // nothing left to accept
+      const second = await proposeAlliance(w, a, b);
+      const declined = await allianceAct(w, 'end', second.id, b);
+      expectStatus(declined, 200);
+      assert.equal(declined.body.end_reason, 'the proposal was declined');
+      assert.equal(await trustBetween(w, a.org.id, b.org.id), undefined, 'no trust moved either way');
+      const events = (await w.get('/api/events?category=alliance&limit=10')).body as Array<{ summary: string; data: { alliance_id: number } }>;
+      assert.ok(events.some((e) => e.data.alliance_id === first.id && /withdrawn/.test(e.summary)), JSON.stringify(events));
+      assert.ok(events.some((e) => e.data.alliance_id === second.id && /declined/.test(e.summary)), JSON.stringify(events));
+      expectStatus(await w.call('POST', '/api/alliances', { key: a.key, body: { proposer_id: a.org.id, counterparty_id: b.org.id, terms: 'We stand together on the roads.' } }), 201);
     });
 
     it('may be ended by the proposer too, and refuses an alliance with oneself or a proposer not controlled', async () => {

@@ -115,18 +115,18 @@ describe('fair play over HTTP', function () {
       expectStatus(await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: a.org.id }, a.key), 200);
       expectStatus(await w.post(`/api/organizations/${a.org.id}/dissolve`, undefined, a.key), 200);
       assert.equal(await forfeitedGold(w, a.org.id), 10, 'what it kept passed to the world');
+      const today = (await w.get('/api/world')).body.day as number;
       const again = await w.post('/api/organizations', { name: 'Pump House Again', kind: 'merchant company' }, a.key);
-      expectStatus(again, 201);
-      assert.equal(again.body.treasury, 0, 'founded the same day: the allowance has not refilled at all');
+      expectStatus(again, 409);
+      assert.match(again.body.detail, new RegExp(`granted only 0 gold .* less than its first day's upkeep of 5 gold: it would go bankrupt at once. From day ${today + 1} it would be granted 8 gold`),
+        'founded the same day, the allowance has not refilled at all: an organization that would go bankrupt at once is not founded');
       // Half of the refill period later, half of the kind's amount.
       for (let i = 0; i < 45; i++) await w.tick();
-      const ended = await orgOf(w, again.body.id);
-      assert.equal(ended.status, 'bankrupt', 'with nothing to pay its upkeep it went bankrupt');
       const third = await w.post('/api/organizations', { name: 'Pump House Third', kind: 'merchant company' }, a.key);
       expectStatus(third, 201);
       assert.equal(third.body.treasury, 400);
       const grants = (await w.get(`/api/agents/${a.agentId}`)).body;
-      assert.deepEqual(grants.organization_ids, [a.org.id, again.body.id, third.body.id]);
+      assert.deepEqual(grants.organization_ids, [a.org.id, third.body.id], 'the refused founding founded nothing');
       const rules = (await w.get('/api/rules')).body;
       assert.deepEqual(rules.numbers.founding_allowance, { first: 1, refill_days: 90 });
     });

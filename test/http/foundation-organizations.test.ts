@@ -108,11 +108,16 @@ describe('organizations over HTTP: founding (core rules 3 and 4)', () => {
     assert.deepEqual((await w.get(`/api/agents/${founder.id}`)).body.organizations.map((o: any) => o.id), [org.id]);
   });
 
-  it('after dissolving, founds again with 201', async () => {
+  it('after dissolving, founds again with 201 once the founding allowance pays a first day of upkeep (409 the same day, changing nothing)', async () => {
     const d = await w.post(`/api/organizations/${org.id}/dissolve`, undefined, founder.key);
     assert.equal(d.status, 200, d.text);
+    const sameDay = await w.post('/api/organizations', { name: 'Second Temple', kind: 'temple' }, founder.key);
+    assert.equal(sameDay.status, 409, sameDay.text);
+    assert.match(sameDay.body.detail, /would be granted only 0 gold/);
+    await w.tick();
     const r = await w.post('/api/organizations', { name: 'Second Temple', kind: 'temple' }, founder.key);
     assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.treasury, 5, 'a day of the allowance refilled: 450 / 90');
     assert.notEqual(r.body.id, org.id);
     assert.equal(r.body.status, 'active');
     const profile = (await w.get(`/api/agents/${founder.id}`)).body;
@@ -186,6 +191,17 @@ describe('organizations over HTTP: revising and dissolving (core rules 2 and 7)'
     expect422At(await w.call('PATCH', `/api/organizations/${orgId}`, { key: owner.key, body: { goals: 7 } }), ['body', 'goals']);
     expect422At(await w.call('PATCH', '/api/organizations/abc', { key: owner.key, body: { motto: 'x' } }), ['path', 'organization_id']);
     assert.equal((await orgOf(w, orgId)).motto, 'Fairer weights.');
+  });
+
+  it('PATCH refuses a field it cannot change (a name, a treasury) with 422 at that field, changing nothing, rather than answering 200 as if it had', async () => {
+    const before = await orgOf(w, orgId);
+    for (const body of [{ name: 'Renamed' }, { treasury: 100000 }, { motto: 'Renamed too.', name: 'Renamed' }]) {
+      const r = await w.call('PATCH', `/api/organizations/${orgId}`, { key: owner.key, body });
+      expect422At(r, ['body', Object.keys(body).find((k) => k !== 'motto')!]);
+      assert.equal(r.body.detail.find((d: { type: string }) => d.type === 'extra_forbidden')?.type, 'extra_forbidden', r.text);
+    }
+    const after = await orgOf(w, orgId);
+    assert.deepEqual([after.name, after.treasury, after.motto], [before.name, before.treasury, before.motto]);
   });
 
   it('dissolve by another agent answers 403 and changes nothing', async () => {

@@ -76,6 +76,17 @@ describe('world over HTTP: GET /api/world and GET /api/rules', () => {
     assert.deepEqual(missing, [], 'every endpoint of the specification is listed');
   });
 
+  it('GET /api/rules says what the route table does not: retries with Idempotency-Key, the live feed, where the API is described, and how listings page', async () => {
+    const c = (await w.get('/api/rules')).body.api_conventions as Record<string, string>;
+    assert.match(c.retries, /Idempotency-Key/);
+    assert.match(c.retries, /24 hours/);
+    assert.match(c.live_feed, /GET \/api\/events\/stream/);
+    assert.match(c.documents, /\/openapi\.json/);
+    assert.match(c.paging, /after_id/);
+    // What it points to answers.
+    for (const path of ['/openapi.json', '/docs']) assert.equal((await w.call('GET', path)).status, 200, path);
+  });
+
   it('GET /api/rules lists exactly the routes the server answers', async () => {
     const api = (await w.get('/api/rules')).body.api as any[];
     assert.deepEqual(api.map((e) => `${e.method} ${e.path}`).sort(), routes.map((r) => `${r.method} ${r.path}`).sort());

@@ -40,10 +40,11 @@ const pick = fc.nat(20);
 /** One time in five an action aims at any known quest instead of one it fits, to exercise refusals. */
 const wild = fc.integer({ min: 0, max: 4 }).map((n) => n === 0);
 /**
- * Agent 0 keeps its first organization. One founded again on the day its agent dissolved
- * the last gets no treasury (the founding allowance, docs/decisions.md), so if every agent
- * dissolved early, every post would be refused for gold and the property say nothing of
- * posted gold.
+ * Agent 0 keeps its first organization. An agent that dissolved its organization cannot
+ * found another the same day (the founding allowance has refilled nothing, and an
+ * organization that cannot pay a day of upkeep is not founded: docs/decisions.md), and
+ * this world has no ticks, so if every agent dissolved early, every post would be refused
+ * for gold and the property say nothing of posted gold.
  */
 const dissolver = fc.integer({ min: 1, max: AGENTS - 1 });
 /** Usually the actor's own organization; sometimes another agent's (refused with 403). */
@@ -202,11 +203,11 @@ describe('quest gold is conserved (property over a real world, no ticks)', funct
           w.get(`/api/events?organization_id=${me.org}&category=organization&limit=100`), 200, 'events of the ended organization'))
           .flatMap((e) => e.data.ledger ?? []).filter((l) => l.flow === 'estate_forfeited' && l.organization_id === me.org)
           .reduce((n, l) => n + (l.gold ?? 0), 0);
-        // Rule 3: once the old one has ended, the agent founds a new organization; its starting treasury is new gold.
-        const next = await foundFor({ key: me.key, location: me.location, generation: me.generation + 1 });
-        agents[a.actor] = next;
-        const treasury = (await ok<OrgRow>(w.get(`/api/organizations/${next.org}`), 200, 'refounded organization')).treasury;
-        return { r, founded: treasury + forfeited };
+        // Rule 3 lets it found again once the old one has ended, but not the same day: nothing is granted yet, so nothing is
+        // founded (409) and no gold is new. The agent keeps its ended organization: whatever it does with it is refused.
+        const again = await w.post('/api/organizations', { name: `Band ${HOMES.indexOf(me.location)}-${me.generation + 1}`, kind: 'adventurers company', location_id: me.location }, me.key);
+        assert.equal(again.status, 409, again.text);
+        return { r, founded: forfeited };
       }
     }
   }

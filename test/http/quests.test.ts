@@ -213,12 +213,7 @@ describe('quests, parties and adventurers over HTTP', function () {
       assert.equal((await adventurer(hired[0])).party_id, partyId);
     });
 
-    it('refuses to release an adventurer who is in a party (409), but releases one who is not', async () => {
-      const r = await w.post('/api/adventurers/release', { organization_id: a.org, adventurer_id: hired[0] }, a.key);
-      expectStatus(r, 409, 'release a party member');
-      assert.equal((await adventurer(hired[0])).status, 'employed');
-      assert.equal((await org(a.org)).daily_maintenance, 9);
-
+    it('releases an employee (200): it is available again and no longer costs upkeep (a member of a party away on a quest is refused: see dispatching)', async () => {
       const ok = await w.post<Adventurer>('/api/adventurers/release', { organization_id: b.org, adventurer_id: otherAdventurer }, b.key);
       expectStatus(ok, 200, 'release a free employee');
       const profile = await adventurer(otherAdventurer);
@@ -420,6 +415,12 @@ describe('quests, parties and adventurers over HTTP', function () {
       const free = (await w.get<Adventurer[]>('/api/adventurers')).body.find((x) => x.status === 'available')!;
       expectStatus(await w.post('/api/adventurers/hire', { organization_id: a.org, adventurer_id: free.id }, a.key), 200, 'hire a third');
       expectStatus(await w.post(`/api/parties/${partyId}/members`, { adventurer_id: free.id }, a.key), 409, 'join a dispatched party');
+      assert.deepEqual((await party(partyId)).members, hired);
+      // Nor leaves it: a member of a party away on a quest is released only once the party is back.
+      const away = await w.post('/api/adventurers/release', { organization_id: a.org, adventurer_id: hired[0] }, a.key);
+      expectStatus(away, 409, 'release a member of a party away');
+      assert.match(away.body.detail, /is away with the party .* on quest \d+; it can be released once the party is back/);
+      assert.equal((await adventurer(hired[0])).status, 'employed');
       assert.deepEqual((await party(partyId)).members, hired);
       expectStatus(await w.post('/api/adventurers/release', { organization_id: a.org, adventurer_id: free.id }, a.key), 200, 'release the third');
       assert.equal((await org(a.org)).daily_maintenance, 9);
@@ -662,7 +663,9 @@ describe('quests, parties and adventurers over HTTP', function () {
       assert.equal(after.status, 'open', 'not accepted on the way either');
       assert.equal((await party(p.body.id)).status, 'formed');
       expectStatus(await w.post(`/api/quests/${q.id}/cancel`, undefined, b.key), 200, 'cancel');
-      for (const m of pool) expectStatus(await w.post('/api/adventurers/release', { organization_id: e.org, adventurer_id: m.id }, e.key), m.id === pool[0].id ? 409 : 200, 'release');
+      // Each is released, the party's member too (its party is at home: it leaves the party).
+      for (const m of pool) expectStatus(await w.post('/api/adventurers/release', { organization_id: e.org, adventurer_id: m.id }, e.key), 200, 'release');
+      assert.deepEqual((await party(p.body.id)).members, []);
     });
 
     it('a party at least half as strong as the danger but weaker earns a partial success', async () => {

@@ -73,7 +73,7 @@ describe('joining a party survives a crash at every step', function () {
     });
   }
 
-  it("a joining left pending is finished by the adventurer's next command (a release, then refused: it is in a party), or by the next tick", async () => {
+  it("a joining left pending is finished by the adventurer's next command (a release, which then takes it out of the party), or by the next tick", async () => {
     const w = await fresh();
     const s = await scene(w, 2);
     const [one, two] = s.adventurers;
@@ -85,14 +85,16 @@ describe('joining a party survives a crash at every step', function () {
     stub2.restore();
     assert.equal((await pendingIntents(w)).length, 2);
     const release = await w.post('/api/adventurers/release', { organization_id: s.a.org.id, adventurer_id: one }, s.a.key);
-    expectStatus(release, 409);
-    assert.match(release.body.detail, /a party member cannot be released/);
-    assert.equal((await w.get(`/api/adventurers/${one}`)).body.party_id, s.party);
+    expectStatus(release, 200);
+    const released = (await w.get(`/api/adventurers/${one}`)).body;
+    assert.equal(released.party_id, null, 'the joining was finished first, then the release took it out of the party');
+    assert.equal(released.status, 'available');
+    assert.equal(released.party_history.length, 1, 'the party it joined is in its history');
     assert.deepEqual((await pendingIntents(w)).map((p) => p.id), [two]);
     await w.tick();
     assert.deepEqual(await pendingIntents(w), []);
     assert.equal((await w.get(`/api/adventurers/${two}`)).body.party_id, s.party);
-    assert.deepEqual(await membersOf(w, s), [one, two]);
+    assert.deepEqual(await membersOf(w, s), [two]);
     assert.equal(await joinings(w, one), 1);
     assert.equal(await joinings(w, two), 1);
   });
@@ -116,6 +118,39 @@ describe('joining a party survives a crash at every step', function () {
     assert.equal(row.party_id, null);
     assert.deepEqual(row.party_history, []);
     assert.deepEqual(await mark(w), before, 'no history, no gold moved');
+  });
+});
+
+describe('releasing a party member', function () {
+  this.timeout(60_000);
+  const { fresh } = useSagaWorlds('worldsim-party-release-');
+
+  it('releases a member of a party at home (it leaves the party with the organization), and refuses one whose party is away on a quest (409, nothing changes)', async () => {
+    const w = await fresh();
+    const s = await scene(w, 2);
+    const [one, two] = s.adventurers;
+    expectStatus(await join(w, s, one), 200);
+    expectStatus(await join(w, s, two), 200);
+    expectStatus(await w.post('/api/adventurers/release', { organization_id: s.a.org.id, adventurer_id: two }, s.a.key), 200);
+    assert.deepEqual(await membersOf(w, s), [one], 'it left the party');
+    const left = (await w.get(`/api/adventurers/${two}`)).body;
+    assert.equal(left.status, 'available');
+    assert.equal(left.party_id, null);
+    assert.deepEqual((await w.get(`/api/organizations/${s.a.org.id}`)).body.employees, [one]);
+    expectStatus(await w.post('/api/adventurers/hire', { organization_id: s.a.org.id, adventurer_id: two }, s.a.key), 200); // and may be hired again
+
+    const giver = await foundOrg(w, 'Quest Givers', 'merchant company', 'greenhollow');
+    const q = await w.post('/api/quests', { title: 'Clear the fields', description: 'Something must be done about it.', requester_id: giver.org.id, location_id: 'greenhollow', reward: 40 }, giver.key);
+    expectStatus(q, 201);
+    expectStatus(await w.post(`/api/parties/${s.party}/dispatch`, { quest_id: q.body.id }, s.a.key), 200);
+    const before = await mark(w);
+    const away = await w.post('/api/adventurers/release', { organization_id: s.a.org.id, adventurer_id: one }, s.a.key);
+    expectStatus(away, 409);
+    assert.match(away.body.detail, new RegExp(`is away with the party "The Unbroken" on quest ${q.body.id}; it can be released once the party is back`));
+    assert.deepEqual(await mark(w), before, 'nothing changed');
+    assert.deepEqual(await pendingIntents(w), []);
+    assert.equal((await w.get(`/api/adventurers/${one}`)).body.party_id, s.party);
+    assert.deepEqual(await membersOf(w, s), [one]);
   });
 });
 

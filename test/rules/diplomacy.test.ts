@@ -229,9 +229,14 @@ describe('diplomacy rules', () => {
       });
     }
 
-    it('ends only an active alliance (409 when proposed or ended) and only by a member (403)', () => {
-      assert.equal(refusalOf(alliance.decideAction(proposed(), aAct('end', PROPOSER))), 409);
-      assert.equal(refusalOf(alliance.decideAction(proposed(), aAct('end', COUNTERPARTY))), 409);
+    it('ends a proposed or active alliance (409 once ended), only by a member (403); a proposal is withdrawn or declined at once, with no intent', () => {
+      const withdrawn = eventsOf(alliance.decideBeginChange(proposed(), aAct('end', PROPOSER)));
+      assert.deepEqual(withdrawn.map((e) => [e.type, (e as { reason?: string }).reason]), [['ended', 'the proposal was withdrawn']]);
+      const declined = eventsOf(alliance.decideBeginChange(proposed(), aAct('end', COUNTERPARTY)));
+      assert.deepEqual(declined.map((e) => [e.type, (e as { reason?: string }).reason]), [['ended', 'the proposal was declined']]);
+      assert.equal(applyAlliance(proposed(), { events: declined }).status, 'ended');
+      assert.deepEqual(eventsOf(alliance.decideBeginChange(active(), aAct('end', COUNTERPARTY))).map((e) => e.type), ['change-begun'], 'an active alliance ends by a saga (trust moves)');
+      assert.equal(refusalOf(alliance.decideAction(proposed(), aAct('end', STRANGER))), 403);
       assert.equal(refusalOf(alliance.decideAction(ended(), aAct('end', COUNTERPARTY))), 409);
       assert.equal(refusalOf(alliance.decideAction(active(), aAct('end', STRANGER))), 403);
       assert.equal(refusalOf(alliance.decideAction(null, aAct('end', PROPOSER))), 404);

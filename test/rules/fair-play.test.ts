@@ -3,7 +3,7 @@
 // trust exactly, and an organization's own history entries account for its treasury.
 import assert from 'assert/strict';
 import fc from 'fast-check';
-import { GRANT_REFILL_DAYS, decideFoundOrganization, evolve as evolveAgent, grantShare } from '../../actors/agent/rules';
+import { GRANT_REFILL_DAYS, decideBeginFounding, decideFoundOrganization, evolve as evolveAgent, grantShare } from '../../actors/agent/rules';
 import type { AgentState } from '../../actors/agent/messages';
 import { FLOWS, sumLedger, type LedgerLine } from '../../actors/ledger';
 import { organizationKind } from '../../actors/organization/actor';
@@ -205,6 +205,21 @@ describe('fair play (pure rules)', () => {
       assert.equal(grantShare(10, 10 + 5 * GRANT_REFILL_DAYS), 1);
       assert.equal(grantedTreasury('merchant company', 0.5), 400);
       assert.equal(grantedTreasury('merchant company', 0), 0);
+    });
+
+    it('refuses a founding whose grant could not pay its first day of upkeep, naming the day from which it would, and records nothing', () => {
+      let agent: AgentState = evolveAgent(null, { type: 'registered', day: 1, id: 3, name: 'A', model: 'm', key_hash: 'h' });
+      agent = evolveAgent(agent, { type: 'organization-founded', day: 10, organization_id: 4, grant_share: 1 });
+      const spec = (day: number, kind: string) => ({ id: 11, name: 'Again', kind, location_id: 'emberfall', description: '', goals: '', motto: '', day });
+      const sameDay = decideBeginFounding(agent, spec(10, 'merchant company'), false);
+      assert.ok('refusal' in sameDay && sameDay.refusal.status === 409, JSON.stringify(sameDay));
+      assert.match(sameDay.refusal.detail, /granted only 0 gold .* on day 10\), less than its first day's upkeep of 5 gold: it would go bankrupt at once\. From day 11 it would be granted 8 gold/);
+      // A temple's 450 refills more slowly in gold: 1 day gives 5.
+      assert.match((decideBeginFounding(agent, spec(10, 'temple'), false) as { refusal: { detail: string } }).refusal.detail, /From day 11 it would be granted 5 gold/);
+      const nextDay = decideBeginFounding(agent, spec(11, 'merchant company'), false);
+      assert.ok('events' in nextDay && nextDay.events[0].type === 'founding-begun', JSON.stringify(nextDay));
+      const first = decideBeginFounding(evolveAgent(null, { type: 'registered', day: 1, id: 5, name: 'B', model: 'm', key_hash: 'h2' }), spec(1, 'merchant company'), false);
+      assert.ok('events' in first, 'a first founding is granted the whole amount');
     });
 
     it('the agent records each founding and the share granted', () => {

@@ -109,6 +109,24 @@ describe('rules of actions that span actors', () => {
       assert.ok('refusal' in late && late.refusal.status === 409, 'an ended organization refuses a new joining');
     });
 
+    it('releases a member of a party at home, which leaves the party too, and refuses one whose party is away on a quest until it is back', () => {
+      const o = [30, 31].reduce<OrganizationState>((s, a) => eventsOf(decideEmploy(s, { type: 'employ', agent_id: 1, day: 2, adventurer_id: a })).reduce<OrganizationState>(evolveOrganization, s), org());
+      let party = evolveOrganization(o, { type: 'party-formed', day: 2, agent_id: 1, party_id: 3, name: 'The Few' });
+      for (const a of [30, 31]) party = eventsOf(decideAddPartyMember(party, { type: 'add-party-member', agent_id: 1, day: 2, party_id: 3, adventurer_id: a })).reduce<OrganizationState>(evolveOrganization, party);
+      const release = (adventurer: number) => ({ type: 'unemploy' as const, agent_id: 1, day: 3, adventurer_id: adventurer, adventurer_name: `Wren ${adventurer}` });
+      const atHome = eventsOf(decideEmploy(party, release(31))).reduce<OrganizationState>(evolveOrganization, party)!;
+      assert.deepEqual(atHome.employees, [30]);
+      assert.deepEqual(atHome.parties[0].members, [30], 'it left the party with the organization');
+      const away = evolveOrganization(atHome, { type: 'party-dispatched', day: 3, agent_id: 1, party_id: 3, quest_id: 8 });
+      const refusedAway = decideEmploy(away, release(30));
+      assert.ok('refusal' in refusedAway && refusedAway.refusal.status === 409, JSON.stringify(refusedAway));
+      assert.match(refusedAway.refusal.detail, /Wren 30 is away with the party "The Few" on quest 8; it can be released once the party is back/);
+      const back = eventsOf(decideQuestSettled(away, { type: 'quest-settled', day: 4, quest_id: 8, gold: 0, reputation: 0, trust: {}, party_id: 3, dead: [], reason: 'resolved' })).reduce<OrganizationState>(evolveOrganization, away);
+      const released = eventsOf(decideEmploy(back, release(30))).reduce<OrganizationState>(evolveOrganization, back)!;
+      assert.deepEqual(released.employees, []);
+      assert.deepEqual(released.parties[0].members, []);
+    });
+
     it("takes a named pledge return once, and an ended organization's passes to the world", () => {
       const ended = eventsOf(decideDissolve(org(), 1, 4)).reduce<OrganizationState>(evolveOrganization, org()) as Organization;
       const back = { type: 'quest-settled' as const, day: 4, quest_id: 8, gold: 15, flows: [{ flow: 'quest_escrow' as const, gold: 15 }], op: 'quest:8:pledge-returned', reputation: 0, trust: {}, party_id: null, dead: [], reason: 'pledge returned' };
@@ -582,6 +600,15 @@ describe('rules of actions that span actors', () => {
       assert.equal((release[0] as { fee?: number }).fee, undefined, 'a release costs nothing');
       const released = [...release, ...eventsOf(decideEmploymentAnswer(release.reduce(evolveAdventurer, hired), { ok: true }))].reduce<AdventurerState>(evolveAdventurer, hired);
       assert.equal(released!.status, 'available');
+    });
+
+    it('begins the release of a party member (its organization says whether the party is at home), and leaves the party when released', () => {
+      const member = { ...(adventurer() as Adventurer), status: 'employed' as const, organization_id: 7, party_id: 3 };
+      const begun = eventsOf(decideBeginEmployment(member, { ...hire, type: 'release' }));
+      assert.equal(begun[0].type, 'employment-begun');
+      const released = [...begun, ...eventsOf(decideEmploymentAnswer(begun.reduce(evolveAdventurer, member), { ok: true }))].reduce<AdventurerState>(evolveAdventurer, member) as Adventurer;
+      assert.equal(released.status, 'available');
+      assert.equal(released.party_id, null);
     });
 
     it('refuses as before, recording nothing', () => {
