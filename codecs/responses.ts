@@ -218,6 +218,7 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'POST /api/parties/{party_id}/members': Party,
   'POST /api/parties/{party_id}/dispatch': Party,
   'GET /api/parties': listOf(Party),
+  'GET /api/parties/{party_id}': Party,
   'POST /api/quests': Quest,
   'POST /api/quests/{quest_id}/sponsors': Quest,
   'POST /api/quests/{quest_id}/accept': Quest,
@@ -228,7 +229,9 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'GET /api/quests/{quest_id}/odds': record('QuestOdds', {
     quest_id: int(), quest_status: str(), party_id: int(), organization_id: int(), location_id: str(), day: int(),
     party_strength: int(), danger: int(), effective_danger: int(), outcome: words('full', 'partial', 'failure'),
-    reward: int(), reward_paid: int(), requirements_met: bool(), unmet_requirements: nullable(str()), injured_members: listOf(int()), note: str(),
+    reward: int(), reward_paid: int(),
+    chances: record('OutcomeChances', { full: num(), partial: num(), failure: num() }),
+    requirements_met: bool(), unmet_requirements: nullable(str()), injured_members: listOf(int()), note: str(),
   }),
 
   'POST /api/contracts': Contract,
@@ -242,6 +245,7 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'POST /api/alliances/{alliance_id}/accept': Alliance,
   'POST /api/alliances/{alliance_id}/end': Alliance,
   'GET /api/alliances': listOf(extend(Alliance, 'AllianceWithParties', withParties)),
+  'GET /api/alliances/{alliance_id}': extend(Alliance, 'AllianceWithParties', withParties),
   'GET /api/relationships': listOf(record('Relationship', { id: str('the pair: <organization_id>-<other_organization_id>'), organization_id: int(), other_organization_id: int(), organization_ids: listOf(int()), trust: int() })),
   'POST /api/messages': Message,
   'GET /api/messages': listOf(Message),

@@ -16,9 +16,12 @@ export const adventurerView = (a: Adventurer) => ({
   bonds: a.bonds, moments: a.moments, party_history: a.party_history, hiring_fee: hiringFee(a),
 });
 
-function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
+function chronicle(e: AdventurerEvent, after: AdventurerState, before?: AdventurerState): HistoryEntry[] {
   if (!after) return [];
   const data = { adventurer_id: after.id };
+  // What befalls an employed adventurer is part of its organization's story (GET /api/events?organization_id=...); one who died has just left it.
+  const employer = after.organization_id ?? before?.organization_id ?? null;
+  const employers = employer === null ? [] : [employer];
   switch (e.type) {
     case 'appeared':
       return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} arrived looking for work (strength ${after.strength}, ${after.traits.join(' and ')})`, data }];
@@ -31,10 +34,10 @@ function chronicle(e: AdventurerEvent, after: AdventurerState): HistoryEntry[] {
     case 'quest-endured': {
       const parts = [e.died ? 'died' : e.injury_days ? `was injured for ${e.injury_days} days` : 'came back unhurt'];
       if (e.levels_gained) parts.push(`reached level ${after.level}`);
-      return [{ day: e.day, category: e.died ? 'death' : 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} ${parts.join(' and ')} after "${e.quest_title}"`, data: { ...data, quest_id: e.quest_id } }];
+      return [{ day: e.day, category: e.died ? 'death' : 'adventurer', agent_id: null, organization_ids: employers, summary: `${after.name} ${parts.join(' and ')} after "${e.quest_title}"`, data: { ...data, quest_id: e.quest_id } }];
     }
     case 'recovered':
-      return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: [], summary: `${after.name} recovered from injuries`, data }];
+      return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: employers, summary: `${after.name} recovered from injuries`, data }];
     case 'aged-out':
       return [{ day: e.day, category: 'death', agent_id: null, organization_ids: [], summary: `${after.name} died of old age`, data: { ...data, cause: 'old age' } }];
     case 'employment-begun':

@@ -155,6 +155,14 @@ export const diplomacyRoutes = [
     },
   }),
   route({
+    method: 'GET', path: '/api/alliances/{alliance_id}', auth: 'none', params: AlliancePath, summary: 'An alliance with its proposer and counterparty.',
+    async handle({ params }, s) {
+      const a = await s.read.row<{ proposer_id: number; counterparty_id: number }>('alliance', params.alliance_id);
+      if (!a) throw notFoundError(`alliance ${params.alliance_id} not found`);
+      return { ...a, ...await withParties(s, a) };
+    },
+  }),
+  route({
     method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations, one page at a time (`limit`, `after_id` = the last pair\'s id).',
     query: PageQuery,
     handle: async ({ query }, s) => relationshipsPage(await relationships(s), query),

@@ -1,7 +1,7 @@
 // Adventurers for hire, parties, and quests.
 import type { QuestCommand } from '../../actors/quest/messages';
 import type { Trait } from '../../actors/adventurer/messages';
-import { checkRequirements, effectiveDanger, outcomeFor, partyStrength, rewardPaid, type Place } from '../../actors/quest/rules';
+import { DANGER_SPREAD, checkRequirements, effectiveDanger, outcomeFor, outcomeOdds, partyStrength, rewardPaid, type Place } from '../../actors/quest/rules';
 import {
   HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestOddsQuery, QuestPath, QuestSponsorCreate, QuestsQuery, PartiesQuery
 } from '../../codecs/requests';
@@ -39,11 +39,14 @@ async function questOdds(s: Services, questId: number, partyId: number) {
   const outcome = outcomeFor(strength, danger);
   const injured = members.filter((m) => m.injured_until !== null && m.injured_until > day).map((m) => m.id);
   const unmet = checkRequirements(quest as never, { strength, reputation: org?.reputation ?? 0, trust: org?.trust?.[String(quest.requester_id)] ?? 0 });
+  const chances = outcomeOdds(strength, danger);
   return {
     quest_id: quest.id, quest_status: quest.status, party_id: party.id, organization_id: party.organization_id, location_id: quest.location_id, day,
     party_strength: strength, danger: place.danger, effective_danger: danger, outcome, reward: quest.reward, reward_paid: rewardPaid(outcome, quest.reward),
+    chances,
     requirements_met: unmet === null, unmet_requirements: unmet, injured_members: injured,
-    note: 'a quote: the outcome if the quest were resolved today with this party; danger may change before then',
+    note: (unmet === null ? '' : `this party would be refused at dispatch (${unmet}); `)
+      + `a quote for today: outcome and reward_paid are what this party meets at the expected danger (effective_danger); the danger it meets is drawn within ${DANGER_SPREAD * 100}% either side of it, so chances gives the share of draws that end full, partial or failure. Danger may change before then`,
   };
 }
 
@@ -99,6 +102,14 @@ export const questRoutes = [
     method: 'GET', path: '/api/parties', auth: 'none', summary: 'Formed and dispatched parties, optionally of one organization.',
     query: PartiesQuery,
     handle: ({ query }, s) => (query.organization_id === undefined ? readJsonPage(s.read, 'parties', query) : readJsonPage(s.read, 'partiesOf', query, query.organization_id)),
+  }),
+  route({
+    method: 'GET', path: '/api/parties/{party_id}', auth: 'none', params: PartyPath, summary: 'A party: its organization, members, status and the quest it is on.',
+    async handle({ params }, s) {
+      const p = await s.read.row('party', params.party_id);
+      if (!p) throw notFoundError(`party ${params.party_id} not found`);
+      return p;
+    },
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,

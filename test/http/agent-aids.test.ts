@@ -5,6 +5,7 @@
 import assert from 'assert/strict';
 import { startTestWorld, type TestWorld } from '../support/world';
 import { expect422At, expectStatus, foundOrg, historyCount, orgOf } from '../support/http';
+import { outcomeOdds } from '../../actors/quest/rules';
 
 type Founded = Awaited<ReturnType<typeof foundOrg>>;
 
@@ -132,6 +133,11 @@ describe('what an agent needs to decide (issue 13)', function () {
       expectStatus(odds, 200);
       assert.ok(odds.body.party_strength > 0);
       assert.equal(odds.body.requirements_met, true);
+      // The danger met is drawn around the expected one: the chances of each outcome, summing to 1.
+      const { full, partial, failure } = odds.body.chances;
+      assert.ok(Math.abs(full + partial + failure - 1) < 1e-9, JSON.stringify(odds.body.chances));
+      assert.deepEqual(odds.body.chances, outcomeOdds(odds.body.party_strength, odds.body.effective_danger));
+      assert.doesNotMatch(odds.body.note, /refused/);
       assert.deepEqual(await snapshot(w, a.org.id), before, 'odds change nothing');
       expectStatus(await w.post(`/api/quests/${questId}/accept`, { organization_id: a.org.id }, a.key), 200);
       expectStatus(await w.post(`/api/parties/${partyId}/dispatch`, { quest_id: questId }, a.key), 200);
@@ -141,6 +147,15 @@ describe('what an agent needs to decide (issue 13)', function () {
       assert.equal(done.body.resolution.party_strength, odds.body.party_strength);
       assert.equal(done.body.resolution.effective_danger, odds.body.effective_danger);
       assert.equal(done.body.resolution.reward_paid, odds.body.reward_paid);
+    });
+
+    it('says in its note when the party would be refused at dispatch', async () => {
+      const hard = await w.post('/api/quests', { title: 'Slay the wyrm', description: 'A wyrm of legend in the cellars.', requester_id: b.org.id, location_id: 'emberfall', reward: 50, minimum_strength: 9999 }, b.key);
+      expectStatus(hard, 201);
+      const odds = await w.get(`/api/quests/${hard.body.id}/odds?party_id=${partyId}`);
+      expectStatus(odds, 200);
+      assert.equal(odds.body.requirements_met, false);
+      assert.match(odds.body.note, /^this party would be refused at dispatch \(.*strength.*\)/);
     });
 
     it('answers 404 for an unknown quest or party and 422 without a party', async () => {

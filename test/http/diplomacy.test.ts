@@ -447,6 +447,17 @@ describe('diplomacy over HTTP', function () {
       assert.equal(await trustBetween(w, a.org.id, b.org.id), 0, 'refusals change no trust');
     });
 
+    it('GET /api/alliances/{id} answers one alliance with its proposer and counterparty, as listed; 404 unknown, 422 not an id', async () => {
+      const al = await proposeAlliance(w, a, b);
+      const one = await w.get(`/api/alliances/${al.id}`);
+      expectStatus(one, 200);
+      assert.deepEqual(one.body, await allianceOf(w, al.id));
+      assert.equal(one.body.proposer.id, a.org.id);
+      assert.equal(one.body.counterparty.id, b.org.id);
+      expectStatus(await w.get('/api/alliances/99999'), 404);
+      expect422Path(await w.get('/api/alliances/abc'));
+    });
+
     it('lets the proposer withdraw a proposal and the counterparty decline one (ended at once, no trust moved), after which the pair may propose again', async () => {
       const first = await proposeAlliance(w, a, b);
       const again = await w.call('POST', '/api/alliances', { key: a.key, body: { proposer_id: a.org.id, counterparty_id: b.org.id, terms: 'We stand together on the roads.' } });

@@ -43,6 +43,8 @@ describe('no leak over HTTP: no GET ever shows an api_key or a key hash', () => 
       adventurer_id: [1, 2],
       quest_id: [((await w.get('/api/quests')).body as Array<{ id: number }>)[0]?.id ?? 1],
       contract_id: [1],
+      alliance_id: [1],
+      party_id: [1],
       resource: ['food'],
     };
     let urls = [path];

@@ -252,6 +252,7 @@ async function apiJourney(w: TestWorld): Promise<void> {
   await ok(w.get(`/api/quests/${quest.id}/odds?party_id=${party.id}`));
   await post(`/api/parties/${party.id}/dispatch`, { quest_id: quest.id }, b.key);
   await ok(w.get('/api/parties'));
+  await ok(w.get(`/api/parties/${party.id}`));
   await post(`/api/quests/${quest.id}/complete`, undefined, b.key);
   await ok(w.get(`/api/quests/${quest.id}`));
   const withdrawn = await post('/api/quests', {
@@ -273,6 +274,7 @@ async function apiJourney(w: TestWorld): Promise<void> {
   const alliance = await post('/api/alliances', { proposer_id: orgA.id, counterparty_id: orgB.id, terms: 'Mutual aid against the wilds' }, a.key, 201);
   await post(`/api/alliances/${alliance.id}/accept`, { organization_id: orgB.id }, b.key);
   await ok(w.get('/api/alliances'));
+  await ok(w.get(`/api/alliances/${alliance.id}`));
   await post(`/api/alliances/${alliance.id}/end`, { organization_id: orgA.id }, a.key);
   await ok(w.get('/api/relationships'));
   await post('/api/messages', { sender_id: orgA.id, recipient_id: null, body: 'Bread for sale at fair prices' }, a.key, 201);

@@ -526,6 +526,10 @@ describe('quests, parties and adventurers over HTTP', function () {
       assert.ok(events.every((e) => e.category === 'quest'));
       assert.ok(events.some((e) => e.data.outcome === q.outcome), 'the resolution is in the history');
       assert.ok((await listedQuestIds()).includes(mainQuest.id), 'a resolved quest is listed');
+      // What befell each member is part of the acceptor's own story.
+      const told = (await w.get<Array<{ summary: string; data: { adventurer_id?: number; quest_id?: number } }>>(`/api/events?organization_id=${a.org}&limit=100`)).body
+        .filter((e) => e.data.quest_id === mainQuest.id && e.data.adventurer_id !== undefined);
+      assert.deepEqual(told.map((e) => e.data.adventurer_id).sort((x, y) => x! - y!), [...hired].sort((x, y) => x - y), told.map((e) => e.summary).join(' | '));
     });
 
     it('refuses to complete, cancel or sponsor a resolved quest (409)', async () => {

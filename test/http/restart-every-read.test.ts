@@ -56,7 +56,7 @@ describe(`restart: every read endpoint answers the same afterwards (${TEST_STORE
     const ids: Record<string, Array<string | number>> = {
       agent_id: [a.agentId, b.agentId, leaver.agentId], contract_id: [contract.body.id], organization_id: [1, a.org.id, b.org.id, leaver.org.id],
       location_id: ['emberfall', 'greenhollow', 'whisperwood'], resource: ['food', 'ore'], adventurer_id: [free.id, 2],
-      quest_id: [quest.body.id], event_id: [lastEvent, 1],
+      quest_id: [quest.body.id], event_id: [lastEvent, 1], party_id: [party.body.id], alliance_id: [alliance.body.id],
     };
     // The quotes need to be told what to quote.
     const queries: Record<string, string> = {

@@ -133,6 +133,10 @@ describe('releasing a party member', function () {
     expectStatus(await join(w, s, two), 200);
     expectStatus(await w.post('/api/adventurers/release', { organization_id: s.a.org.id, adventurer_id: two }, s.a.key), 200);
     assert.deepEqual(await membersOf(w, s), [one], 'it left the party');
+    const party = await w.get<{ id: number; members: number[]; status: string; organization_id: number }>(`/api/parties/${s.party}`);
+    expectStatus(party, 200);
+    assert.deepEqual([party.body.members, party.body.status, party.body.organization_id], [[one], 'formed', s.a.org.id], 'GET /api/parties/{id} answers the party as it is');
+    expectStatus(await w.get('/api/parties/99999'), 404);
     const left = (await w.get(`/api/adventurers/${two}`)).body;
     assert.equal(left.status, 'available');
     assert.equal(left.party_id, null);

@@ -15,7 +15,8 @@ import {
   establishmentIncome, establishmentRole, recruitmentBonus, safetyCut, travelCut,
 } from '../../actors/organization/establishments';
 import { decideDay as decideOrganizationDay, decideFound, decideStartProject, evolve as evolveOrganization } from '../../actors/organization/rules';
-import { ESTABLISHMENT_MIN_BUDGET } from '../../actors/organization/projects';
+import { ESTABLISHMENT_MIN_BUDGET, WORKER_OUTPUT, workersRequired } from '../../actors/organization/projects';
+import { EFFECT_KINDS, locationModifiers } from '../../actors/world-event/effects';
 import type { OrganizationState } from '../../actors/organization/messages';
 import { travelDays } from '../../actors/organization/travel';
 import { FLOWS } from '../../actors/ledger';
@@ -258,6 +259,18 @@ describe('a living world: rules', () => {
       assert.equal(est.numbers.travel_max_cut, TRAVEL_MAX_CUT);
       const travelRule = (rulebook() as unknown as { core_rules: string[] }).core_rules.find((r) => r.startsWith('Travel:'));
       assert.match(travelRule!, /1 day less when it sets out from a place with a travel establishment/);
+    });
+
+    it('say what each kind of world event effect does, and how many workers a production plan needs', () => {
+      const rules = (rulebook() as unknown as { core_rules: string[] }).core_rules;
+      const events = rules.find((r) => r.startsWith('World events'))!;
+      for (const kind of EFFECT_KINDS.filter((k) => k !== 'resource_introduction')) assert.match(events, new RegExp(kind), kind);
+      assert.match(events, /value 50 multiplies by 1\.5/);
+      // As the rules apply it: 50 more on every price is a factor of 1.5.
+      assert.equal(locationModifiers([{ kind: 'market_price_modifier', value: 50, resource: null, location_id: null, price: null }], { id: 'x', name: 'X', kind: 'city', description: '' }).prices['*'], 1.5);
+      const workers = rules.find((r) => r.startsWith('Workers'))!;
+      assert.match(workers, new RegExp(`ceil\\(output_quantity / ${WORKER_OUTPUT}\\)`));
+      assert.equal(workersRequired(11), Math.ceil(11 / WORKER_OUTPUT));
     });
   });
 });
