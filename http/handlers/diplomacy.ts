@@ -80,6 +80,13 @@ async function pairListing<T extends PairRow>(s: Services, kind: 'contracts' | '
   return pageOf((await s.read.list<T>(kind)).filter((r) => statuses.includes(r.status)), query);
 }
 
+/** One contract or alliance by its id, with its proposer and counterparty; 404 when there is none. */
+async function onePair(s: Services, kind: 'contract' | 'alliance', id: number) {
+  const row = await s.read.row<{ proposer_id: number; counterparty_id: number }>(kind, id);
+  if (!row) throw notFoundError(`${kind} ${id} not found`);
+  return { ...row, ...await withParties(s, row) };
+}
+
 const withParties = async (s: Services, c: { proposer_id: number; counterparty_id: number }) => ({
   proposer: summary(await s.read.row<OrganizationRow>('organization', c.proposer_id)),
   counterparty: summary(await s.read.row<OrganizationRow>('organization', c.counterparty_id)),
@@ -119,11 +126,7 @@ export const diplomacyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/contracts/{contract_id}', auth: 'none', params: ContractPath, summary: 'A contract with its proposer and counterparty.',
-    async handle({ params }, s) {
-      const c = await s.read.row<{ proposer_id: number; counterparty_id: number }>('contract', params.contract_id);
-      if (!c) throw notFoundError(`contract ${params.contract_id} not found`);
-      return { ...c, ...await withParties(s, c) };
-    },
+    handle: ({ params }, s) => onePair(s, 'contract', params.contract_id),
   }),
   route({
     method: 'POST', path: '/api/alliances', auth: 'agent', body: AllianceCreate, success: 201,
@@ -156,11 +159,7 @@ export const diplomacyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/alliances/{alliance_id}', auth: 'none', params: AlliancePath, summary: 'An alliance with its proposer and counterparty.',
-    async handle({ params }, s) {
-      const a = await s.read.row<{ proposer_id: number; counterparty_id: number }>('alliance', params.alliance_id);
-      if (!a) throw notFoundError(`alliance ${params.alliance_id} not found`);
-      return { ...a, ...await withParties(s, a) };
-    },
+    handle: ({ params }, s) => onePair(s, 'alliance', params.alliance_id),
   }),
   route({
     method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations, one page at a time (`limit`, `after_id` = the last pair\'s id).',

@@ -12,7 +12,14 @@ import { route } from '../route';
 import type { Services } from '../services';
 
 async function mustExist(s: Services, kind: string, id: number | string, what = kind): Promise<void> {
-  if (!await s.read.row(kind, id)) throw notFoundError(`${what} ${id} not found`);
+  await rowOf(s, kind, id, what);
+}
+
+/** A row by kind and id, or 404. */
+async function rowOf(s: Services, kind: string, id: number | string, what = kind): Promise<unknown> {
+  const row = await s.read.row(kind, id);
+  if (!row) throw notFoundError(`${what} ${id} not found`);
+  return row;
 }
 
 interface QuestRow { id: number; status: string; location_id: string; requester_id: number; reward: number; minimum_strength: number; minimum_reputation: number; minimum_relationship: number; accepted_organization_id: number | null; party_id: number | null }
@@ -105,11 +112,7 @@ export const questRoutes = [
   }),
   route({
     method: 'GET', path: '/api/parties/{party_id}', auth: 'none', params: PartyPath, summary: 'A party: its organization, members, status and the quest it is on.',
-    async handle({ params }, s) {
-      const p = await s.read.row('party', params.party_id);
-      if (!p) throw notFoundError(`party ${params.party_id} not found`);
-      return p;
-    },
+    handle: ({ params }, s) => rowOf(s, 'party', params.party_id),
   }),
   route({
     method: 'POST', path: '/api/quests', auth: 'agent', body: QuestCreate, success: 201,
@@ -186,10 +189,6 @@ export const questRoutes = [
   }),
   route({
     method: 'GET', path: '/api/quests/{quest_id}', auth: 'none', params: QuestPath, summary: 'A quest in detail (any status).',
-    async handle({ params }, s) {
-      const q = await s.read.row('quest', params.quest_id);
-      if (!q) throw notFoundError(`quest ${params.quest_id} not found`);
-      return q;
-    },
+    handle: ({ params }, s) => rowOf(s, 'quest', params.quest_id),
   }),
 ];
