@@ -75,7 +75,7 @@ export function checkGrantPaysUpkeep(state: NonNullable<AgentState>, kind: strin
   if (granted(day) >= MAINTENANCE_BASE) return null;
   let from = day + 1;
   while (granted(from) < MAINTENANCE_BASE) from++;
-  return conflict(`founding a ${kind} today would be granted only ${granted(day)} gold (the founding allowance refills over ${GRANT_REFILL_DAYS} days from this agent's last founding, on day ${state.last_founded_day}), `
+  return conflict(`a new organization (${kind}) founded today would be granted only ${granted(day)} gold (the founding allowance refills over ${GRANT_REFILL_DAYS} days from this agent's last founding, on day ${state.last_founded_day}), `
     + `less than its first day's upkeep of ${MAINTENANCE_BASE} gold: it would go bankrupt at once. From day ${from} it would be granted ${granted(from)} gold`);
 }
 
