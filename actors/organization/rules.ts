@@ -321,16 +321,24 @@ export function decideQuestSettled(state: OrganizationState, c: QuestSettledComm
  * contracts two friends can fulfil in one. A loss always counts.
  */
 function earnedTrust(org: Organization, trust: Record<string, number>, day: number): Record<string, number> {
-  const today = org.work_trust?.day === day ? org.work_trust.with : [];
+  const today = ofDay(org.work_trust?.day, org.work_trust?.with, day);
   if (!Object.entries(trust).some(([other, delta]) => delta > 0 && today.includes(Number(other)))) return trust;
   return Object.fromEntries(Object.entries(trust).map(([other, delta]) => [other, delta > 0 && today.includes(Number(other)) ? 0 : delta]));
 }
 
 const withWorkTrust = (org: Organization, trust: Record<string, number>, day: number) => {
   const gained = Object.entries(trust).filter(([, delta]) => delta > 0).map(([other]) => Number(other));
-  if (gained.length === 0) return org.work_trust;
-  const today = org.work_trust?.day === day ? org.work_trust.with : [];
-  return { day, with: [...today, ...gained.filter((o) => !today.includes(o))] };
+  return gained.length === 0 ? org.work_trust : { day, with: addedToDay(org.work_trust?.day, org.work_trust?.with, day, gained) };
+};
+
+/**
+ * The ids a record of one day holds (quest_fame's requesters, work_trust's partners): those
+ * it kept on `day`, none once that day has passed; and the same with `ids` added, once each.
+ */
+const ofDay = (keptDay: number | undefined, ids: number[] | undefined, day: number): number[] => (keptDay === day ? ids ?? [] : []);
+const addedToDay = (keptDay: number | undefined, ids: number[] | undefined, day: number, more: number[]): number[] => {
+  const today = ofDay(keptDay, ids, day);
+  return [...today, ...more.filter((id) => !today.includes(id))];
 };
 
 /**
@@ -339,11 +347,11 @@ const withWorkTrust = (org: Organization, trust: Record<string, number>, day: nu
  * gain from the same requester the same day counts nothing (a loss always counts).
  */
 const famed = (org: Organization, requesterId: number | undefined, day: number) =>
-  requesterId !== undefined && org.quest_fame?.day === day && org.quest_fame.from.includes(requesterId);
+  requesterId !== undefined && ofDay(org.quest_fame?.day, org.quest_fame?.from, day).includes(requesterId);
 
 const withFame = (org: Organization, e: { reputation: number; requester_id?: number; day: number }) => {
   if (e.reputation <= 0 || e.requester_id === undefined) return org.quest_fame;
-  return org.quest_fame?.day === e.day ? { day: e.day, from: [...org.quest_fame.from, e.requester_id] } : { day: e.day, from: [e.requester_id] };
+  return { day: e.day, from: addedToDay(org.quest_fame?.day, org.quest_fame?.from, e.day, [e.requester_id]) };
 };
 
 /**
