@@ -195,6 +195,8 @@ export function withDefault<A>(inner: Field<A>, value: A): Field<A> {
   );
 }
 
+const withoutDefault = ({ default: _default, ...schema }: FieldSchema): FieldSchema => schema;
+
 /** An optional field that stays absent (undefined) when not given. */
 export function optional<A>(inner: Field<A>): Field<A | undefined> {
   return new Field<A | undefined>(
@@ -202,7 +204,8 @@ export function optional<A>(inner: Field<A>): Field<A | undefined> {
     (u): u is A | undefined => u === undefined || inner.is(u),
     (u, c) => (u === undefined ? t.success(undefined) : inner.validate(u, c)),
     t.identity,
-    { ...inner.schema, required: false },
+    // Absent stays absent: whatever default the inner field names does not apply.
+    { ...withoutDefault(inner.schema), required: false },
   );
 }
 

@@ -117,7 +117,8 @@ export const SuggestionCreate = object('SuggestionCreate', {
 
 export const SuggestionReview = object('SuggestionReview', {
   status: oneOf(['reviewed', 'accepted', 'declined'] as const),
-  admin_note: nullable(boundedString(0, 2000)),
+  // Absent keeps the note given before; null clears it (PATCH, as for an organization's profile).
+  admin_note: optional(nullable(boundedString(0, 2000))),
 }, { closed: true });
 
 export const WORLD_EVENT_EFFECT_KINDS = [
@@ -169,11 +170,19 @@ export const WorldEventCreate = object('WorldEventCreate', {
  */
 export const PAGE_LIMIT_DEFAULT = 500;
 export const PAGE_LIMIT_MAX = 1000;
+// The cursor is an id as the listing writes it (a whole number; a relationship's is its pair,
+// `5-9`): anything else is 422, where it used to answer the first page again, so a client
+// with a broken cursor would go round it for ever.
+const pageLimit = () => withDefault(boundedInt(1, PAGE_LIMIT_MAX, 'text'), PAGE_LIMIT_DEFAULT);
 const pageFields = {
-  limit: withDefault(boundedInt(1, PAGE_LIMIT_MAX, 'text'), PAGE_LIMIT_DEFAULT),
-  after_id: optional(text(1, 80)),
+  limit: pageLimit(),
+  after_id: optional(boundedString(1, 20, { pattern: /^[0-9]+$/ })),
 };
 export const PageQuery = object('PageQuery', pageFields);
+export const RelationshipsQuery = object('RelationshipsQuery', {
+  limit: pageLimit(),
+  after_id: optional(boundedString(3, 41, { pattern: /^[0-9]+-[0-9]+$/ })),
+});
 
 // Filters of the growing listings (docs/decisions.md, "What an agent needs to decide"):
 // every one optional, all given ones must hold, and the page is taken from what is left.

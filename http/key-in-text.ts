@@ -9,6 +9,10 @@
 //   key's own (a credential of its own kind), kept at registration, and for an agent
 //   registered before this check the first time its key is used (foldOlderKey);
 // - the caller's own key in any such form, always (the caller sent it, so it is known).
+// The operator keys too (X-Admin-Key, X-Spectator-Key): kept only as hashes and of any form
+// when configured, they are recognised as a word of the text (split at white space, commas,
+// semicolons, quotes and brackets, with the punctuation around it also taken off), each word
+// of OPERATOR_KEY_MIN characters or more hashed once.
 import { detailItem, type DetailItem } from '../codecs/report';
 import type { ReadModel } from '../actors/ports/store';
 import { hashKey, type Caller } from './auth';
@@ -55,13 +59,34 @@ function strings(value: unknown, loc: Array<string | number>, out: Array<[string
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) strings(v, [...loc, k], out);
 }
 
+/** The shortest word hashed to look for an operator key; a key shorter than this is weak anyway (docs/operations.md). */
+export const OPERATOR_KEY_MIN = 8;
+
+/** Whether one of the words of `text` is an operator key, by its hash. */
+export function holdsOperatorKey(text: string, operatorHashes: readonly string[]): boolean {
+  if (text.length < OPERATOR_KEY_MIN) return false;
+  const seen = new Set<string>();
+  for (const word of text.split(/[\s,;()<>[\]{}"'`]+/)) {
+    for (const w of [word, word.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')]) {
+      if (w.length < OPERATOR_KEY_MIN || seen.has(w)) continue;
+      seen.add(w);
+      if (operatorHashes.includes(hashKey(w))) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Adds an `api_key_in_text` item for every string of `body` that holds a live agent key
- * (`callerKey`: the key of the agent sending it, if any).
+ * (`callerKey`: the key of the agent sending it, if any) or an operator key (by the hashes
+ * in `operatorHashes`).
  */
-export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agentForKeyHash'>, callerKey: string | null, loc: Array<string | number>, out: DetailItem[]): Promise<void> {
+export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agentForKeyHash'>, callerKey: string | null, loc: Array<string | number>, out: DetailItem[], operatorHashes: readonly string[] = []): Promise<void> {
   const texts: Array<[string, Array<string | number>]> = [];
   strings(body, loc, texts);
+  for (const [text, at] of texts) {
+    if (holdsOperatorKey(text, operatorHashes)) out.push(detailItem(at, 'api_key_in_text', 'Text must not contain an operator key; it would be readable by everyone'));
+  }
   const own = callerKey ? foldKey(callerKey) : null;
   // A key in any form leaves at least FOLDED_MIN characters (the caller's own: its folded length).
   const shortest = Math.min(FOLDED_MIN, own?.length ?? FOLDED_MIN);

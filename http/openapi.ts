@@ -10,6 +10,7 @@ import { toJsonSchema, type JsonSchema, type ValueSchema } from '../codecs/json-
 import { ErrorBody, RESPONSES, ValidationErrorBody } from '../codecs/responses';
 import { FixedAnswer } from './compression';
 import { IDEMPOTENCY_KEY_MAX } from './idempotency';
+import { STREAM_PATH, StreamQuery } from './stream';
 import type { Auth, Route } from './route';
 
 export const SECURITY_SCHEMES = {
@@ -128,6 +129,27 @@ export function openApiDocument(routes: Route[]): JsonSchema {
     };
     (paths[r.path] ??= {})[r.method.toLowerCase()] = operation;
   }
+
+  // The live feed is not a route of the table (it answers Server-Sent Events, not JSON), so it is described here.
+  paths[STREAM_PATH] = {
+    get: {
+      operationId: 'get_events_stream',
+      summary: 'The history as it is written, as Server-Sent Events: each event of GET /api/events, oldest first, with the same filters.',
+      description: 'Each message is `id: <event id>`, `event: history`, `data: <the event as GET /api/events gives it>`. A comment line (`: heartbeat`) keeps the connection open when nothing happens. '
+        + 'To continue where you stopped, send the last id you received as the Last-Event-ID header (it wins over after_id); without either, the stream begins after the newest event. No key needed.',
+      tags: ['events'],
+      security: SECURITY.none,
+      parameters: [
+        ...Object.entries(StreamQuery.schema.properties ?? {}).map(([name, field]) => ({ name, in: 'query', required: false, schema: convert(field) })),
+        { name: 'Last-Event-ID', in: 'header', required: false, description: 'The id of the last event received: the stream continues after it.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+      ],
+      responses: {
+        200: { description: 'The stream, open until the client leaves.', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        422: { $ref: '#/components/responses/ValidationFailed' },
+        503: { description: 'The node serves as many streams as it may (WORLD_STREAMS_MAX), or the world is starting; try again later.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    },
+  };
 
   const errorResponses: Record<string, unknown> = {};
   for (const [name, [, description, schema]] of Object.entries(ERROR_RESPONSES)) {

@@ -55,6 +55,14 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Prices keep four decimals, so even a one-unit trade moves them (core rule 19). */
 const round4 = (n: number) => Math.round(n * 10000) / 10000;
 
+/**
+ * A world event's price factor, kept within what the market's own bounds allow a price to
+ * move: at most five times lower or higher (PRICE_FLOOR_RATIO, PRICE_CEILING_RATIO). A
+ * modifier of -100 or below would otherwise give goods away, to be sold again once the
+ * event ends, and one of +100,000 would make a cart of grain a fortune.
+ */
+export const boundedPriceFactor = (factor: number) => Math.min(PRICE_CEILING_RATIO, Math.max(PRICE_FLOOR_RATIO, factor));
+
 export function priceFor(e: Pick<MarketEntry, 'base_price' | 'target_supply' | 'price_factor'>, supply: number): number {
   const ratio = e.target_supply / Math.max(supply, 1);
   const raw = e.base_price * Math.pow(ratio, PRICE_ELASTICITY);
@@ -160,6 +168,16 @@ export function spellOf(seed: string, locationId: string, resource: string, day:
   return spell < SHORTAGE.chance ? 'shortage' : spell > 1 - GLUT.chance ? 'glut' : 'usual';
 }
 
+/**
+ * How far the supply moves toward the usual in a day: SUPPLY_REVERSION of the gap, but a
+ * whole unit at least (the gap itself when smaller), so a gap under ten units, whose tenth
+ * would round away, still closes instead of staying for good.
+ */
+export function reversion(gap: number): number {
+  const share = gap * SUPPLY_REVERSION;
+  return Math.abs(share) >= 1 ? share : Math.sign(gap) * Math.min(1, Math.abs(gap));
+}
+
 /** The market after one day: consumption, production and drift toward the usual supply. */
 export function marketDay(market: Market, inputs: DayInputs): Market {
   const next: Market = {};
@@ -168,9 +186,9 @@ export function marketDay(market: Market, inputs: DayInputs): Market {
     const built = (own(CONSTRUCTION_DRAW, resource) ?? 0) * inputs.construction;
     const made = inputs.population * e.per_person * e.production_factor * (inputs.production ?? 1) * (own(inputs.harvest, resource) ?? 1);
     let supply = e.supply + made - used - built;
-    supply += (e.target_supply - supply) * SUPPLY_REVERSION;
+    supply += reversion(e.target_supply - supply);
     supply = Math.round(Math.min(e.target_supply * MAX_SUPPLY_RATIO, Math.max(0, supply)));
-    const priceFactor = own(inputs.prices, resource) ?? own(inputs.prices, '*') ?? 1;
+    const priceFactor = boundedPriceFactor(own(inputs.prices, resource) ?? own(inputs.prices, '*') ?? 1);
     const entry = { ...e, supply, price_factor: priceFactor };
     setOwn(next, resource, { ...entry, price: priceFor(entry, supply) });
   }

@@ -3,7 +3,7 @@ import { own } from '../own';
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
 import { accept, conflict, notFound, refuse, type Decision } from '../result';
 import { hasApplied, withApplied } from '../applied';
-import { MAX_SUPPLY_RATIO, harvestFactors, introducedEntry, marketDay, marketRoom, openingMarket, populationDay, priceFor, tradeTotal } from './market';
+import { MAX_SUPPLY_RATIO, type MarketEntry, harvestFactors, introducedEntry, marketDay, marketRoom, openingMarket, populationDay, priceFor, tradeTotal } from './market';
 import type { IntroduceResourceCommand, Location, LocationEvent, LocationState, MonstersChangedCommand, Route, SeedLocationCommand, TradeCommand, Traded } from './messages';
 import { NO_LOCATION_MODIFIERS, type LocationModifiers } from '../world-event/effects';
 
@@ -77,6 +77,12 @@ export function decideIntroduceResource(state: LocationState, c: IntroduceResour
 const effectiveDanger = (base: number, baseMonsters: number, monsters: number, modifier: number) =>
   Math.max(0, Math.min(100, derivedDanger(base, baseMonsters, monsters) + modifier));
 
+/** The fewest units, more than `quantity` and at most `room`, whose sale fetches a gold piece; null when none does. */
+function leastPayingSale(entry: MarketEntry, quantity: number, room: number): number | null {
+  for (let q = quantity + 1; q <= room; q++) if (tradeTotal(entry, 'sell', q).total > 0) return q;
+  return null;
+}
+
 /** A trade's terms at this market, or why it cannot happen (the organization's side is checked by the organization). */
 export function quoteTrade(state: LocationState, c: TradeCommand): Decision<LocationEvent> {
   if (!state) return notFound('location not found');
@@ -93,6 +99,12 @@ export function quoteTrade(state: LocationState, c: TradeCommand): Decision<Loca
     return conflict(`${state.name} takes at most ${room} more ${c.resource} now: its buyers hold at most ${MAX_SUPPLY_RATIO} times its usual supply of ${entry.target_supply}`);
   }
   const { total, supplyAfter, priceAfter } = tradeTotal(entry, c.side, c.quantity);
+  if (total === 0) {
+    // A sale is paid in whole gold, rounded down: goods given away for nothing are refused, saying what would fetch a gold piece.
+    const least = leastPayingSale(entry, c.quantity, room);
+    return conflict(`${c.quantity} ${c.resource} would fetch nothing at ${state.name}: at ${entry.price} gold a unit they are worth less than one gold piece, and a sale is paid in whole gold rounded down; `
+      + (least === null ? `${state.name} takes too little more ${c.resource} now for any sale to fetch a gold piece` : `sell at least ${least}`));
+  }
   return accept({
     type: 'traded', day: c.day, agent_id: c.agent_id, organization_id: c.organization_id, resource: c.resource,
     side: c.side, quantity: c.quantity, total, supply_after: supplyAfter, price_after: priceAfter,

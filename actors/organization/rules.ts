@@ -108,7 +108,10 @@ export function checkControl(state: OrganizationState, agentId: number, op?: str
   // A step of a saga it already applied (named `op`) is answered as applied even after its agent
   // retired: its asker would otherwise undo a step the organization keeps.
   if (state.controller_retired && !applied(state, op)) return forbidden(RETIRED);
-  if (isEnded(state)) return conflict(`organization ${state.id} is ${state.status} and can take no further actions`);
+  if (isEnded(state)) {
+    return conflict(`organization ${state.id} is ${state.status} and can take no further actions`
+      + (state.agent_id === null ? '' : `; its agent may found a new organization (POST /api/organizations), and GET /api/agents/me says what the founding would be granted`));
+  }
   return null;
 }
 

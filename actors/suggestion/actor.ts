@@ -15,7 +15,8 @@ export type SuggestionState = Suggestion | null;
 
 export type SuggestionCommand =
   | { type: 'create'; id: number; agent_id: number; title: string; body: string; category: string; day: number; agent_name?: string }
-  | { type: 'review'; status: Exclude<SuggestionStatus, 'new'>; admin_note: string | null; day: number };
+  /** `admin_note` absent keeps the note the suggestion has; null clears it (as PATCH does elsewhere). */
+  | { type: 'review'; status: Exclude<SuggestionStatus, 'new'>; admin_note?: string | null; day: number };
 
 export type SuggestionEvent =
   | { type: 'created'; day: number; suggestion: Omit<Suggestion, 'status' | 'admin_note' | 'created_day' | 'reviewed_day'>; agent_name?: string }
@@ -28,7 +29,7 @@ export function decide(state: SuggestionState, c: SuggestionCommand): Decision<S
     return accept({ type: 'created', day, suggestion, ...(agent_name === undefined ? {} : { agent_name }) });
   }
   if (!state) return notFound('suggestion not found');
-  return accept({ type: 'reviewed', day: c.day, status: c.status, admin_note: c.admin_note });
+  return accept({ type: 'reviewed', day: c.day, status: c.status, admin_note: c.admin_note === undefined ? state.admin_note : c.admin_note });
 }
 
 export function evolve(state: SuggestionState, e: SuggestionEvent): SuggestionState {

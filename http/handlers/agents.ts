@@ -1,6 +1,8 @@
 // Agents: registration (the key is shown once), profiles, retirement, departures.
 import type { AgentCommand } from '../../actors/agent/messages';
 import type { agentView } from '../../actors/agent/actor';
+import { GRANT_REFILL_DAYS, grantShare } from '../../actors/agent/rules';
+import { MAINTENANCE_BASE, grantedTreasury, kindFamilies } from '../../actors/organization/rules';
 import { AgentCreate, AgentPath, AgentRetire, PageQuery } from '../../codecs/requests';
 import { hashKey, newAgentKey } from '../auth';
 import { foldedKeyHash } from '../key-in-text';
@@ -19,8 +21,10 @@ export async function agentProfile(s: Services, id: number) {
   if (!agent) throw notFoundError(`agent ${id} not found`);
   const organizations = await s.read.list<Record<string, unknown>>('organizationsOfAgent', id);
   const recent = await s.read.history({ limit: RECENT_EVENTS, agent_id: id });
+  const today = await s.day();
   return {
     ...agent,
+    founding_allowance: foundingAllowance(organizations, today),
     organizations,
     statistics: {
       organizations_founded: organizations.length,
@@ -29,6 +33,24 @@ export async function agentProfile(s: Services, id: number) {
       days_in_world: Math.max(0, (agent.retired_day ?? await s.day()) - agent.created_day),
     },
     recent_events: recent,
+  };
+}
+
+/**
+ * What founding an organization today would be granted (actors/agent/rules.ts, the founding
+ * allowance): the share of a kind's starting treasury, the day it is whole again, and the
+ * gold for each family of kinds. An agent whose organization has ended learns here what a
+ * new one would start with before it founds one.
+ */
+export function foundingAllowance(organizations: Array<Record<string, unknown>>, today: number) {
+  const founded = organizations.map((o) => o.founded_day).filter((d): d is number => typeof d === 'number');
+  const last = founded.length ? Math.max(...founded) : null;
+  const share = grantShare(last, today);
+  return {
+    share: Math.round(share * 10_000) / 10_000,
+    full_on_day: share >= 1 || last === null ? null : last + GRANT_REFILL_DAYS,
+    granted_today: Object.fromEntries(kindFamilies().map((f) => [f.words[0], grantedTreasury(f.words[0] === '(anything else)' ? 'other' : f.words[0], share)])),
+    note: `A founding is granted this share of its kind's starting treasury (GET /api/rules: starting_treasury); the share refills evenly over ${GRANT_REFILL_DAYS} days from the agent's last founding. A founding granted less than a day's upkeep (${MAINTENANCE_BASE} gold) is refused.`,
   };
 }
 

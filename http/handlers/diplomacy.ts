@@ -2,7 +2,7 @@
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
 import {
-  AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, PageQuery
+  AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, RelationshipsQuery
 } from '../../codecs/requests';
 import { pairKey } from '../../actors/relationship/rules';
 import { controlledOrganization, organizationRow, type OrganizationRow } from '../control';
@@ -163,7 +163,7 @@ export const diplomacyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations, one page at a time (`limit`, `after_id` = the last pair\'s id).',
-    query: PageQuery,
+    query: RelationshipsQuery,
     handle: async ({ query }, s) => relationshipsPage(await relationships(s), query),
   }),
   route({

@@ -16,6 +16,12 @@ export const operatorRoutes = [
     async handle({ body }, s) {
       const problems = body.effects.flatMap((e, i) => (e.kind === 'resource_introduction' && e.resource === null
         ? [detailItem(['body', 'effects', i, 'resource'], 'missing', 'A resource_introduction effect needs a resource', null)] : []));
+      // A new place's roads lead to different places: a second road to the same one would be one-sided (a place keeps one road to each).
+      (body.location?.routes ?? []).forEach((r, i, all) => {
+        if (all.findIndex((o) => o.destination_id === r.destination_id) < i) {
+          problems.push(detailItem(['body', 'location', 'routes', i, 'destination_id'], 'duplicate_route', `A second road to ${r.destination_id}; a place has one road to each other place`, r.destination_id));
+        }
+      });
       if (problems.length) throw invalid(problems);
       const newPlace = body.location?.id ?? null;
       if (newPlace && await s.read.row('location', newPlace)) throw conflictError(`location ${newPlace} already exists`);
@@ -29,7 +35,10 @@ export const operatorRoutes = [
         if (!market) throw conflictError(`nobody lives at ${e.location_id}, so no market can take ${e.resource}`);
       }
       if (body.quest) {
-        if (!await s.read.row('organization', body.quest.requester_id)) throw notFoundError(`organization ${body.quest.requester_id} not found`);
+        const requester = await s.read.row<{ name: string; status: string }>('organization', body.quest.requester_id);
+        if (!requester) throw notFoundError(`organization ${body.quest.requester_id} not found`);
+        // As for a quest an agent posts (core rule 6): an ended organization posts no quest, and one posted for it could never be withdrawn.
+        if (requester.status !== 'active') throw conflictError(`organization ${body.quest.requester_id} (${requester.name}) is ${requester.status} and can post no quest; name an active organization as the requester`);
         if (!await exists(body.quest.location_id)) throw notFoundError(`location ${body.quest.location_id} not found`);
       }
       const id = await s.store.nextId('world_event');

@@ -50,7 +50,9 @@ describe('request codecs: operator desk', () => {
 
   describeShape('SuggestionReview', SuggestionReview, {
     minimal: { status: 'accepted' },
-    defaults: { admin_note: null },
+    defaults: {},
+    // Absent, the note given before stays (a PATCH); null clears it.
+    staysAbsent: ['admin_note'],
     rules: [words('status', ['reviewed', 'accepted', 'declined']), orNull(text('admin_note', 0, 2000))],
   });
 

@@ -5,7 +5,7 @@
 import assert from 'assert/strict';
 import {
   AdventurerPath, AgentPath, AlliancePath, AlliancesQuery, ContractPath, ContractsQuery, EstablishmentsQuery, EventPath, EventsQuery, InvestigationQuery,
-  LocationPath, MarketQuery, MessagesQuery, OrganizationPath, OrganizationViewQuery, PageQuery, PartiesQuery, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
+  LocationPath, MarketQuery, MessagesQuery, OrganizationPath, OrganizationViewQuery, PageQuery, PartiesQuery, RelationshipsQuery, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
   WorldEventPath, WorldEventsQuery,
 } from '../../codecs/requests';
 import { accept, describeShape, projectBound, id, int, refuse, refuseOnce, text, words, type Codec } from './harness';
@@ -47,7 +47,16 @@ describe('query codecs', () => {
   });
 
   // The paging of listings (docs/decisions.md, "Listings come in pages").
-  const paging = [projectBound(int('limit', 1, 1000, 'text')), projectBound(text('after_id', 1, 80))];
+  /** A paging cursor: an id as the listing writes it, `pattern`; anything else is refused rather than read as the first page. */
+  const cursor = (min: number, max: number, pattern: string, filler: string, refused: string[]) => {
+    const rule = text('after_id', min, max, { filler, wide: false });
+    return projectBound({
+      ...rule,
+      schema: { ...rule.schema, pattern },
+      refuses: [...rule.refuses, ...refused.map((v) => ({ label: `'${v}'`, value: v, type: 'string_pattern_mismatch', ctx: { pattern } }))],
+    });
+  };
+  const paging = [projectBound(int('limit', 1, 1000, 'text')), cursor(1, 20, '^[0-9]+$', '7', ['abc', '-1', '1.5', '3-4', ' 5'])];
 
   describeShape('PageQuery', PageQuery, {
     place: 'query',
@@ -55,6 +64,18 @@ describe('query codecs', () => {
     defaults: { limit: 500 },
     staysAbsent: ['after_id'],
     rules: paging,
+  });
+
+  describeShape('RelationshipsQuery', RelationshipsQuery, {
+    place: 'query',
+    minimal: {},
+    defaults: { limit: 500 },
+    staysAbsent: ['after_id'],
+    rules: [paging[0], {
+      ...cursor(3, 41, '^[0-9]+-[0-9]+$', '1', ['abc', '5-x', '-55', '55-', '5--5']),
+      // Only pairs: the filler's plain digits have no dash, so the bounds are checked with pairs.
+      accepts: ['1-2', '12345678901234567890-12345678901234567890'].map((v) => ({ label: v, value: v, decoded: v })),
+    }],
   });
 
   describeShape('MessagesQuery', MessagesQuery, {

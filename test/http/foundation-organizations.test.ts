@@ -114,7 +114,19 @@ describe('organizations over HTTP: founding (core rules 3 and 4)', () => {
     const sameDay = await w.post('/api/organizations', { name: 'Second Temple', kind: 'temple' }, founder.key);
     assert.equal(sameDay.status, 409, sameDay.text);
     assert.match(sameDay.body.detail, /would be granted only 0 gold/);
+    // The ended organization's refusal points to founding again, and the profile says what that would be granted.
+    const ended = await w.call('PATCH', `/api/organizations/${org.id}`, { key: founder.key, body: { motto: 'Still here?' } });
+    assert.equal(ended.status, 409, ended.text);
+    assert.match(ended.body.detail, /dissolved and can take no further actions; its agent may found a new organization \(POST \/api\/organizations\)/);
+    const day = (await w.get('/api/world')).body.day as number;
+    const allowance = (await w.call('GET', '/api/agents/me', { key: founder.key })).body.founding_allowance;
+    assert.equal(allowance.share, 0, JSON.stringify(allowance));
+    assert.equal(allowance.full_on_day, org.founded_day + 90);
+    assert.equal(allowance.granted_today.temple, 0);
     await w.tick();
+    const tomorrow = (await w.get(`/api/agents/${founder.id}`)).body.founding_allowance;
+    assert.equal(tomorrow.share, Math.round(((day + 1 - org.founded_day) / 90) * 10_000) / 10_000);
+    assert.equal(tomorrow.granted_today.temple, 5, 'what the founding below is granted');
     const r = await w.post('/api/organizations', { name: 'Second Temple', kind: 'temple' }, founder.key);
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.treasury, 5, 'a day of the allowance refilled: 450 / 90');

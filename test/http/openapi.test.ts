@@ -51,7 +51,12 @@ describe('GET /openapi.json: the API as an OpenAPI 3.1 document', function () {
 
   it('has every route of the table, and nothing else, with its summary and success answer', () => {
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
-    assert.deepEqual(documented, routes.map((r) => `${r.method} ${r.path}`).sort());
+    // And the live feed, which answers Server-Sent Events rather than JSON.
+    assert.deepEqual(documented, [...routes.map((r) => `${r.method} ${r.path}`), 'GET /api/events/stream'].sort());
+    const stream = doc.paths['/api/events/stream'].get;
+    assert.ok(stream.responses['200'].content['text/event-stream'], 'the stream answers text/event-stream');
+    assert.deepEqual(stream.parameters.map((p: { name: string; in: string }) => `${p.in} ${p.name}`).sort(),
+      ['header Last-Event-ID', 'query after_id', 'query agent_id', 'query category', 'query organization_id']);
     for (const r of routes) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       assert.equal(op.summary, r.summary);

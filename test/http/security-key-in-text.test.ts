@@ -68,6 +68,22 @@ describe('security: agent keys in public text', function () {
     assert.ok(!JSON.stringify(agents).includes('Copycat'), 'nobody registered');
   });
 
+  it('refuses an operator key (admin or spectator) as a word of public text, changing nothing; a mere likeness passes', async () => {
+    const [messages, history] = [await publicMessages(), await historyCount(w)];
+    const [admin, spectator] = [w.keys.admin!, w.keys.spectator!];
+    for (const text of [`admin is ${admin}`, `"${spectator}".`, `the key:\n${admin},then`, `(${spectator})`]) {
+      const r = await send(text);
+      expect422At(r, ['body', 'body']);
+      assert.equal(r.body.detail[0].type, 'api_key_in_text');
+      assert.match(r.body.detail[0].msg, /operator key/);
+      assert.ok(!r.text.includes(admin) && !r.text.includes(spectator), 'the refusal does not echo the key');
+    }
+    expect422At(await w.call('PATCH', `/api/organizations/${sender.org.id}`, { key: sender.key, body: { motto: `ask ${admin}` } }), ['body', 'motto']);
+    assert.equal(await publicMessages(), messages, 'no message was posted');
+    assert.equal(await historyCount(w), history, 'no history');
+    for (const text of [`admin is ${admin.slice(0, -1)}`, `${admin}x`]) assert.equal((await send(text)).status, 201, text);
+  });
+
   it('accepts text that only looks like a key: a key nobody holds, the word wsk, a long token', async () => {
     const unknown = newAgentKey();
     for (const text of [`not a real one: ${unknown}`, unknown.toUpperCase(), 'wsk wsk wsk_ and wskAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'x'.repeat(32)]) {

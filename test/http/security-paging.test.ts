@@ -97,6 +97,8 @@ describe('security: listings come in pages', function () {
       const all = (await page(url, opts)).items.map((i) => i.id);
       const join = url.includes('?') ? '&' : '?';
       expect422At(await w.call('GET', `${url}${join}limit=0`, opts), ['query', 'limit']);
+      // A cursor that is not an id is refused, not read as "from the start" (a broken cursor would loop on the first page).
+      for (const bad of ['abc', '-1', '1.5', '3-4']) expect422At(await w.call('GET', `${url}${join}after_id=${bad}`, opts), ['query', 'after_id']);
       const { seen } = await walk(`${url}${join}limit=2`, opts);
       assert.deepEqual(seen, all);
       if (['/api/agents', '/api/organizations', '/api/adventurers', '/api/parties', '/api/contracts', '/api/alliances', '/api/agent-departures', '/api/suggestions'].includes(url)) {
@@ -121,6 +123,7 @@ describe('security: listings come in pages', function () {
     assert.ok(all.length >= 3, `pairs to page through: ${all.join(', ')}`);
     assert.equal(new Set(all).size, all.length, 'each pair once');
     expect422At(await w.call('GET', '/api/relationships?limit=0'), ['query', 'limit']);
+    for (const bad of ['abc', '5', '5-', '-5', '5-x']) expect422At(await w.call('GET', `/api/relationships?after_id=${bad}`), ['query', 'after_id']);
     const { seen, pages } = await walk('/api/relationships?limit=2');
     assert.deepEqual(seen, all);
     assert.ok(pages >= 2);
@@ -174,6 +177,7 @@ describe('security: listings come in pages', function () {
     for (const path of listings.filter((l) => !l.includes('?'))) {
       const r = api.find((e) => e.method === 'GET' && e.path === path)!;
       assert.ok(r.query.limit && r.query.after_id, `${path}: ${JSON.stringify(r.query)}`);
+      assert.equal(r.query.after_id.pattern, '^[0-9]+$', `${path}: the cursor is an id: ${JSON.stringify(r.query.after_id)}`);
     }
     for (const path of ['/api/messages', '/api/messages/inbox', '/api/messages/investigation']) {
       const r = api.find((e) => e.method === 'GET' && e.path === path)!;

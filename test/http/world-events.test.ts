@@ -212,6 +212,24 @@ describe('world events and suggestions over HTTP', function () {
       assert.ok(r.body.trade.total >= Math.floor(expectedPrice(food, 2)), `paid at the raised price: ${r.text}`);
     });
 
+    it('market_price_modifier moves a price at most five times down or up, so no event gives goods away or makes them a fortune', async () => {
+      const a = await foundOrg(w, 'Crash Buyers');
+      const crash = await begin(w, eventBody([effect('market_price_modifier', -1000, { location_id: 'emberfall' })], { duration_days: 1 }));
+      await w.tick();
+      const food = await entry(w, 'emberfall', 'food');
+      assert.equal(food.price, expectedPrice(food, 0.2), `a fifth of the market price, not nothing: ${JSON.stringify(food)}`);
+      assert.ok(food.price > 0.0001);
+      // 100 food cost what a fifth of their price comes to, not a single gold piece.
+      const r = await w.call('POST', '/api/trade', { key: a.key, body: { organization_id: a.org.id, resource: 'food', side: 'buy', quantity: 100 } });
+      expectStatus(r, 200);
+      assert.ok(r.body.trade.total >= Math.floor(100 * expectedPrice(food, 0.2)), `paid a fifth of the price: ${r.text}`);
+      assert.equal((await eventById(w, crash.id)).status, 'expired');
+      await begin(w, eventBody([effect('market_price_modifier', 100_000, { resource: 'ore', location_id: 'emberfall' })], { duration_days: 1 }));
+      await w.tick();
+      const ore = await entry(w, 'emberfall', 'ore');
+      assert.equal(ore.price, expectedPrice(ore, 5), `five times the market price, not a thousand: ${JSON.stringify(ore)}`);
+    });
+
     it('market_price_modifier without a resource changes every price at the place it names', async () => {
       await begin(w, eventBody([effect('market_price_modifier', -50, { location_id: 'greenhollow' })], { duration_days: 1 }));
       await w.tick();
@@ -541,12 +559,24 @@ describe('world events and suggestions over HTTP', function () {
       expectStatus(await w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { location: { ...settlement, routes: [{ destination_id: 'atlantis', distance_days: 2, danger: 1 }] } }) }), 404);
       expectStatus(await w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { quest: { ...quest, location_id: 'atlantis' } }) }), 404);
       expectStatus(await w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { quest: { ...quest, requester_id: 9999 } }) }), 404);
+      // Two roads to the same place: one would be one-sided.
+      const twice = [{ destination_id: 'emberfall', distance_days: 1, danger: 1 }, { destination_id: 'greenhollow', distance_days: 2, danger: 1 }, { destination_id: 'emberfall', distance_days: 9, danger: 1 }];
+      expect422At(await w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { location: { ...settlement, id: 'duproute', routes: twice } }) }), ['body', 'location', 'routes', 2, 'destination_id']);
+      expectStatus(await w.get('/api/locations/duproute'), 404);
+      assert.equal(await historyCount(w), history, 'no refusal wrote history');
+      // An ended organization posts no quest, even the world's (core rule 6).
+      const gone = await foundOrg(w, 'Short Lived Guild');
+      expectStatus(await w.call('POST', `/api/organizations/${gone.org.id}/dissolve`, { key: gone.key }), 200);
+      const history2 = await historyCount(w);
+      const ended = await w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { quest: { ...quest, requester_id: gone.org.id } }) });
+      expectStatus(ended, 409);
+      assert.match(ended.body.detail, /dissolved and can post no quest/);
+      assert.equal(await historyCount(w), history2);
       const nine = Array.from({ length: 9 }, (_, i) => ({ destination_id: 'emberfall', distance_days: i + 1, danger: 1 }));
       expect422At(await w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { location: { ...settlement, routes: nine } }) }), ['body', 'location', 'routes']);
       expectStatus(await w.get('/api/locations/stormwatch'), 404);
       assert.ok(!(await place(w, 'emberfall')).routes.some((r) => r.destination_id === 'stormwatch'));
       assert.deepEqual((await w.get('/api/world-events')).body, []);
-      assert.equal(await historyCount(w), history);
     });
   });
 
@@ -591,6 +621,13 @@ describe('world events and suggestions over HTTP', function () {
       const again = (await w.call('GET', '/api/suggestions', { admin: ADMIN })).body.find((s: { id: number }) => s.id === r.body.id);
       assert.equal(again.status, 'accepted');
       assert.equal(again.admin_note, 'Planned for the next season.');
+      // A second review without a note keeps the note; an explicit null clears it.
+      const restated = await w.call('PATCH', `/api/suggestions/${r.body.id}`, { admin: ADMIN, body: { status: 'reviewed' } });
+      expectStatus(restated, 200);
+      assert.equal(restated.body.status, 'reviewed');
+      assert.equal(restated.body.admin_note, 'Planned for the next season.');
+      const cleared = await w.call('PATCH', `/api/suggestions/${r.body.id}`, { admin: ADMIN, body: { status: 'accepted', admin_note: null } });
+      assert.equal(cleared.body.admin_note, null);
       const declined = await w.call('PATCH', `/api/suggestions/${defaulted.body.id}`, { admin: ADMIN, body: { status: 'declined', admin_note: null } });
       expectStatus(declined, 200);
       assert.equal(declined.body.status, 'declined');

@@ -1,6 +1,6 @@
 import assert from 'assert/strict';
 import {
-  CONSTRUCTION_DRAW, MAX_SUPPLY_RATIO, SUPPLY_REVERSION, PRICE_CEILING_RATIO, PRICE_FLOOR_RATIO, marketDay, openingMarket, populationDay, priceFor, tradeTotal, valueBetween, type MarketEntry,
+  CONSTRUCTION_DRAW, MAX_SUPPLY_RATIO, SUPPLY_REVERSION, PRICE_CEILING_RATIO, PRICE_FLOOR_RATIO, marketDay, openingMarket, populationDay, priceFor, reversion, tradeTotal, valueBetween, type Market, type MarketEntry,
 } from '../../actors/location/market';
 import { decideDay, decideSeed, evolve, quoteTrade } from '../../actors/location/rules';
 import type { LocationEvent, LocationState, TradeCommand } from '../../actors/location/messages';
@@ -96,13 +96,35 @@ describe('market rules', () => {
       const small = marketDay(barren, { population: 10000, construction: 0 });
       const large = marketDay(barren, { population: 20000, construction: 0 });
       const eaten = market.food.supply - 10000 * 0.01;
-      assert.equal(small.food.supply, Math.round(eaten + (market.food.target_supply - eaten) * SUPPLY_REVERSION));
+      assert.equal(small.food.supply, Math.round(eaten + reversion(market.food.target_supply - eaten)));
       assert.ok(large.food.supply < small.food.supply, 'a larger population eats more');
+    });
+
+    it('closes a tenth of the gap to the usual supply a day, and a whole unit at least, so a small gap does not stay for good', () => {
+      assert.equal(reversion(400), 400 * SUPPLY_REVERSION);
+      assert.equal(reversion(-400), -400 * SUPPLY_REVERSION);
+      assert.equal(reversion(4), 1);
+      assert.equal(reversion(-4), -1);
+      assert.equal(reversion(0.5), 0.5);
+      assert.equal(reversion(0), 0);
+      // Silk introduced at 46 of a usual 50, nobody making or using it: it reaches 50 in four days, where it stayed at 46.
+      let silk: Market = { silk: { ...market.food, supply: 46, target_supply: 50, per_person: 0, production_factor: 0 } };
+      for (let d = 0; d < 4; d++) silk = marketDay(silk, { population: 1000, construction: 0 });
+      assert.equal(silk.silk.supply, 50);
     });
 
     it('restocks from local production', () => {
       const plenty = { food: { ...market.food, production_factor: 1.5 } };
       assert.ok(marketDay(plenty, { population: 10000, construction: 0 }).food.supply > market.food.supply);
+    });
+
+    it('keeps a world event\'s price factor within five times down or up (the market\'s own floor and ceiling ratios)', () => {
+      for (const [given, kept] of [[0, PRICE_FLOOR_RATIO], [0.1, PRICE_FLOOR_RATIO], [0.5, 0.5], [3, 3], [1000, PRICE_CEILING_RATIO]]) {
+        const day = marketDay(market, { population: 10000, construction: 0, prices: { '*': given } });
+        assert.equal(day.food.price_factor, kept, `a factor of ${given}`);
+        assert.equal(day.food.price, priceFor(day.food, day.food.supply));
+        assert.ok(day.food.price >= day.food.base_price * PRICE_FLOOR_RATIO * PRICE_FLOOR_RATIO, 'never below a fifth of the floor');
+      }
     });
 
     it('draws timber and ore for active construction, and stops when it ends', () => {
@@ -193,6 +215,21 @@ describe('market rules', () => {
       assert.ok(priceFor(food, Math.floor(food.target_supply * MAX_SUPPLY_RATIO)) > food.base_price * PRICE_FLOOR_RATIO);
       // Buying is unaffected.
       assert.ok('events' in quoteTrade(glutted, trade({ side: 'buy', quantity: 10 })));
+    });
+
+    it('refuses a sale that would fetch nothing (paid in whole gold, rounded down), naming the least that fetches a gold piece', () => {
+      const cheap = { ...town!, market: { ...town!.market!, food: { ...town!.market!.food, price_factor: PRICE_FLOOR_RATIO } } };
+      const one = quoteTrade(cheap, trade({ side: 'sell', quantity: 1 }));
+      assert.ok('refusal' in one && one.refusal.status === 409, JSON.stringify(one));
+      const least = Number(/sell at least (\d+)/.exec(one.refusal.detail)?.[1]);
+      assert.ok(least > 1, one.refusal.detail);
+      const enough = quoteTrade(cheap, trade({ side: 'sell', quantity: least }));
+      assert.ok('events' in enough && (enough.events[0] as { total: number }).total >= 1, JSON.stringify(enough));
+      const fewer = quoteTrade(cheap, trade({ side: 'sell', quantity: least - 1 }));
+      assert.ok('refusal' in fewer, 'one fewer still fetches nothing');
+      // A buy always costs at least a gold piece.
+      const buy = quoteTrade(cheap, trade({ side: 'buy', quantity: 1 }));
+      assert.ok('events' in buy && (buy.events[0] as { total: number }).total === 1);
     });
   });
 });
