@@ -1,16 +1,18 @@
 // The contract actor. Fulfilment moves goods and gold between two organizations (lower in
 // the ask order): both sides are checked, then the proposer hands over the goods, the
 // counterparty pays and receives them, and the proposer is paid (see fulfil). A refused
-// fulfilment changes nothing; the contract stays accepted.
+// fulfilment changes nothing; the contract stays accepted. When one of its organizations
+// ends, a proposed or accepted contract closes with it (`party-ended`, asked by the
+// follow-up of the end), as rejected with its `end_reason`; nothing moves.
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Refusal } from '../result';
-import type { Contract, ContractCommand, ContractEvent, ContractState } from './messages';
-import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePropose, evolve, fulfilmentOp } from './rules';
+import type { Contract, ContractAction, ContractCommand, ContractEvent, ContractState } from './messages';
+import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePartyEnded, decidePropose, evolve, fulfilmentOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
 
-export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, proposer_name: _p, counterparty_name: _c, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false });
+export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, proposer_name: _p, counterparty_name: _c, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false, end_reason: c.end_reason ?? null });
 
 const describe = (c: Contract) => `"${c.title}" (${c.value} gold${c.resource ? ` for ${c.quantity} ${c.resource}` : ''})`;
 
@@ -27,6 +29,11 @@ function chronicle(e: ContractEvent, after: ContractState): HistoryEntry[] {
     case 'accepted': return [{ ...base, category: 'contract', summary: `${capital(counterpartyOf(after))} accepted the contract ${describe(after)}` }];
     case 'rejected': return [{ ...base, category: 'contract', summary: `${capital(counterpartyOf(after))} rejected the contract ${describe(after)}` }];
     case 'withdrawn': return [{ ...base, category: 'contract', summary: `${capital(proposerOf(after))} withdrew the contract ${describe(after)} it had proposed to ${counterpartyOf(after)}` }];
+    case 'closed':
+      return [{
+        ...base, category: 'contract', summary: `The contract ${describe(after)} between ${proposerOf(after)} and ${counterpartyOf(after)} was closed unfulfilled (${e.reason}); nothing moved`,
+        data: { contract_id: after.id, ended_organization_id: e.organization_id, reason: e.reason },
+      }];
     case 'fulfilment-begun':
     case 'fulfilment-undoing':
     case 'fulfilment-abandoned':
@@ -139,13 +146,31 @@ async function continueRejection(state: ContractState, io: EntityIO): Promise<Ou
   return { events: [{ type: 'rejected', day: r.day, agent_id: r.agent_id }] };
 }
 
+/**
+ * An action on a live contract whose other organization has ended, before the follow-up
+ * of that end closed it (it runs right after the end, but a crash or a failed write may
+ * leave it pending): the contract closes now, as the follow-up would close it (the same
+ * event, so the follow-up then finds nothing to do), and the action is refused with why.
+ * Answers null while the other organization is active (or unknown).
+ */
+async function closeIfOtherEnded(state: Contract, c: ContractAction, io: EntityIO): Promise<Outcome<ContractState, ContractEvent> | null> {
+  const other = c.organization_id === state.proposer_id ? state.counterparty_id : state.proposer_id;
+  const row = await io.read.row<{ status: string; ended_day: number | null }>('organization', other);
+  if (!row || (row.status !== 'bankrupt' && row.status !== 'dissolved')) return null;
+  const d = decidePartyEnded(state, other, row.status === 'bankrupt' ? 'bankruptcy' : 'dissolution', row.ended_day ?? c.day);
+  if ('refusal' in d || !d.events.length) return null;
+  // The refusal is the one the closed contract gives any later action.
+  const refused = decideAction(d.events.reduce(evolve, state as ContractState), c);
+  return { events: d.events, refusal: 'refusal' in refused ? refused.refusal : { status: 409, detail: `contract ${state.id} was closed unfulfilled` } };
+}
+
 /** Goes on with the fulfilment or rejection under way; nothing when there is none. */
 const continuePending = (state: ContractState, io: EntityIO) => (state?.rejection ? continueRejection(state, io) : continueFulfilment(state, io));
 
 export const contractKind: EntityKind<ContractState, ContractCommand, ContractEvent> = {
   kind: 'contract',
   rank: RANK.contract,
-  commands: { propose: true, accept: true, reject: true, withdraw: true, fulfill: true, status: true, resume: true },
+  commands: { propose: true, accept: true, reject: true, withdraw: true, fulfill: true, status: true, resume: true, 'party-ended': true },
   initialState: null,
   evolve,
   project,
@@ -182,10 +207,14 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
       if (other.status !== 'active') return { refusal: { status: 409, detail: `organization ${c.contract.counterparty_id} is ${other.status}` } };
       return d;
     }
+    // An organization ended: the follow-up of its end closes its live contracts (nothing moves).
+    if (c.type === 'party-ended') return decidePartyEnded(state, c.organization_id, c.how, c.day);
     const d = decideAction(state, c);
     if ('refusal' in d) return d;
     const mine = await control(io, c.organization_id, c.agent_id);
     if (!mine.ok) return { refusal: mine.refusal };
+    const closed = await closeIfOtherEnded(state!, c, io);
+    if (closed) return closed;
     if (c.type === 'reject') {
       // A rejection cools relations on both sides.
       const begun = decideBeginRejection(state, c);

@@ -23,6 +23,11 @@ export interface Contract extends ContractSpec {
   fulfilled_by: number | null;
   /** True when the proposer withdrew it before acceptance: it then stands as rejected. */
   withdrawn?: boolean;
+  /**
+   * Why it was closed unfulfilled when one of its organizations ended (bankruptcy or
+   * dissolution): it then stands as rejected, and nothing moved. Absent otherwise.
+   */
+  end_reason?: string | null;
   /** A fulfilment under way (kept out of the view): recorded before anything moves, cleared when it ends. */
   fulfilment?: Fulfilment | null;
   /** How many fulfilments it has begun: names each one's movements. */
@@ -43,7 +48,12 @@ export interface ContractAction { type: 'accept' | 'reject' | 'withdraw' | 'fulf
 export interface ContractStatusCommand { type: 'status' }
 /** Finish a fulfilment or rejection a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface ContractResumeCommand { type: 'resume' }
-export type ContractCommand = ProposeContract | ContractAction | ContractStatusCommand | ContractResumeCommand;
+/**
+ * One of its organizations ended (the follow-up of its end, actors/organization/ending.ts):
+ * a proposed or accepted contract closes with it, as rejected; nothing moves.
+ */
+export interface ContractPartyEnded { type: 'party-ended'; organization_id: number; how: 'bankruptcy' | 'dissolution'; day: number }
+export type ContractCommand = ProposeContract | ContractAction | ContractStatusCommand | ContractResumeCommand | ContractPartyEnded;
 
 export interface ContractProposed { type: 'proposed'; day: number; agent_id: number; contract: ContractSpec }
 export interface ContractAccepted { type: 'accepted'; day: number; agent_id: number }
@@ -57,6 +67,8 @@ export interface FulfilmentUndoing { type: 'fulfilment-undoing'; day: number; ag
 export interface FulfilmentAbandoned { type: 'fulfilment-abandoned'; day: number; agent_id: number; reason: string }
 /** The intent of a rejection: the trust of each side cools (named movements), then the contract records `rejected`. */
 export interface RejectionBegun { type: 'rejection-begun'; day: number; agent_id: number }
-export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractWithdrawn | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned | RejectionBegun;
+/** Closed unfulfilled because one of its organizations ended: it stands as rejected, with `end_reason`; no gold, goods or trust move. */
+export interface ContractClosed { type: 'closed'; day: number; agent_id: null; organization_id: number; how: 'bankruptcy' | 'dissolution'; reason: string }
+export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractWithdrawn | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned | RejectionBegun | ContractClosed;
 
 export type ContractState = Contract | null;

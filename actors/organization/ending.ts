@@ -1,12 +1,13 @@
 // What follows when an organization ends, by bankruptcy or dissolution (core rules 6 and
 // 7): its adventurers become available, the quests it requested are withdrawn with
 // every sponsor refunded (those it had accepted open again), and its own pledges to
-// other quests come back to it. Dissolution also ends its alliances. The organization has already
+// other quests come back to it, and its proposed or accepted contracts close unfulfilled
+// (rejected, nothing moves). Dissolution also ends its alliances. The organization has already
 // recorded its end (its intent: a pending `intent` row, see actors/intents.ts) and
 // cancelled its projects; this runs after, from outside any actor, so it may ask
-// adventurers and quests alike. Every step is idempotent (an adventurer already free, a
-// quest no longer live, a pledge already returned, an alliance already ended changes
-// nothing), so the follow-up is run again until it is whole; then the organization
+// adventurers, quests, contracts and alliances alike. Every step is idempotent (an
+// adventurer already free, a quest no longer live, a pledge already returned, a contract
+// already closed, an alliance already ended changes nothing), so the follow-up is run again until it is whole; then the organization
 // records that it was followed up.
 import type { Entities } from '../ports/entities';
 import type { ReadModel } from '../ports/store';
@@ -34,6 +35,17 @@ export async function followEnding(entities: Entities, read: ReadModel, organiza
     .filter((q) => q.sponsors.some((s) => s.organization_id === organizationId));
   for (const q of pledged) {
     const problem = failed(`quest ${q.id}`, await entities.ask('quest', q.id, { type: 'sponsor-ended', organization_id: organizationId, day }));
+    if (problem) return problem;
+  }
+  // Its proposed and accepted contracts close with it, by bankruptcy or dissolution alike:
+  // they stand as rejected, with the reason, and nothing moves (core rules 6, 7 and 21).
+  // A contract row keeps its proposer in organization_id and its counterparty in agent_id.
+  const live = (d: { id: number; status: string }) => ({ id: d.id, status: d.status });
+  const contracts = [...await read.list('contractsProposedBy', organizationId, live), ...await read.list('contractsOfferedTo', organizationId, live)]
+    .filter((c) => c.status === 'proposed' || c.status === 'accepted')
+    .sort((x, y) => x.id - y.id);
+  for (const c of contracts) {
+    const problem = failed(`contract ${c.id}`, await entities.ask('contract', c.id, { type: 'party-ended', organization_id: organizationId, how, day }));
     if (problem) return problem;
   }
   // Dissolution also ends its alliances (core rule 7); a bankrupt member's partner may end them itself.
