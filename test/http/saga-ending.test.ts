@@ -1,10 +1,11 @@
 // The follow-up of an organization's end stays whole across a crash (actors/intents.ts,
 // actors/organization/ending.ts). An organization with an employed adventurer, a quest
-// it requested (with another organization's pledge), a pledge to another's quest and an
-// alliance is dissolved; the process dies before each step of what follows (the
-// adventurer freed, the quest withdrawn, the pledge returned, the alliance ended, the
-// organization's record that it is done), or inside the quest's withdrawal after it paid
-// its funders back. The world is reopened on the same folder: at start-up the follow-up
+// it requested (with another organization's pledge), a pledge to another's quest, an
+// accepted and a proposed contract and an alliance is dissolved; the process dies before
+// each step of what follows (the adventurer freed, the quest withdrawn, the pledge
+// returned, each contract closed, the alliance ended, the organization's record that it
+// is done), or inside the quest's withdrawal after it paid its funders back, or as a
+// contract records its closing. The world is reopened on the same folder: at start-up the follow-up
 // is finished, every piece of it, no gold is created or destroyed, and running it again
 // pays nobody twice.
 import assert from 'assert/strict';
@@ -13,17 +14,24 @@ import sinon from 'sinon';
 import { completeEnding } from '../../actors/organization/ending';
 import { resumeIntents } from '../../actors/intents';
 import { expectStatus, foundOrg } from '../support/http';
-import { CRASH, assertBooks, failWrite, mark, pendingIntents, worldOn } from '../support/sagas';
+import { CRASH, allEvents, assertBooks, failWrite, mark, pendingIntents, worldOn } from '../support/sagas';
 import { tempDir, type TestWorld } from '../support/world';
 
 const questBody = (requester: number, reward: number) => ({
   title: 'Trouble in town', description: 'Something must be done about it.', requester_id: requester, location_id: 'emberfall', reward,
 });
 
-/** The steps of the follow-up, by the command each sends. */
-const STEPS = ['freed', 'organization-ended', 'sponsor-ended', 'member-ended', 'ending-followed'] as const;
+/** The steps of the follow-up, by the command each sends (the accepted contract is closed first: it has the lower id). */
+const STEPS = ['freed', 'organization-ended', 'sponsor-ended', 'party-ended', 'party-ended', 'member-ended', 'ending-followed'] as const;
+const stepName = (i: number) => (STEPS[i] === 'party-ended' ? `party-ended" (the ${STEPS[i - 1] === 'party-ended' ? 'proposed' : 'accepted'} contract)` : `${STEPS[i]}"`);
 
-interface Scene { a: Awaited<ReturnType<typeof foundOrg>>; b: Awaited<ReturnType<typeof foundOrg>>; adventurer: number; ownQuest: number; othersQuest: number; alliance: number }
+interface Scene {
+  a: Awaited<ReturnType<typeof foundOrg>>; b: Awaited<ReturnType<typeof foundOrg>>; adventurer: number; ownQuest: number; othersQuest: number; alliance: number;
+  /** A contract it proposed that its partner accepted, and one its partner proposed to it. */
+  acceptedContract: number; proposedContract: number;
+}
+
+const contractBody = (from: number, to: number, title: string) => ({ proposer_id: from, counterparty_id: to, title, terms: 'Paid in gold on delivery.', value: 30, resource: null, quantity: 0 });
 
 async function scene(w: TestWorld): Promise<Scene> {
   const a = await foundOrg(w, 'Ending House', 'merchant company', 'emberfall');
@@ -39,7 +47,24 @@ async function scene(w: TestWorld): Promise<Scene> {
   const alliance = await w.call('POST', '/api/alliances', { key: a.key, body: { proposer_id: a.org.id, counterparty_id: b.org.id, terms: 'We stand together on the roads.' } });
   expectStatus(alliance, 201);
   expectStatus(await w.post(`/api/alliances/${alliance.body.id}/accept`, { organization_id: b.org.id }, b.key), 200);
-  return { a, b, adventurer: free.id, ownQuest: own.body.id, othersQuest: others.body.id, alliance: alliance.body.id };
+  const accepted = await w.post('/api/contracts', contractBody(a.org.id, b.org.id, 'Escort to the coast'), a.key);
+  expectStatus(accepted, 201);
+  expectStatus(await w.post(`/api/contracts/${accepted.body.id}/accept`, { organization_id: b.org.id }, b.key), 200);
+  const proposed = await w.post('/api/contracts', contractBody(b.org.id, a.org.id, 'Lanterns for the hall'), b.key);
+  expectStatus(proposed, 201);
+  return { a, b, adventurer: free.id, ownQuest: own.body.id, othersQuest: others.body.id, alliance: alliance.body.id, acceptedContract: accepted.body.id, proposedContract: proposed.body.id };
+}
+
+/** Its contracts are closed (rejected, with the reason), once each in the history, and its partner lists neither. */
+async function assertContractsClosed(w: TestWorld, s: Scene, how: 'went bankrupt' | 'was dissolved') {
+  const events = await allEvents(w);
+  for (const id of [s.acceptedContract, s.proposedContract]) {
+    const c = (await w.get(`/api/contracts/${id}`)).body;
+    assert.equal(c.status, 'rejected', `contract ${id} closed`);
+    assert.equal(c.end_reason, `organization ${s.a.org.id} (Ending House) ${how}`);
+    assert.equal(events.filter((e) => e.category === 'contract' && (e.data as { contract_id?: number })?.contract_id === id && /closed unfulfilled/.test(e.summary)).length, 1, `one closing of contract ${id} in the history`);
+  }
+  assert.deepEqual((await w.get(`/api/organizations/${s.b.org.id}`)).body.contracts, [], 'its partner lists no live contract');
 }
 
 /** Everything that follows the end is done. */
@@ -54,6 +79,7 @@ async function assertFollowed(w: TestWorld, s: Scene, bTreasury: number) {
   assert.deepEqual(others.sponsors, [], 'its pledge went back to it');
   assert.equal(others.reward, 20);
   assert.equal((await w.get(`/api/alliances`)).body.find((x: { id: number }) => x.id === s.alliance).status, 'ended', 'its alliance ended');
+  await assertContractsClosed(w, s, 'was dissolved');
   const a = (await w.get(`/api/organizations/${s.a.org.id}`)).body;
   assert.equal(a.status, 'dissolved');
   assert.equal(a.treasury, 0, 'the refunds that reached it passed to the world');
@@ -75,7 +101,7 @@ describe('the follow-up of an organization\'s end survives a crash at every step
   const close = async (w: TestWorld) => { sinon.restore(); await w.close(); worlds = worlds.filter((x) => x !== w); };
 
   for (let crashAt = 0; crashAt <= STEPS.length; crashAt++) {
-    const where = crashAt < STEPS.length ? `before "${STEPS[crashAt]}"` : 'after the last step (no crash)';
+    const where = crashAt < STEPS.length ? `before "${stepName(crashAt)}` : 'after the last step (no crash)';
     it(`dissolution, crash ${where}: finished at start-up, every step once`, async () => {
       const dir = tempDir('worldsim-saga-ending-');
       dirs.push(dir);
@@ -129,6 +155,25 @@ describe('the follow-up of an organization\'s end survives a crash at every step
     await assertBooks(w, before);
   });
 
+  it('dissolution, crash as a contract records its closing: finished at start-up, closed once, nothing moved', async () => {
+    const dir = tempDir('worldsim-saga-ending-');
+    dirs.push(dir);
+    let w = await open(dir);
+    const s = await scene(w);
+    const before = await mark(w);
+    const bTreasury = (await w.get(`/api/organizations/${s.b.org.id}`)).body.treasury;
+    failWrite(w, `contract:${s.proposedContract}`, 'closed');
+    expectStatus(await w.post(`/api/organizations/${s.a.org.id}/dissolve`, undefined, s.a.key), 200);
+    assert.equal((await w.get(`/api/contracts/${s.acceptedContract}`)).body.status, 'rejected', 'the first contract closed');
+    assert.equal((await w.get(`/api/contracts/${s.proposedContract}`)).body.status, 'proposed', 'the second did not record its closing');
+    assert.deepEqual((await pendingIntents(w)).map((p) => [p.kind, p.id, p.intent]), [['organization', s.a.org.id, 'ending']], 'the end is pending');
+    await close(w);
+
+    w = await open(dir);
+    await assertFollowed(w, s, bTreasury);
+    await assertBooks(w, before);
+  });
+
   it('bankruptcy, follow-up cut short: the next tick finishes it', async () => {
     const dir = tempDir('worldsim-saga-ending-');
     dirs.push(dir);
@@ -153,8 +198,9 @@ describe('the follow-up of an organization\'s end survives a crash at every step
     assert.ok(freed.status === 'available' || (freed.status === 'employed' && freed.organization_id !== s.a.org.id), JSON.stringify(freed));
     assert.equal((await w.get(`/api/quests/${s.ownQuest}`)).body.status, 'withdrawn');
     assert.deepEqual((await w.get(`/api/quests/${s.othersQuest}`)).body.sponsors, []);
-    // A bankrupt member's alliance is its partner's to end (core rule 7).
+    // A bankrupt member's alliance is its partner's to end (core rule 7); its contracts close with it all the same.
     assert.equal((await w.get('/api/alliances')).body.find((x: { id: number }) => x.id === s.alliance).status, 'active');
+    await assertContractsClosed(w, s, 'went bankrupt');
     const b = (await w.get(`/api/organizations/${s.b.org.id}`)).body;
     assert.equal(b.treasury, bTreasury + 10 - 2 * b.daily_maintenance, 'its partner got its pledge back once (and paid two days of upkeep)');
     await assertBooks(w, before);

@@ -166,6 +166,61 @@ describe('diplomacy rules', () => {
     });
   });
 
+  describe('a contract whose organization ended (core rules 6, 7 and 21)', () => {
+    const partyEnded = (s: ContractState, organizationId: number, how: 'bankruptcy' | 'dissolution' = 'bankruptcy', day = 9) => contract.decidePartyEnded(s, organizationId, how, day);
+
+    for (const status of ['proposed', 'accepted'] as const) {
+      for (const [who, how] of [[PROPOSER, 'bankruptcy'], [COUNTERPARTY, 'dissolution']] as const) {
+        it(`closes ${status === 'accepted' ? 'an' : 'a'} ${status} contract as rejected when its ${who === PROPOSER ? 'proposer goes bankrupt' : 'counterparty is dissolved'}, with the reason; nothing else changes`, () => {
+          const live = contractIn(status);
+          const events = eventsOf(partyEnded(live, who, how, 9));
+          const reason = `organization ${who} ${how === 'bankruptcy' ? 'went bankrupt' : 'was dissolved'}`;
+          assert.deepEqual(events, [{ type: 'closed', day: 9, agent_id: null, organization_id: who, how, reason }]);
+          const closed = applyContract(live, { events });
+          assert.equal(closed.status, 'rejected', 'the only closing word besides fulfilled');
+          assert.equal(closed.ended_day, 9);
+          assert.equal(closed.end_reason, reason);
+          assert.equal(closed.fulfilled_by, null);
+          assert.equal(closed.withdrawn, undefined, 'it was not withdrawn');
+          assert.equal(closed.accepted_day, live.accepted_day);
+          assert.deepEqual({ ...closed, status: live.status, ended_day: null, end_reason: undefined }, { ...live, end_reason: undefined }, 'terms and days as they were');
+        });
+      }
+    }
+
+    it('names the organization by the name it had when the contract was proposed', () => {
+      const named = proposedContract({ proposer_name: 'Borin Smithy', counterparty_name: 'Aurelia House' });
+      assert.equal(applyContract(named, partyEnded(named, PROPOSER, 'bankruptcy')).end_reason, 'organization 11 (Borin Smithy) went bankrupt');
+      assert.equal(applyContract(named, partyEnded(named, COUNTERPARTY, 'dissolution')).end_reason, 'organization 12 (Aurelia House) was dissolved');
+    });
+
+    it('changes nothing when asked again, for a fulfilled or rejected contract, for an organization not in it, or for no contract', () => {
+      const closed = applyContract(contractIn('accepted'), partyEnded(contractIn('accepted'), PROPOSER));
+      assert.equal(closed.status, 'rejected');
+      assert.deepEqual(eventsOf(partyEnded(closed, PROPOSER)), [], 'asked again');
+      assert.deepEqual(eventsOf(partyEnded(closed, COUNTERPARTY, 'dissolution')), [], 'the other side ending later');
+      for (const status of ['fulfilled', 'rejected'] as const) assert.deepEqual(eventsOf(partyEnded(contractIn(status), PROPOSER)), [], status);
+      assert.deepEqual(eventsOf(partyEnded(contractIn('accepted'), STRANGER)), [], 'a stranger');
+      assert.deepEqual(eventsOf(partyEnded(null, PROPOSER)), [], 'no contract');
+    });
+
+    it('refuses every later action with 409 saying it was closed because the organization ended (403 to a stranger as before)', () => {
+      for (const status of ['proposed', 'accepted'] as const) {
+        const closed = applyContract(contractIn(status), partyEnded(contractIn(status), PROPOSER, 'bankruptcy', 9));
+        for (const [type, who] of [['accept', COUNTERPARTY], ['reject', COUNTERPARTY], ['fulfill', COUNTERPARTY], ['fulfill', PROPOSER], ['withdraw', PROPOSER]] as const) {
+          const d = contract.decideAction(closed, act(type, who, 10));
+          assert.equal(refusalOf(d), 409, `${type} by ${who} when it was ${status}`);
+          const detail = (d as { refusal: { detail: string } }).refusal.detail;
+          assert.match(detail, /contract 7 was closed unfulfilled on day 9 because organization 11 went bankrupt/, detail);
+          assert.match(detail, /stands as rejected/, detail);
+        }
+        assert.equal(refusalOf(contract.decideAction(closed, act('fulfill', STRANGER))), 403);
+      }
+      // A contract rejected by its counterparty is refused as before.
+      assert.match((contract.decideAction(contractIn('rejected'), act('accept', COUNTERPARTY)) as { refusal: { detail: string } }).refusal.detail, /is rejected; only a proposed contract can be accepted/);
+    });
+  });
+
   // ---------------------------------------------------------------- alliances
 
   describe('alliances (core rule 22)', () => {
