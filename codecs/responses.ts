@@ -84,6 +84,7 @@ export const Contract = record('Contract', {
   id: int(), proposer_id: int(), counterparty_id: int(), title: str(), terms: str(), value: int(), resource: nullable(str()), quantity: int(),
   status: words('proposed', 'accepted', 'fulfilled', 'rejected'), proposed_day: int(), accepted_day: nullable(int()), ended_day: nullable(int()),
   fulfilled_by: nullable(int()), withdrawn: bool('True when the proposer withdrew it before acceptance (it then stands as rejected).'),
+  end_reason: nullable(str('Why it was closed unfulfilled when one of its organizations ended (it then stands as rejected), e.g. "organization 5 (Borin Smithy) went bankrupt"; null otherwise.')),
 });
 
 export const Alliance = record('Alliance', {
