@@ -9,7 +9,7 @@ import type { ProjectionRow, ReadModel } from './ports/store';
 import { completeEnding } from './organization/ending';
 
 export type PendingIntent =
-  /** An organization ended; what follows (its adventurers freed, its quests, pledges and alliances) is not yet done. */
+  /** An organization ended; what follows (its adventurers freed, its quests, pledges, contracts and alliances) is not yet done. */
   | { kind: 'organization'; id: number; intent: 'ending'; day: number; how: 'bankruptcy' | 'dissolution' }
   /** An agent is founding an organization, or retiring (its organization is being told to take no more of its commands). */
   | { kind: 'agent'; id: number; intent: 'founding' | 'retirement'; day: number; organization_id: number }

@@ -68,7 +68,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
     case 'went-bankrupt':
       return [{ ...base, category: 'bankruptcy', summary: `${after.name} went bankrupt` }];
     case 'ending-followed':
-      return []; // the adventurers, quests and alliances tell what followed
+      return []; // the adventurers, quests, contracts and alliances tell what followed
     case 'controller-retired':
       return []; // the agent's retirement tells it
     case 'dissolved':

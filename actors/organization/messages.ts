@@ -221,7 +221,7 @@ export interface Transferred extends Omit<TransferCommand, 'type' | 'even_if_end
 /** An ended organization's gold and goods pass to the world; so does anything that reaches it later. Its workers go home. */
 export interface EstateForfeited { type: 'estate-forfeited'; day: number; gold: number; holdings: Record<string, number>; workers: number; reason: string }
 
-/** What follows its end (its adventurers, quests, pledges, alliances) is done. */
+/** What follows its end (its adventurers, quests, pledges, contracts, alliances) is done. */
 export interface EndingFollowed { type: 'ending-followed'; day: number }
 
 export type OrganizationEvent =
