@@ -135,7 +135,7 @@ export function openApiDocument(routes: Route[]): JsonSchema {
     get: {
       operationId: 'get_events_stream',
       summary: 'The history as it is written, as Server-Sent Events: each event of GET /api/events, oldest first, with the same filters.',
-      description: 'Each message is `id: <event id>`, `event: history`, `data: <the event as GET /api/events gives it>`. A comment line (`: heartbeat`) keeps the connection open when nothing happens. '
+      description: 'Each message is `id: <event id>` and `data: <the event as GET /api/events gives it>` (the default event type, `message`). A comment line (`: heartbeat`) keeps the connection open when nothing happens. '
         + 'To continue where you stopped, send the last id you received as the Last-Event-ID header (it wins over after_id); without either, the stream begins after the newest event. No key needed.',
       tags: ['events'],
       security: SECURITY.none,

@@ -294,8 +294,14 @@ export function serveHistoryStream(server: restify.Server, state: () => StreamSt
       // The slot is taken before the first await, so racing requests cannot pass the cap together.
       starting += 1;
       let start: number;
+      let beyond: string | null = null;
       try {
-        start = resumeFrom ?? after_id ?? await services.read.lastHistoryId();
+        const newest = await services.read.lastHistoryId();
+        const asked = resumeFrom ?? after_id;
+        start = asked === undefined ? newest : Math.min(asked, newest);
+        // An id beyond the newest (kept from another world, or from before a reset) would wait in silence until the
+        // history caught up with it, then skip what came before: the stream continues after the newest, and says so.
+        if (asked !== undefined && asked > newest) beyond = `: ${resumeFrom !== undefined ? 'Last-Event-ID' : 'after_id'} ${asked} is beyond the newest event, ${newest}: continuing after ${newest}\n\n`;
       } finally {
         starting -= 1;
       }
@@ -314,7 +320,7 @@ export function serveHistoryStream(server: restify.Server, state: () => StreamSt
         Connection: 'close',
         'X-Accel-Buffering': 'no',
       });
-      res.write(`retry: ${STREAM_RETRY_MS}\n\n`);
+      res.write(`retry: ${STREAM_RETRY_MS}\n\n${beyond ?? ''}`);
       watch.ensure();
       await stream.run();
     } catch (e) {

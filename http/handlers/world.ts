@@ -1,9 +1,11 @@
 // The world as a whole: its summary, the rulebook with the API surface, the clock, and history.
 import { rulebook } from '../../actors/world/rulebook';
 import { CLOCK_ID } from '../../actors/clock/actor';
+import { FIRST_DAY } from '../../actors/clock/rules';
 import { EventPath, EventsQuery, InvestigationQuery } from '../../codecs/requests';
 import { notFoundError, unwrap } from '../errors';
 import { FixedJson } from '../read-cache';
+import { Page } from '../paging';
 import type { Route } from '../route';
 import { route } from '../route';
 import type { QueryName } from '../../actors/ports/store';
@@ -102,7 +104,12 @@ export function worldRoutes(allRoutes: () => Route[]) {
     route({
       method: 'GET', path: '/api/events', auth: 'none', query: EventsQuery,
       summary: 'History, newest first; filter by category, agent_id or organization_id (events naming it); before_id pages backward. Events that move gold or goods carry data.ledger.',
-      handle: ({ query }, s) => s.read.history(query),
+      // One more than the page is read, to know whether an older page follows (its Link, as the other listings give).
+      async handle({ query }, s) {
+        const events = await s.read.history({ ...query, limit: query.limit + 1 });
+        const page = events.slice(0, query.limit);
+        return new Page(page, events.length > query.limit ? { before_id: String(page[page.length - 1].id), limit: String(query.limit) } : null);
+      },
     }),
     route({
       method: 'GET', path: '/api/events/{event_id}/investigation', auth: 'none', params: EventPath, query: InvestigationQuery,
@@ -110,7 +117,8 @@ export function worldRoutes(allRoutes: () => Route[]) {
       async handle({ params, query }, s) {
         const event = await s.read.historyEvent(params.event_id);
         if (!event) throw notFoundError(`event ${params.event_id} not found`);
-        const from = Math.max(0, event.day - query.window_days);
+        // The window starts no earlier than the world's first day (nothing happened before it).
+        const from = Math.max(FIRST_DAY, event.day - query.window_days);
         const to = event.day + query.window_days;
         // A busy window is cut to the INVESTIGATION_LIMIT events nearest the one investigated.
         const around = (await s.read.historyBetweenDays(from, to, INVESTIGATION_LIMIT + 1, event.id)).filter((e) => e.id !== event.id);

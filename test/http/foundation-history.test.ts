@@ -108,6 +108,30 @@ describe('history over HTTP: GET /api/events', () => {
     assert.deepEqual(await events(w, '?before_id=1'), []);
   });
 
+  it('gives the next (older) page as a Link header while older events follow, keeping the filters, as the other listings do', async () => {
+    /** The page's events and the path of the next one (null on the last). */
+    const linked = async (url: string) => {
+      const res = await fetch(w.url + url);
+      const link = res.headers.get('link');
+      return { ids: ((await res.json()) as Array<{ id: number }>).map((e) => e.id), next: link ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? assert.fail(`a next link: ${link}`) : null };
+    };
+    const every: number[] = [];
+    for (let p = await events(w, '?limit=100'); p.length; p = await events(w, `?limit=100&before_id=${p[p.length - 1].id}`)) every.push(...p.map((e) => e.id));
+    assert.ok(every.length > 100, `the world has a few pages of history: ${every.length}`);
+    const first = await linked('/api/events?limit=7&category=trade');
+    const trades = (await events(w, '?limit=100&category=trade')).map((e) => e.id);
+    assert.equal(first.next, trades.length > 7 ? `/api/events?limit=7&category=trade&before_id=${first.ids[6]}` : null, 'the filter stays in the link');
+    const seen: number[] = [];
+    for (let url: string | null = '/api/events?limit=30'; url;) {
+      const p = await linked(url);
+      seen.push(...p.ids);
+      if (!p.next) assert.ok(p.ids.length <= 30);
+      url = p.next;
+    }
+    assert.deepEqual(seen, every, 'following the links walks the whole history once');
+    assert.equal((await linked(`/api/events?limit=100&before_id=${every[every.length - 50]}`)).next, null, 'no Link on the last page');
+  });
+
   it('walks the whole history page by page with before_id', async () => {
     const seen: number[] = [];
     let page = await events(w, '?limit=100');
@@ -174,6 +198,8 @@ describe('history over HTTP: GET /api/events/{id}/investigation', () => {
     const wide = await w.get(`/api/events/${pivot.id}/investigation?window_days=30`);
     assert.equal(wide.status, 200, wide.text);
     assert.ok((wide.body.surrounding as HistoryEvent[]).some((e) => e.day === 1), 'day 1 lies within 30 days');
+    assert.equal(wide.body.from_day, 1, 'the window begins no earlier than the first day');
+    assert.equal(wide.body.to_day, pivot.day + 30);
   });
 
   it('answers 404 for an unknown event', async () => {

@@ -176,6 +176,22 @@ describe('the live feed: GET /api/events/stream', () => {
     assert.equal(fromStart.history()[0].id, 1, 'after_id=0: the whole history');
   });
 
+  it('continues after the newest event, saying so, when Last-Event-ID or after_id is beyond it (an id from another world): nothing written after is skipped', async () => {
+    const newest = await newestId(w);
+    const far = newest + 1000;
+    const byHeader = open('', { 'Last-Event-ID': String(far) });
+    const byQuery = open(`?after_id=${far}`);
+    for (const c of [byHeader, byQuery]) await c.until(() => c.comments.some((l) => l.includes('beyond the newest event')), 'the comment');
+    assert.ok(byHeader.comments.includes(`Last-Event-ID ${far} is beyond the newest event, ${newest}: continuing after ${newest}`), byHeader.comments.join(' | '));
+    assert.ok(byQuery.comments.some((l) => l.startsWith(`after_id ${far} is beyond`)));
+    await foundOrg(w, 'Beyond Traders');
+    const now = await newestId(w);
+    for (const c of [byHeader, byQuery]) {
+      await c.untilId(now);
+      assert.equal(c.history()[0].id, newest + 1, 'the first event written after it arrives');
+    }
+  });
+
   it('takes the filters of GET /api/events: category, agent_id, organization_id', async () => {
     const start = await newestId(w);
     const { org, agentId } = await foundOrg(w, 'Filtered Holdings');
