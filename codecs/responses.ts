@@ -80,16 +80,24 @@ export const Establishment = record('Establishment', {
   id: int(), name: str(), kind: str(), location_id: str(), organization_id: nullable(int()), project_id: nullable(int()), founded_day: int(),
 });
 
+/** The two organizations' names as they were when it was proposed (absent on ones proposed before names were kept). */
+const partyNames = {
+  proposer_name: { ...str("The proposer's name when it was proposed."), required: false },
+  counterparty_name: { ...str("The counterparty's name when it was proposed."), required: false },
+};
+
 export const Contract = record('Contract', {
   id: int(), proposer_id: int(), counterparty_id: int(), title: str(), terms: str(), value: int(), resource: nullable(str()), quantity: int(),
   status: words('proposed', 'accepted', 'fulfilled', 'rejected'), proposed_day: int(), accepted_day: nullable(int()), ended_day: nullable(int()),
   fulfilled_by: nullable(int()), withdrawn: bool('True when the proposer withdrew it before acceptance (it then stands as rejected).'),
   end_reason: nullable(str('Why it was closed unfulfilled when one of its organizations ended (it then stands as rejected), e.g. "organization 5 (Borin Smithy) went bankrupt"; null otherwise.')),
+  ...partyNames,
 });
 
 export const Alliance = record('Alliance', {
   id: int(), proposer_id: int(), counterparty_id: int(), terms: str(), status: words('proposed', 'active', 'ended'), proposed_day: int(),
   accepted_day: nullable(int()), ended_day: nullable(int()), ended_by: nullable(int()), end_reason: nullable(str()),
+  ...partyNames,
 });
 
 const PartySummary = record('OrganizationSummary', { id: int(), name: str(), status: str(), location_id: str(), agent_id: nullable(int()) });
@@ -142,6 +150,11 @@ const AgentProfile = extend(Agent, 'AgentProfile', {
   organizations: listOf(Organization),
   statistics: record('AgentStatistics', { organizations_founded: int(), active_organizations: int(), events_caused: int(), days_in_world: int() }),
   recent_events: listOf(HistoryEvent),
+  founding_allowance: record('FoundingAllowance', {
+    share: num(), full_on_day: nullable(int('The day the allowance is whole again; null when it is.')),
+    granted_today: mapOf(int(), 'The gold a founding today would be granted, by the first word of each family of kinds (GET /api/rules: starting_treasury).'),
+    note: str(),
+  }),
 });
 
 const WorldSummary = record('WorldSummary', {

@@ -12,7 +12,7 @@ import type { Contract, ContractAction, ContractCommand, ContractEvent, Contract
 import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePartyEnded, decidePropose, evolve, fulfilmentOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
 
-export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, proposer_name: _p, counterparty_name: _c, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false, end_reason: c.end_reason ?? null });
+export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false, end_reason: c.end_reason ?? null });
 
 const describe = (c: Contract) => `"${c.title}" (${c.value} gold${c.resource ? ` for ${c.quantity} ${c.resource}` : ''})`;
 

@@ -183,6 +183,10 @@ describe('diplomacy over HTTP', function () {
       const list = await w.get('/api/contracts');
       expectStatus(list, 200);
       assert.deepEqual(list.body.filter((x: { id: number }) => x.id === r.body.id).map((x: { status: string }) => x.status), ['proposed']);
+      // The listing names both sides, as the alliances' does, so a reader need not look each up.
+      const listed = list.body.find((x: { id: number }) => x.id === r.body.id);
+      assert.equal(listed.proposer_name, 'Amber Traders');
+      assert.equal(listed.counterparty_name, 'Birch Crafters');
 
       for (const side of [a, b]) {
         const detail = await orgOf(w, side.org.id);
