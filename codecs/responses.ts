@@ -143,6 +143,7 @@ const OrganizationDetail = extend(Organization, 'OrganizationDetail', {
   member_count: int('living members (employed adventurers), in all'), project_count: int('active projects, in all'),
   contract_count: int('live contracts (proposed or accepted, either side), in all'), alliance_count: int('live alliances (proposed or active, either side), in all'),
   party_count: int('formed and dispatched parties, in all'), establishment_count: int('establishments, in all'),
+  maintenance_due: { ...int("what the next day's upkeep comes to as the world stands now: daily_maintenance plus the maintenance modifiers of the world events active where it will stand, never below 0 (active organizations only)"), required: false },
   more: anyObject('for each list cut at the limit, the URL of the listing that goes on from its last item'),
 });
 

@@ -1,5 +1,6 @@
 // Organizations: found, revise, dissolve, list (active only) and detail.
 import type { OrganizationCommand } from '../../actors/organization/messages';
+import { organizationModifiers, type Effect } from '../../actors/world-event/effects';
 import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, OrganizationsQuery, PLACE_LIMIT_DEFAULT } from '../../codecs/requests';
 import type { QueryName } from '../../actors/ports/store';
 import { type PairRow, pairsOf } from './diplomacy';
@@ -41,6 +42,20 @@ const filteredList = (name: string, counted: string, rows: Listed[], limit: numb
  * with how many there are in all and, for a list cut short, the listing that goes on from it.
  * What has ended (a fulfilled contract, a completed project, a dead member) is in the listings.
  */
+/**
+ * What the next day's upkeep comes to as the world stands now: `daily_maintenance` plus the
+ * maintenance modifiers of the world events active where the organization will stand at
+ * the day's start (where it arrives, if it arrives then), never below 0, as the day charges
+ * it (actors/clock/daily.ts). An event that begins or ends meanwhile changes it.
+ */
+async function maintenanceDue(s: Services, org: { daily_maintenance: number; location_id: string; travel: { destination_id: string; arrives_day: number } | null }): Promise<number> {
+  const events = await s.read.list<{ effects: Effect[] }>('activeWorldEvents', undefined, (e) => ({ effects: e.effects }));
+  if (!events.length) return org.daily_maintenance;
+  const tomorrow = (await s.day()) + 1;
+  const standsAt = org.travel && org.travel.arrives_day <= tomorrow ? org.travel.destination_id : org.location_id;
+  return Math.max(0, org.daily_maintenance + organizationModifiers(events.flatMap((e) => e.effects), standsAt).maintenance);
+}
+
 export async function organizationDetail(s: Services, id: number, view: OrganizationView = DEFAULT_VIEW) {
   const org = await s.read.row<Record<string, unknown>>('organization', id);
   if (!org) throw notFoundError(`organization ${id} not found`);
@@ -58,6 +73,7 @@ export async function organizationDetail(s: Services, id: number, view: Organiza
   ]);
   return {
     ...org,
+    ...(org.status === 'active' ? { maintenance_due: await maintenanceDue(s, org as { daily_maintenance: number; location_id: string; travel: { destination_id: string; arrives_day: number } | null }) } : {}),
     holdings: org.holdings ?? {},
     ...Object.fromEntries(lists.map((l) => [l.name, l.page.items])),
     ...Object.fromEntries(lists.map((l) => [l.counted, l.count])),

@@ -281,7 +281,11 @@ describe('world events and suggestions over HTTP', function () {
     it('maintenance_modifier makes an organization pay more upkeep while active, only where it aims', async () => {
       const a = await foundOrg(w, 'Amber Traders');
       assert.equal(a.org.treasury, 800);
+      assert.equal((await orgOf(w, a.org.id)).maintenance_due, 5);
       const ev = await begin(w, eventBody([effect('maintenance_modifier', 20, { location_id: 'emberfall' })], { duration_days: 2 }));
+      // The record says what the next day will charge, the event's toll included; daily_maintenance stays the organization's own cost.
+      assert.equal((await orgOf(w, a.org.id)).maintenance_due, 25);
+      assert.equal((await orgOf(w, a.org.id)).daily_maintenance, 5);
       assert.equal(await w.tick(), 2);
       assert.equal((await orgOf(w, a.org.id)).treasury, 800 - 25);
       assert.equal(await upkeepOn(w, a.org.id, 2), 25);
@@ -294,6 +298,7 @@ describe('world events and suggestions over HTTP', function () {
       assert.equal((await eventById(w, ev.id)).status, 'expired');
       assert.equal(await w.tick(), 4);
       assert.equal((await orgOf(w, a.org.id)).treasury, 800 - 55, 'back to 5 a day');
+      assert.equal((await orgOf(w, a.org.id)).maintenance_due, 5);
       assert.equal(await upkeepOn(w, 1, 4), 5 + 2 * councilMembers);
     });
 
