@@ -272,6 +272,7 @@ export const RESPONSES: Record<string, ValueSchema> = {
   'GET /api/world-events': listOf(WorldEvent),
   'POST /api/suggestions': Suggestion,
   'GET /api/suggestions': listOf(Suggestion),
+  'GET /api/agents/me/suggestions': listOf(Suggestion),
   'PATCH /api/suggestions/{suggestion_id}': Suggestion,
 
   'GET /api/world': WorldSummary,

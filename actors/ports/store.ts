@@ -144,6 +144,7 @@ export const QUERIES = {
   expiredWorldEvents: { kind: 'world_event', status: ['expired'] },
 
   suggestions: { kind: 'suggestion' },
+  suggestionsOfAgent: { kind: 'suggestion', by: 'agent_id' },
 
   /**
    * Actions that span actors whose initiating actor recorded its intent and has not yet

@@ -76,6 +76,12 @@ export const operatorRoutes = [
     handle: ({ query }, s) => readJsonPage(s.read, 'suggestions', query),
   }),
   route({
+    // The sender's own: what it sent and how the operator answered. Private still: no one else's, and only to its key.
+    method: 'GET', path: '/api/agents/me/suggestions', auth: 'agent-read', summary: 'The suggestions this agent sent, with their review status and the operator\'s note.',
+    query: PageQuery,
+    handle: ({ query, caller }, s) => readJsonPage(s.read, 'suggestionsOfAgent', query, caller!.id),
+  }),
+  route({
     method: 'PATCH', path: '/api/suggestions/{suggestion_id}', auth: 'admin', params: SuggestionPath, body: SuggestionReview,
     summary: 'Review a suggestion (operator): reviewed, accepted or declined, with an optional note.',
     async handle({ params, body }, s) {

@@ -293,6 +293,7 @@ async function apiJourney(w: TestWorld): Promise<void> {
   const suggestion = await post('/api/suggestions', { title: 'More roads', body: 'A road to the northern hills would help trade' }, a.key, 201);
   await ok(w.call('GET', '/api/suggestions', { admin }));
   await ok(w.call('PATCH', `/api/suggestions/${suggestion.id}`, { admin, body: { status: 'accepted', admin_note: 'planned' } }));
+  await ok(w.call('GET', '/api/agents/me/suggestions', { key: a.key }));
   const event = await ok(w.call('POST', '/api/world-events', {
     admin,
     body: {

@@ -638,6 +638,14 @@ describe('world events and suggestions over HTTP', function () {
       assert.equal(declined.body.status, 'declined');
       assert.equal(declined.body.admin_note, null);
 
+      // The sender reads its own suggestions and their answers; nobody else does.
+      const own = await w.call('GET', '/api/agents/me/suggestions', { key: a.key });
+      expectStatus(own, 200);
+      assert.deepEqual(own.body.map((x: { id: number; status: string }) => [x.id, x.status]), [[r.body.id, 'accepted'], [defaulted.body.id, 'declined']]);
+      const other = await w.register('Quiet Reader');
+      assert.deepEqual((await w.call('GET', '/api/agents/me/suggestions', { key: other.key })).body, [], 'another agent sees none of them');
+      expectStatus(await w.get('/api/agents/me/suggestions'), 401);
+
       assert.deepEqual(await treasuries(w), before, 'suggestions change nothing in the world');
       assert.equal((await orgOf(w, a.org.id)).treasury, 800);
     });
