@@ -76,14 +76,20 @@ describe('organizations over HTTP: founding (core rules 3 and 4)', () => {
     assert.ok(events.some((e: any) => e.organization_ids.includes(org.id)), JSON.stringify(events));
   });
 
-  it('derives the same treasury for the same kind, within 300-1000 for any kind', async () => {
+  it('derives the same treasury for the same kind, within 300-1000 for any kind, as the profile announced before the founding', async () => {
     const kinds = ['temple', 'merchant company', 'mercenary band', 'mining workshop', 'secret society of owls', 'x'.repeat(40)];
     const treasuries = new Map<string, number>();
     for (const kind of kinds) {
       const a = await w.register();
+      // A first founding is granted the whole treasury of its kind; the profile says so before it.
+      const allowance = (await w.call('GET', '/api/agents/me', { key: a.key })).body.founding_allowance;
+      assert.equal(allowance.share, 1);
+      assert.equal(allowance.full_on_day, null);
       const r = await w.post('/api/organizations', { name: `Org of ${kind.slice(0, 20)}`, kind, treasury: 5 }, a.key);
       assert.equal(r.status, 201, r.text);
       assert.ok(r.body.treasury >= 300 && r.body.treasury <= 1000, `${kind}: ${r.body.treasury}`);
+      const family = kind === 'temple' ? 'temple' : kind.startsWith('merchant') ? 'merchant' : null;
+      if (family) assert.equal(allowance.granted_today[family], r.body.treasury, `${kind}: the grant the profile announced`);
       treasuries.set(kind, r.body.treasury);
     }
     assert.equal(treasuries.get('temple'), org.treasury, 'the same kind gives the same treasury');
