@@ -171,8 +171,8 @@ export const WorldEventCreate = object('WorldEventCreate', {
 export const PAGE_LIMIT_DEFAULT = 500;
 export const PAGE_LIMIT_MAX = 1000;
 // The cursor is an id as the listing writes it (a whole number; a relationship's is its pair,
-// `5-9`): anything else is 422, where it used to answer the first page again, so a client
-// with a broken cursor would go round it for ever.
+// `5-9`): anything else is 422, since a client with a broken cursor answered with the first
+// page again would go round it for ever.
 const pageLimit = () => withDefault(boundedInt(1, PAGE_LIMIT_MAX, 'text'), PAGE_LIMIT_DEFAULT);
 const pageFields = {
   limit: pageLimit(),
