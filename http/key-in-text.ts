@@ -59,7 +59,7 @@ function strings(value: unknown, loc: Array<string | number>, out: Array<[string
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) strings(v, [...loc, k], out);
 }
 
-/** The shortest word hashed to look for an operator key; a key shorter than this is weak anyway (docs/operations.md). */
+/** The shortest word hashed to look for an operator key; a key shorter than this is weak anyway (README.md, "Quick start"). */
 export const OPERATOR_KEY_MIN = 8;
 
 /** Whether one of the words of `text` is an operator key, by its hash. */

@@ -29,11 +29,20 @@ export function pageOf<T>(rows: T[], query: { limit: number; after_id?: string }
   return new Page(items, from.length > query.limit ? { after_id: String(idOf(items[items.length - 1])), limit: String(query.limit) } : null);
 }
 
+/**
+ * The page of `rows` read one longer than `limit`, to learn whether more follow: the first
+ * `limit` of them, and while more follow the query fields of the next page, which `cursor`
+ * names from the page's last item.
+ */
+export function pageOfOneMore<T>(rows: T[], limit: number, cursor: (last: T) => Record<string, string>): Page<T> {
+  const items = rows.slice(0, limit);
+  return new Page(items, rows.length > limit ? { ...cursor(items[items.length - 1]), limit: String(limit) } : null);
+}
+
 /** A page of a named query read from the store and parsed (for answers made from its rows): only the page's rows are read, one more to learn whether more follow. */
 export async function readPage<T extends { id: string | number }>(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg?: string | number): Promise<Page<T>> {
   const rows = await read.listPage<T>(name, arg, query.after_id, query.limit + 1);
-  const items = rows.slice(0, query.limit);
-  return new Page(items, rows.length > query.limit ? { after_id: String(items[items.length - 1].id), limit: String(query.limit) } : null);
+  return pageOfOneMore(rows, query.limit, (last) => ({ after_id: String(last.id) }));
 }
 
 /**

@@ -13,6 +13,7 @@ import { arrivedToday, AVAILABLE_POOL_TARGET, postedToday, recruits, seededQuest
 import { recruitmentBonus, safetyCut, type EstablishmentLike } from '../organization/establishments';
 import { locationModifiers, organizationModifiers, type Effect } from '../world-event/effects';
 import { constructionShare } from '../location/market';
+import { standsAtDayStart } from '../organization/travel';
 import { worldFounds, worldOrganizationsTurn } from '../organization/turn';
 import type { DayBegan } from './messages';
 import { dayBeganSummary } from './actor';
@@ -166,7 +167,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
       // Then organizations: arrivals, work, upkeep, at the places as this day left them.
       const facts = new Map((await read.list<{ id: string; kind: string; danger: number }>('locations')).map((l) => [l.id, { kind: l.kind, danger: l.danger }]));
       // An organization arriving today works where it arrives.
-      const standsAt = (o: Row) => (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
+      const standsAt = (o: Row) => standsAtDayStart(o, day);
       organizations = await read.list<Row>('activeOrganizations', undefined, rowOf);
       await settleAll('organization', organizations.filter(hosted('organization', (o) => o.id)), (o) => o.id, (o) => ({
         type: 'day-began', day, seed, place: facts.get(standsAt(o)) ?? null, modifiers: organizationModifiers(effects, standsAt(o)),

@@ -20,8 +20,10 @@ export function decidePropose(state: ContractState, spec: ContractSpec, agentId:
   return accept({ type: 'proposed', day, agent_id: agentId, contract: spec });
 }
 
+/** The statuses of a contract still in force. */
+export const LIVE_CONTRACT_STATUSES = ['proposed', 'accepted'] as const;
 /** A contract still in force: proposed or accepted. */
-export const isLive = (c: Contract) => c.status === 'proposed' || c.status === 'accepted';
+export const isLive = (c: { status: string }) => (LIVE_CONTRACT_STATUSES as readonly string[]).includes(c.status);
 
 /** Why a contract closes with an organization that ended: "organization 5 (Borin Smithy) went bankrupt". */
 export function endReason(c: Pick<Contract, 'proposer_id' | 'proposer_name' | 'counterparty_name'>, organizationId: number, how: 'bankruptcy' | 'dissolution'): string {

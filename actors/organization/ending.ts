@@ -12,6 +12,7 @@
 import type { Entities } from '../ports/entities';
 import type { ReadModel } from '../ports/store';
 import type { Result } from '../result';
+import { isLive } from '../contract/rules';
 
 /**
  * Runs every step of the follow-up, stopping at the first the world could not finish.
@@ -42,7 +43,7 @@ export async function followEnding(entities: Entities, read: ReadModel, organiza
   // A contract row keeps its proposer in organization_id and its counterparty in agent_id.
   const live = (d: { id: number; status: string }) => ({ id: d.id, status: d.status });
   const contracts = [...await read.list('contractsProposedBy', organizationId, live), ...await read.list('contractsOfferedTo', organizationId, live)]
-    .filter((c) => c.status === 'proposed' || c.status === 'accepted')
+    .filter(isLive)
     .sort((x, y) => x.id - y.id);
   for (const c of contracts) {
     const problem = failed(`contract ${c.id}`, await entities.ask('contract', c.id, { type: 'party-ended', organization_id: organizationId, how, day }));

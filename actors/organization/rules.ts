@@ -89,6 +89,9 @@ export const grantedTreasury = (kind: string, share: number) => Math.floor(start
 
 export const kindFamilies = () => [...KIND_FAMILIES.map((f) => ({ ...f })), { words: ['(anything else)'], treasury: DEFAULT_TREASURY }];
 
+/** The upkeep a day charges: the organization's own cost plus the world events' maintenance modifiers where it stands, never below 0. */
+export const maintenanceWith = (cost: number, modifiers?: { maintenance: number }) => Math.max(0, cost + (modifiers?.maintenance ?? 0));
+
 /** Daily upkeep (core rule 5 and rule 16): 5, plus 2 per living employed adventurer, plus 1 per worker. */
 export function maintenanceCost(org: Pick<Organization, 'employees' | 'workers'>): number {
   return MAINTENANCE_BASE + MAINTENANCE_PER_ADVENTURER * org.employees.length + WORKER_UPKEEP * org.workers;
@@ -422,7 +425,7 @@ function decideOneDay(state: Organization, c: Pick<DayBeganCommand, 'day'> & Par
   const income = establishmentIncome(org.establishments);
   if (income > 0) push({ type: 'establishment-income', day, gold: income });
 
-  const cost = Math.max(0, maintenanceCost(org) + (c.modifiers?.maintenance ?? 0));
+  const cost = maintenanceWith(maintenanceCost(org), c.modifiers);
   if (org.treasury >= cost) {
     push({ type: 'maintenance-paid', day, cost, paid: cost, unpaid: 0, reputation_lost: 0 });
     return { events };

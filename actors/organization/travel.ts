@@ -35,6 +35,15 @@ export function quickestRoads(places: RouteGraphNode[], from: string, to: string
 }
 
 /** Days of road between two places over the route graph, or null if unreachable. */
+/**
+ * Where an organization stands as day `day` begins: where its journey arrives, if it
+ * arrives by then; else where it is. The day's place, its world events and its upkeep
+ * are that place's (actors/clock/daily.ts), and so is the upkeep an organization's
+ * detail announces for the next day.
+ */
+export const standsAtDayStart = (o: { location_id: string; travel: { destination_id: string; arrives_day: number } | null }, day: number): string =>
+  (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
+
 export const roadDays = (places: RouteGraphNode[], from: string, to: string): number | null => quickestRoads(places, from, to)?.days ?? null;
 
 /**

@@ -1,6 +1,9 @@
 // Organizations: found, revise, dissolve, list (active only) and detail.
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { organizationModifiers, type Effect } from '../../actors/world-event/effects';
+import { maintenanceWith } from '../../actors/organization/rules';
+import { standsAtDayStart } from '../../actors/organization/travel';
+import { LIVE_CONTRACT_STATUSES } from '../../actors/contract/rules';
 import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, OrganizationsQuery, PLACE_LIMIT_DEFAULT } from '../../codecs/requests';
 import type { QueryName } from '../../actors/ports/store';
 import { type PairRow, pairsOf } from './diplomacy';
@@ -15,7 +18,7 @@ import type { Services } from '../services';
 const briefMember = ({ moments: _m, party_history: _p, bonds: _b, ...member }: Record<string, unknown>) => member;
 
 /** The contracts and alliances an organization's answer lists: the live ones. */
-const LIVE_CONTRACTS = ['proposed', 'accepted'] as const;
+const LIVE_CONTRACTS = LIVE_CONTRACT_STATUSES;
 const LIVE_ALLIANCES = ['proposed', 'active'] as const;
 
 /** How an organization's answer shows its lists (docs/decisions.md, "An organization answers what it has now"). */
@@ -36,26 +39,28 @@ async function namedList(s: Services, name: string, counted: string, query: Quer
 const filteredList = (name: string, counted: string, rows: Listed[], limit: number, listing: string): ListOf =>
   ({ name, counted, page: pageOf(rows, { limit }), count: rows.length, listing });
 
+/** Where an organization stands and what it owes a day, as its row keeps them. */
+type UpkeepRow = { daily_maintenance: number; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
+
+/**
+ * What the next day's upkeep comes to as the world stands now: `daily_maintenance` with the
+ * maintenance modifiers of the world events active where the organization will stand as
+ * that day begins, as the day charges it (actors/clock/daily.ts). An event that begins or
+ * ends meanwhile changes it.
+ */
+async function maintenanceDue(s: Services, org: UpkeepRow): Promise<number> {
+  const events = await s.read.list<{ effects: Effect[] }>('activeWorldEvents', undefined, (e) => ({ effects: e.effects }));
+  if (!events.length) return org.daily_maintenance;
+  const tomorrow = (await s.day()) + 1;
+  return maintenanceWith(org.daily_maintenance, organizationModifiers(events.flatMap((e) => e.effects), standsAtDayStart(org, tomorrow)));
+}
+
 /**
  * An organization and what it has now: its living members, active projects, live contracts
  * and alliances, parties and establishments, each list at most `limit` long in id order,
  * with how many there are in all and, for a list cut short, the listing that goes on from it.
  * What has ended (a fulfilled contract, a completed project, a dead member) is in the listings.
  */
-/**
- * What the next day's upkeep comes to as the world stands now: `daily_maintenance` plus the
- * maintenance modifiers of the world events active where the organization will stand at
- * the day's start (where it arrives, if it arrives then), never below 0, as the day charges
- * it (actors/clock/daily.ts). An event that begins or ends meanwhile changes it.
- */
-async function maintenanceDue(s: Services, org: { daily_maintenance: number; location_id: string; travel: { destination_id: string; arrives_day: number } | null }): Promise<number> {
-  const events = await s.read.list<{ effects: Effect[] }>('activeWorldEvents', undefined, (e) => ({ effects: e.effects }));
-  if (!events.length) return org.daily_maintenance;
-  const tomorrow = (await s.day()) + 1;
-  const standsAt = org.travel && org.travel.arrives_day <= tomorrow ? org.travel.destination_id : org.location_id;
-  return Math.max(0, org.daily_maintenance + organizationModifiers(events.flatMap((e) => e.effects), standsAt).maintenance);
-}
-
 export async function organizationDetail(s: Services, id: number, view: OrganizationView = DEFAULT_VIEW) {
   const org = await s.read.row<Record<string, unknown>>('organization', id);
   if (!org) throw notFoundError(`organization ${id} not found`);
@@ -73,7 +78,7 @@ export async function organizationDetail(s: Services, id: number, view: Organiza
   ]);
   return {
     ...org,
-    ...(org.status === 'active' ? { maintenance_due: await maintenanceDue(s, org as { daily_maintenance: number; location_id: string; travel: { destination_id: string; arrives_day: number } | null }) } : {}),
+    ...(org.status === 'active' ? { maintenance_due: await maintenanceDue(s, org as UpkeepRow) } : {}),
     holdings: org.holdings ?? {},
     ...Object.fromEntries(lists.map((l) => [l.name, l.page.items])),
     ...Object.fromEntries(lists.map((l) => [l.counted, l.count])),

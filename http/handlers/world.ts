@@ -5,7 +5,7 @@ import { FIRST_DAY } from '../../actors/clock/rules';
 import { EventPath, EventsQuery, InvestigationQuery } from '../../codecs/requests';
 import { notFoundError, unwrap } from '../errors';
 import { FixedJson } from '../read-cache';
-import { Page } from '../paging';
+import { pageOfOneMore } from '../paging';
 import type { Route } from '../route';
 import { route } from '../route';
 import type { QueryName } from '../../actors/ports/store';
@@ -105,11 +105,7 @@ export function worldRoutes(allRoutes: () => Route[]) {
       method: 'GET', path: '/api/events', auth: 'none', query: EventsQuery,
       summary: 'History, newest first; filter by category, agent_id or organization_id (events naming it); before_id pages backward. Events that move gold or goods carry data.ledger.',
       // One more than the page is read, to know whether an older page follows (its Link, as the other listings give).
-      async handle({ query }, s) {
-        const events = await s.read.history({ ...query, limit: query.limit + 1 });
-        const page = events.slice(0, query.limit);
-        return new Page(page, events.length > query.limit ? { before_id: String(page[page.length - 1].id), limit: String(query.limit) } : null);
-      },
+      handle: async ({ query }, s) => pageOfOneMore(await s.read.history({ ...query, limit: query.limit + 1 }), query.limit, (last) => ({ before_id: String(last.id) })),
     }),
     route({
       method: 'GET', path: '/api/events/{event_id}/investigation', auth: 'none', params: EventPath, query: InvestigationQuery,
