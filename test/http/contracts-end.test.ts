@@ -67,6 +67,16 @@ async function drain(w: TestWorld, victim: Actor, beneficiary: Actor) {
 }
 
 /** The refusal of an action on a contract closed because `ender` ended. */
+/** The survivor's gold, goods and trust as they were, and no live contract left: what it gets when its partner ends. */
+async function assertNothingMoved(w: TestWorld, survivor: Actor, before: OrgView): Promise<OrgView> {
+  const after = await orgOf(w, survivor.org.id);
+  assert.equal(after.treasury, before.treasury);
+  assert.deepEqual(after.holdings, before.holdings);
+  assert.deepEqual(after.trust, before.trust);
+  assert.deepEqual(after.contracts, []);
+  return after;
+}
+
 function expectClosed(r: { status: number; text: string; body: any }, id: number, ender: number, how: 'went bankrupt' | 'was dissolved') {
   expectStatus(r as never, 409);
   assert.match(r.body.detail, new RegExp(`contract ${id} was closed unfulfilled on day \\d+ because organization ${ender} \\([^)]+\\) ${how}`), r.text);
@@ -162,11 +172,7 @@ describe('the contracts of an organization that ends (core rules 6, 7 and 21)', 
     expectStatus(await w.call('POST', `/api/organizations/${borin.org.id}/dissolve`, { key: borin.key }), 200);
     assert.deepEqual(await pendingIntents(w), []);
     await assertClosed(w, [proposed, accepted], borin, 'Borin Smithy', 'was dissolved', since);
-    const after = await orgOf(w, aurelia.org.id);
-    assert.equal(after.treasury, before.treasury);
-    assert.deepEqual(after.holdings, before.holdings);
-    assert.deepEqual(after.trust, before.trust);
-    assert.deepEqual(after.contracts, []);
+    const after = await assertNothingMoved(w, aurelia, before);
     assert.equal(after.contract_count, 0);
     assert.deepEqual(await liveListed(w, aurelia.org.id), []);
 
@@ -196,10 +202,6 @@ describe('the contracts of an organization that ends (core rules 6, 7 and 21)', 
     stub.restore();
     assert.equal(await resumeIntents(w.services.entities, w.services.read), 0, 'the follow-up finishes');
     await assertClosed(w, [proposed, accepted], borin, 'Borin Smithy', 'was dissolved', since);
-    const after = await orgOf(w, aurelia.org.id);
-    assert.equal(after.treasury, before.treasury);
-    assert.deepEqual(after.holdings, before.holdings);
-    assert.deepEqual(after.trust, before.trust);
-    assert.deepEqual(after.contracts, []);
+    await assertNothingMoved(w, aurelia, before);
   });
 });
