@@ -30,7 +30,7 @@ import { HistoryRelay } from './history/relay';
 import { TOPICS, type Bus, type DaySettlements } from '../actors/ports/bus';
 import { StoreSettlements } from './clock/store-settlements';
 import { IntervalTicker } from './clock/interval-ticker';
-import { actorIdleSecondsFor, isCluster, type Config } from './config';
+import { DEFAULT_SEED, actorIdleSecondsFor, isCluster, type Config } from './config';
 import { ClusterNode } from './cluster/node';
 import { ShardLeases } from './cluster/shard-leases';
 import { ShardSettlements, ShardSettler } from './cluster/shard-settlements';
@@ -222,6 +222,8 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     await store.setSetting('world_seed', kept);
     return kept;
   });
+  // Every draw is a pure function of the seed: a known seed foretells quest dangers, casualties and harvests.
+  if (seed === DEFAULT_SEED) log(`worldsim: this world runs on the default seed ("${DEFAULT_SEED}"), which anyone can read in the source and use to foretell its draws (quest dangers, casualties, harvests); a world open to agents should be created with a secret WORLD_SEED`);
 
   const { bus, relay } = openBus(config, store, log);
   let closing = false;

@@ -39,6 +39,29 @@ const named = (name: string | undefined) => (name === undefined ? {} : { organiz
 
 const isInjured = (a: Adventurer, day: number) => a.injured_until !== null && a.injured_until > day;
 
+/** The day an adventurer last came back from a quest (the newest resolution in its party history), or null. */
+export function lastQuestDay(a: Pick<Adventurer, 'party_history'>): number | null {
+  let last: number | null = null;
+  for (const r of a.party_history) {
+    // Entries of before resolved_day was kept give the day of their outcome.
+    const back = r.resolved_day ?? (r.outcome !== null ? r.day : null);
+    if (back !== null && (last === null || back > last)) last = back;
+  }
+  return last;
+}
+
+/**
+ * Why an adventurer may not set out on a quest on `day`, or null. One back from a quest
+ * today rests until tomorrow, in whatever party it is now: the party's own rest
+ * (partyResting) would otherwise be dodged by releasing it, hiring it again and sending
+ * it with a new party.
+ */
+export function adventurerResting(a: Pick<Adventurer, 'id' | 'party_history'> & { name?: string }, day: number): string | null {
+  const back = lastQuestDay(a);
+  if (back === null || back < day) return null;
+  return `adventurer ${a.name ?? a.id} came back from a quest on day ${back}; it sets out again on day ${back + 1} at the earliest, whatever party it is in`;
+}
+
 export function decideHire(state: AdventurerState, c: HireCommand): Decision<AdventurerEvent> {
   if (!state) return notFound('adventurer not found');
   if (state.status === 'dead') return conflict(`${state.name} is dead`);

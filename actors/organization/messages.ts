@@ -73,7 +73,12 @@ export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: n
 /** `op` names this joining: one already applied is not applied again (the adventurer's retried saga). */
 export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number; op?: string }
 /** `op` names this dispatch: one already applied is not applied again (the quest's retried saga). */
-export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string; op?: string; quest_title?: string }
+/**
+ * `members`: the members the quest checked and records as the party it sends; the party must
+ * have exactly these (a member released or added meanwhile refuses the dispatch). Absent in
+ * intents recorded before it was carried.
+ */
+export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string; op?: string; quest_title?: string; members?: number[] }
 /** Gold set aside for a quest: its reward, or a sponsorship. Only the quest can give it back. */
 /** `op` names this reservation: one already applied is not applied again (the quest's retried saga). */
 export interface ReserveGoldCommand { type: 'reserve-gold'; agent_id: number | null; day: number; amount: number; quest_id: number; purpose: 'reward' | 'sponsorship'; op?: string; quest_title?: string }

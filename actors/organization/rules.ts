@@ -281,6 +281,11 @@ export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCo
   if (!party) return notFound(`party ${c.party_id} does not belong to ${org.name}`);
   if (party.status !== 'formed') return conflict(`party ${party.name} is already dispatched to quest ${party.quest_id}`);
   if (party.members.length === 0) return conflict(`party ${party.name} has no members`);
+  // The quest records the members it checked: a release or a new member since then would leave
+  // an adventurer on a quest it is not on, or on one its party is not on.
+  if (c.members && !sameMembers(party.members, c.members)) {
+    return conflict(`party ${party.name} changed while it was being sent (its members are now ${party.members.join(', ') || 'none'}); dispatch it again`);
+  }
   const resting = partyResting(party, c.day, c.party_id);
   if (resting) return conflict(resting);
   if (org.location_id !== c.location_id) {
@@ -289,6 +294,9 @@ export function decideDispatchParty(state: OrganizationState, c: DispatchPartyCo
   const op = c.op === undefined ? {} : { op: c.op };
   return accept({ type: 'party-dispatched', day: c.day, agent_id: c.agent_id, party_id: c.party_id, quest_id: c.quest_id, ...op, ...titled(c) });
 }
+
+/** Whether two lists of adventurers hold the same ones. */
+const sameMembers = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((m) => b.includes(m));
 
 /** The quest's title, when the quest told it, so the history names the quest. */
 const titled = (c: { quest_title?: string }) => (c.quest_title === undefined ? {} : { quest_title: c.quest_title });

@@ -11,7 +11,8 @@ import { RANK } from '../order';
 import { conflict, forbidden, type Refusal, type Result } from '../result';
 import { intentEnded, intentRow } from '../intents';
 import { partyResting } from '../organization/rules';
-import type { Trait } from '../adventurer/messages';
+import type { PartyRecord, Trait } from '../adventurer/messages';
+import { adventurerResting } from '../adventurer/rules';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
   ACCEPTANCE_DAYS, MONSTERS_SLAIN, REPUTATION, TRUST, acceptanceEndsDay, acceptanceLapse, bondsFor, checkAcceptor, checkOpen, checkRequirements, dueDay, dangerMet, decideBeginDispatch, decideBeginPosting, named, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
@@ -90,7 +91,7 @@ type Facts = { reputation: number; trust: number; location_id: string };
 const standing = (io: EntityIO, organizationId: number, agentId: number, requesterId: number) =>
   io.ask<Facts, 'organization'>('organization', organizationId, { type: 'quest-standing', agent_id: agentId, requester_id: requesterId });
 
-interface AdventurerRow { id: number; strength: number; traits: Trait[]; status: string; organization_id: number | null; injured_until: number | null }
+interface AdventurerRow { id: number; name?: string; strength: number; traits: Trait[]; status: string; organization_id: number | null; injured_until: number | null; party_history: PartyRecord[] }
 
 /** Strength an organization can field: its living, uninjured employed adventurers. */
 async function fieldStrength(io: EntityIO, organizationId: number, day: number, place: Place): Promise<number> {
@@ -222,7 +223,7 @@ async function continueDispatch(state: QuestState, io: EntityIO): Promise<Outcom
   const d = state?.dispatching;
   if (!d) return { events: [] };
   const sent = await io.ask('organization', d.organization_id, {
-    type: 'dispatch-party', agent_id: d.agent_id, day: d.day, party_id: d.party_id, quest_id: state!.id, quest_title: state!.title, location_id: state!.location_id, op: d.op,
+    type: 'dispatch-party', agent_id: d.agent_id, day: d.day, party_id: d.party_id, quest_id: state!.id, quest_title: state!.title, location_id: state!.location_id, op: d.op, members: d.members,
   });
   const answer = decideDispatchAnswer(state, sent);
   if (answer === null) return { refusal: (sent as { refusal: Refusal }).refusal }; // unknown: the intent stays
@@ -255,8 +256,10 @@ function withdraw(io: EntityIO, q: Quest, day: number, agentId: number | null, r
 
 async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentId: number | null, forced: QuestOutcome | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
   const place = await placeOf(io, q.location_id);
+  // Only members still in the acceptor's service count and take the outcome (a roster recorded
+  // before the organization confirmed it could name one released meanwhile).
   const members: Member[] = (await rowsOf(io, q.party_members))
-    .filter((a) => a.status !== 'dead');
+    .filter((a) => a.status !== 'dead' && a.organization_id === q.accepted_organization_id);
   const strength = partyStrength(members, place);
   const expected = effectiveDanger(members, place);
   const danger = dangerMet(expected, rng(seed, 'quest-danger', q.id)());
@@ -400,6 +403,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       const members = await rowsOf(io, party?.members ?? []);
       const hurt = members.find((m) => m.injured_until !== null && m.injured_until > c.day);
       if (hurt) return conflict(`adventurer ${hurt.id} is injured until day ${hurt.injured_until}; a party sets out only with every member fit`);
+      const tired = members.map((m) => adventurerResting(m, c.day)).find((why) => why !== null);
+      if (tired) return conflict(tired);
       // Checked again by the organization, which keeps the party (decideDispatchParty); said here before anything is recorded.
       const resting = party && partyResting(party, c.day, c.party_id);
       if (resting) return conflict(resting);

@@ -347,6 +347,37 @@ describe('fair play over HTTP', function () {
       expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: second.id }, x.key), 200);
     });
 
+    it('nor does releasing the adventurer, hiring it again and sending it with a new party: the adventurer rests too', async () => {
+      const x = await foundOrg(w, 'Rehire Farmers', 'adventurers band');
+      const mill = await foundOrg(w, 'Second Mill', 'merchant company');
+      const free = (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
+      const hire = () => w.post('/api/adventurers/hire', { organization_id: x.org.id, adventurer_id: free.id }, x.key);
+      const crew = async (name: string) => {
+        const party = (await w.post('/api/parties', { organization_id: x.org.id, name }, x.key)).body;
+        expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: free.id }, x.key), 200);
+        return party;
+      };
+      const quest = async (n: number) => (await w.post('/api/quests', questBody(mill.org.id, { reward: 1, title: `Errand number ${n}` }), mill.key)).body;
+      expectStatus(await hire(), 200);
+      const first = await quest(1);
+      expectStatus(await w.post(`/api/parties/${(await crew('The First Crew')).id}/dispatch`, { quest_id: first.id }, x.key), 200);
+      expectStatus(await w.post(`/api/quests/${first.id}/complete`, undefined, x.key), 200);
+      const back = await today(w);
+      const experience = (await w.get(`/api/adventurers/${free.id}`)).body.experience;
+      expectStatus(await w.post('/api/adventurers/release', { organization_id: x.org.id, adventurer_id: free.id }, x.key), 200);
+      expectStatus(await hire(), 200);
+      const second = await crew('The Second Crew');
+      const errand = await quest(2);
+      const again = await w.post(`/api/parties/${second.id}/dispatch`, { quest_id: errand.id }, x.key);
+      expectStatus(again, 409);
+      assert.equal(again.body.detail, `adventurer ${free.name} came back from a quest on day ${back}; it sets out again on day ${back + 1} at the earliest, whatever party it is in`);
+      assert.equal((await w.get(`/api/quests/${errand.id}`)).body.status, 'open');
+      assert.equal((await w.get(`/api/parties/${second.id}`)).body.status, 'formed');
+      assert.equal((await w.get(`/api/adventurers/${free.id}`)).body.experience, experience);
+      await w.tick();
+      expectStatus(await w.post(`/api/parties/${second.id}/dispatch`, { quest_id: errand.id }, x.key), 200);
+    });
+
     it("many parties cannot farm one friend's quests for reputation either: one requester's quests raise it once a day", async () => {
       const x = await foundOrg(w, 'Many Farmhands', 'adventurers band');
       const mill = await foundOrg(w, 'Chore Mill', 'merchant company');

@@ -88,11 +88,11 @@ describe('the JSON log (issue 12)', function () {
     }
   });
 
-  it('npm start logs JSON lines on stdout, and prints no operator key it was given', async function () {
+  it('npm start logs JSON lines on stdout, prints no operator key it was given, and warns of a world on the default seed', async function () {
     const admin = 'start-admin-key-c81f0e';
     const spectator = 'start-spectator-key-2b7d94';
     const child = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '../../infra/main.js')], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WORLD_DATA_DIR: tempDir('worldsim-start-log-'), WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: admin, WORLD_SPECTATOR_KEY: spectator },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WORLD_DATA_DIR: tempDir('worldsim-start-log-'), WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: admin, WORLD_SPECTATOR_KEY: spectator, WORLD_SEED: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -111,6 +111,8 @@ describe('the JSON log (issue 12)', function () {
       const lines = out.trim().split('\n');
       assert.ok(lines.length >= 5, out);
       for (const line of lines) assert.equal(typeof JSON.parse(line).msg, 'string', line);
+      // Anyone can read the default seed in the source and foretell the world's draws with it.
+      assert.match(out, /runs on the default seed \(\\"emberfall\\"\).*a world open to agents should be created with a secret WORLD_SEED/, out);
       for (const secret of [admin, spectator, agent.api_key]) {
         assert.ok(!out.includes(secret) && !err.includes(secret), `the output carries a key: ${out}${err}`);
       }

@@ -221,6 +221,33 @@ describe('dispatching a party survives a crash at every step', function () {
     });
   }
 
+  it('a member released while the dispatch is under way: the organization refuses the changed party, and no one goes on the quest who is not in the party', async () => {
+    const w = await fresh();
+    const s = await scene(w, 2);
+    for (const id of s.adventurers) expectStatus(await join(w, s, id), 200);
+    const giver = await foundOrg(w, 'Quest Givers', 'merchant company', 'greenhollow');
+    const q = await w.post('/api/quests', { title: 'Clear the fields', description: 'Something must be done about it.', requester_id: giver.org.id, location_id: 'greenhollow', reward: 40 }, giver.key);
+    const r: Ready = { ...s, quest: q.body.id, giver };
+    // The quest records the two members it checked; the organization's side does not happen yet.
+    const stub = failWrite(w, `organization:${s.a.org.id}`, 'party-dispatched');
+    expectStatus(await dispatch(w, r), 503);
+    stub.restore();
+    const [gone, stays] = s.adventurers;
+    expectStatus(await w.post('/api/adventurers/release', { organization_id: s.a.org.id, adventurer_id: gone }, s.a.key), 200);
+    // Tried again, the dispatch under way meets the changed party: refused, and undone.
+    const stale = await dispatch(w, r);
+    expectStatus(stale, 409);
+    assert.match(stale.body.detail, /changed while it was being sent \(its members are now \d+\); dispatch it again/);
+    assert.deepEqual(await pendingIntents(w), []);
+    assert.equal((await partyOf(w, r)).status, 'formed');
+    assert.equal((await w.get(`/api/quests/${r.quest}`)).body.status, 'open');
+    // Sent again, it goes with the members it has.
+    expectStatus(await dispatch(w, r), 200);
+    const sent = (await w.get(`/api/quests/${r.quest}`)).body;
+    assert.deepEqual(sent.party_members, [stays]);
+    assert.deepEqual((await membersOf(w, s)), [stays]);
+  });
+
   it('a dispatch left pending is answered with its end when the caller tries again', async () => {
     const w = await fresh();
     const s = await ready(w);

@@ -361,6 +361,7 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     assert.equal((await call(base, 'POST', '/api/tick', { 'x-admin-key': admin })).status, 200, 'the printed admin key works');
     assert.equal((await call(base, 'GET', '/api/messages/investigation', { 'x-spectator-key': spectator })).status, 200, 'the printed spectator key works');
     assert.ok(out.indexOf('listening on') < out.indexOf('X-Admin-Key'), `the line that says where it listens comes before the keys: ${out}`);
+    assert.ok(!out.includes('default seed'), `a world with a seed of its own is not warned about the default: ${out}`);
     // The log goes out in chunks (infra/log.ts); a service that sits idle still writes what it holds, within a quarter of a second.
     const asked = Date.now();
     const tickLine = /"method":"POST","route":"\/api\/tick","status":200/;

@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { GRANT_REFILL_DAYS, decideBeginFounding, decideFoundOrganization, evolve as evolveAgent, grantShare } from '../../actors/agent/rules';
 import type { AgentState } from '../../actors/agent/messages';
 import { FLOWS, sumLedger, type LedgerLine } from '../../actors/ledger';
+import type { PartyRecord } from '../../actors/adventurer/messages';
+import { adventurerResting, lastQuestDay } from '../../actors/adventurer/rules';
 import { organizationKind } from '../../actors/organization/actor';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState, ProjectSpec, QuestSettledCommand, TransferCommand } from '../../actors/organization/messages';
 import {
@@ -145,6 +147,25 @@ describe('fair play (pure rules)', () => {
       assert.equal(settle(settled(5, 7, 5, 6)), 20, 'the next day counts again');
       assert.deepEqual(s.quest_fame, { day: 5, from: [7] }, 'only today is kept');
       assert.equal(settle({ ...settled(5, 7, 5, 7), requester_id: undefined }), 25, 'a settlement recorded before requesters were carried counts as before');
+    });
+  });
+
+  describe('an adventurer takes one quest a day, whatever party it is in', () => {
+    const history = (...entries: Array<Partial<PartyRecord>>) => ({
+      id: 12, name: 'Mira', party_history: entries.map((e) => ({ party_id: 1, organization_id: 2, quest_id: 3, outcome: 'full', day: 1, joined_day: 1, resolved_day: 1, ...e })),
+    });
+    it('one back from a quest today rests until tomorrow; one never sent, or back earlier, does not', () => {
+      assert.equal(adventurerResting({ id: 12, party_history: [] }, 5), null);
+      assert.equal(adventurerResting(history({ quest_id: null, outcome: null, resolved_day: null, day: 5 }), 5), null, 'joined a party today, never sent');
+      assert.equal(adventurerResting(history({ resolved_day: 4, day: 4 }), 5), null);
+      assert.equal(adventurerResting(history({ resolved_day: 4, day: 4 }, { party_id: 2, resolved_day: 5, day: 5 }), 5),
+        'adventurer Mira came back from a quest on day 5; it sets out again on day 6 at the earliest, whatever party it is in');
+      assert.equal(adventurerResting(history({ resolved_day: 5, day: 5 }, { party_id: 2, quest_id: null, outcome: null, resolved_day: null, day: 5 }), 6), null);
+    });
+    it('an entry of before resolved_day was kept counts from the day of its outcome', () => {
+      const old = history({ resolved_day: undefined, day: 7 });
+      assert.equal(lastQuestDay(old), 7);
+      assert.match(adventurerResting(old, 7)!, /came back from a quest on day 7/);
     });
   });
 

@@ -387,6 +387,28 @@ describe('rules of actions that span actors', () => {
       assert.deepEqual(eventsOf(decideDispatchParty(home, send)), [], 'not sent again once it is home');
     });
 
+    it('the organization sends only the party the quest checked: a member released or added since is a 409 and nothing is sent', () => {
+      const found: FoundCommand = { type: 'found', id: 7, agent_id: 5, name: 'Band', kind: 'adventurers band', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 };
+      let o = eventsOf(decideFound(null, found)).reduce<OrganizationState>(evolveOrganization, null);
+      for (const id of [30, 31]) {
+        o = eventsOf(decideEmploy(o, { type: 'employ', agent_id: 5, day: 2, adventurer_id: id })).reduce<OrganizationState>(evolveOrganization, o);
+      }
+      o = evolveOrganization(o, { type: 'party-formed', day: 2, agent_id: 5, party_id: 4, name: 'The Few' });
+      for (const id of [30, 31]) o = evolveOrganization(o, { type: 'party-member-added', day: 2, agent_id: 5, party_id: 4, adventurer_id: id });
+      const send = { type: 'dispatch-party' as const, agent_id: 5, day: 3, party_id: 4, quest_id: 8, location_id: 'emberfall', op: 'quest:8:dispatch:1' };
+      // The quest saw 30 and 31; 30 was released in between.
+      const released = evolveOrganization(o, { type: 'adventurer-left', day: 3, agent_id: 5, adventurer_id: 30 });
+      const refused = decideDispatchParty(released, { ...send, members: [30, 31] });
+      assert.ok('refusal' in refused);
+      assert.equal(refused.refusal.status, 409);
+      assert.match(refused.refusal.detail, /party The Few changed while it was being sent \(its members are now 31\); dispatch it again/);
+      // The quest saw 31 alone; 30 joined in between.
+      assert.equal((decideDispatchParty(o, { ...send, members: [31] }) as { refusal: { status: number } }).refusal.status, 409);
+      // The same members in another order, or an intent recorded before members were carried: sent.
+      assert.equal(eventsOf(decideDispatchParty(o, { ...send, members: [31, 30] }))[0].type, 'party-dispatched');
+      assert.equal(eventsOf(decideDispatchParty(o, send))[0].type, 'party-dispatched');
+    });
+
     it('names the party, its organization and the quest in the history; older records without the names read by id', () => {
       // The quest's side: the names kept on the intent go on accepted and dispatched.
       const named = eventsOf(decideBeginDispatch(open(), { ...sending, party_name: 'The Few', organization_name: 'Band' })).reduce(evolveQuest, open()) as Quest;
