@@ -256,10 +256,8 @@ function withdraw(io: EntityIO, q: Quest, day: number, agentId: number | null, r
 
 async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentId: number | null, forced: QuestOutcome | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
   const place = await placeOf(io, q.location_id);
-  // Only members still in the acceptor's service count and take the outcome (a roster recorded
-  // before the organization confirmed it could name one released meanwhile).
   const members: Member[] = (await rowsOf(io, q.party_members))
-    .filter((a) => a.status !== 'dead' && a.organization_id === q.accepted_organization_id);
+    .filter((a) => a.status !== 'dead');
   const strength = partyStrength(members, place);
   const expected = effectiveDanger(members, place);
   const danger = dangerMet(expected, rng(seed, 'quest-danger', q.id)());
