@@ -31,7 +31,12 @@ export interface PlaceFacts { kind: string; danger: number }
 /** What active world events do to an organization today: gold added to upkeep, and the share by which plans' output changes. */
 export interface DayModifiers { maintenance: number; production: number }
 export interface DayBeganCommand { type: 'day-began'; day: number; seed: string; place: PlaceFacts | null; modifiers?: DayModifiers }
-export interface TravelCommand { type: 'travel'; agent_id: number; day: number; destination_id: string; days: number }
+/**
+ * `days` were worked out (roads, danger, establishments) from `from_id`, where the sender read
+ * that the organization stands: it sets out only if it stands there still (absent in commands
+ * of before it was carried).
+ */
+export interface TravelCommand { type: 'travel'; agent_id: number; day: number; destination_id: string; days: number; from_id?: string }
 export interface SettleTradeCommand {
   type: 'settle-trade'; agent_id: number; day: number; location_id: string;
   resource: string; side: 'buy' | 'sell'; quantity: number; gold: number;

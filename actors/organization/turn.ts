@@ -56,7 +56,7 @@ async function act(entities: Entities, read: ReadModel, seed: string, day: numbe
   switch (a.type) {
     case 'complete': return refusal(await entities.ask('quest', a.quest_id, { type: 'complete', agent_id, day, seed }));
     case 'accept': return refusal(await entities.ask('quest', a.quest_id, { type: 'accept', organization_id: org.id, agent_id, day }));
-    case 'travel': return refusal(await entities.ask('organization', org.id, { type: 'travel', agent_id, day, destination_id: a.destination_id, days: a.days }));
+    case 'travel': return refusal(await entities.ask('organization', org.id, { type: 'travel', agent_id, day, destination_id: a.destination_id, days: a.days, from_id: org.location_id }));
     case 'hire': case 'release':
       return refusal(await entities.ask('adventurer', a.adventurer_id, { type: a.type, organization_id: org.id, organization_name: org.name, agent_id, day }));
     case 'trade':

@@ -188,7 +188,7 @@ export const economyRoutes = [
       const road = roadDays(await s.read.list<LocationRow>('locations'), org.location_id, destination.id);
       if (road === null && org.location_id !== destination.id) throw conflictError(`no road leads from ${org.location_id} to ${destination.id}`);
       return askOrg(s, body.organization_id, {
-        type: 'travel', agent_id: caller!.id, day: await s.day(), destination_id: destination.id, days: travelDays(road ?? 0, destination.danger, await setOutCut(s, org.location_id)),
+        type: 'travel', agent_id: caller!.id, day: await s.day(), destination_id: destination.id, from_id: org.location_id, days: travelDays(road ?? 0, destination.danger, await setOutCut(s, org.location_id)),
       });
     },
   }),

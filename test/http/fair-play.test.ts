@@ -470,6 +470,58 @@ describe('fair play over HTTP', function () {
     });
   });
 
+  describe('an arrival the read model has not shown yet', () => {
+    // The arrival's write is held back (fault injection into this process's store): one node.
+    beforeEach(async () => { if (w.nodes.length > 1) { await w.close(); w = await startTestWorld({ nodes: 1 }); } });
+
+    it('a journey or a letter planned from the place just left is refused (409) and planned again from where it stands', async () => {
+      const a = await foundOrg(w, 'Hasty Returners', 'merchant company');
+      const b = await foundOrg(w, 'Letter Readers', 'merchant company');
+      const set = await w.post('/api/travel', { organization_id: a.org.id, destination_id: 'greenhollow' }, a.key);
+      expectStatus(set, 200);
+      while (await today(w) < set.body.travel.arrives_day - 1) await w.tick();
+      // The organization's arrival waits for its write: the actor has arrived, its row still says emberfall.
+      const engine = w.services.store.engine as { persist: (...args: unknown[]) => Promise<void> };
+      const real = engine.persist.bind(engine);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      let arriving!: () => void;
+      const reached = new Promise<void>((resolve) => { arriving = resolve; });
+      sinon.stub(engine, 'persist').callsFake(async (...args: unknown[]) => {
+        const event = args[0] as { key: string; data?: { events?: Array<{ type: string }> } };
+        if (event.key === `organization:${a.org.id}` && event.data?.events?.some((e) => e.type === 'arrived')) {
+          arriving();
+          await held;
+        }
+        return real(...args);
+      });
+      const ticking = w.tick();
+      await reached;
+      assert.equal((await orgOf(w, a.org.id)).location_id, 'emberfall', 'the row has not moved yet');
+      const back = w.post('/api/travel', { organization_id: a.org.id, destination_id: 'emberfall' }, a.key);
+      const letter = w.post('/api/messages', { sender_id: a.org.id, recipient_id: b.org.id, body: 'We are nearly home.', kind: 'message' }, a.key);
+      // Both requests read the stale row and wait behind the arrival.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      const [journey, sent] = await Promise.all([back, letter]);
+      const day = await ticking;
+      sinon.restore();
+      expectStatus(journey, 409);
+      assert.equal(journey.body.detail, 'Hasty Returners stands at greenhollow now, not at emberfall; plan the journey again');
+      expectStatus(sent, 409);
+      assert.equal(sent.body.detail, 'Hasty Returners stands at greenhollow now, not at emberfall; send the message again');
+      const arrived = await orgOf(w, a.org.id);
+      assert.equal(arrived.location_id, 'greenhollow');
+      assert.equal(arrived.travel, null);
+      // Asked again, the journey is the plan's from where it stands.
+      const plan = (await w.get(`/api/travel/plan?from_id=greenhollow&destination_id=emberfall`)).body;
+      const again = await w.post('/api/travel', { organization_id: a.org.id, destination_id: 'emberfall' }, a.key);
+      expectStatus(again, 200);
+      assert.equal(again.body.travel.arrives_day, day + plan.days);
+      assert.ok(plan.days > 1);
+    });
+  });
+
   describe('a write that fails part-way through an action', () => {
     // Faults are injected into one process's store: these tests run on one node.
     beforeEach(async () => { if (w.nodes.length > 1) { await w.close(); w = await startTestWorld({ nodes: 1 }); } });

@@ -367,6 +367,11 @@ describe('diplomacy rules', () => {
       assert.equal(refusalOf(send(found(0), message())), 409);
     });
 
+    it('refuses a message whose delivery was worked out from a place the sender has left since (409)', () => {
+      const r = send({ ...found(10), location_id: 'greenhollow' }, message({ sender_location_id: 'emberfall' }));
+      assert.deepEqual(r, { refusal: { status: 409, detail: 'Quill & Co stands at greenhollow now, not at emberfall; send the message again' } });
+    });
+
     it('refuses another agent (403), a private message to oneself (409) and an unknown sender (404)', () => {
       assert.equal(refusalOf(send(found(50), message(), 2)), 403);
       assert.equal(refusalOf(send(found(50), message({ recipient_id: 5 }))), 409);

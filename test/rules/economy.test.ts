@@ -63,6 +63,18 @@ describe('economy rules of an organization', () => {
     it('refuses a journey to where it already is', () => {
       assert.equal(refusal(decideTravel(founded(), { type: 'travel', agent_id: 1, day: 1, destination_id: 'emberfall', days: 0 })), 409);
     });
+
+    it('sets out only from the place the journey was planned from: an arrival since makes it another journey (409)', () => {
+      const there = day(day(day(apply(founded(), decideTravel(founded(), { type: 'travel', agent_id: 1, day: 1, destination_id: 'greenhollow', days: 3 })), 2), 3), 4);
+      assert.equal(there.location_id, 'greenhollow');
+      // Planned from the row of before the arrival: from emberfall back to emberfall, a day.
+      const stale = decideTravel(there, { type: 'travel', agent_id: 1, day: 4, destination_id: 'emberfall', days: 1, from_id: 'emberfall' });
+      assert.deepEqual(stale, { refusal: { status: 409, detail: 'Hearth Co stands at greenhollow now, not at emberfall; plan the journey again' } });
+      const planned = apply(there, decideTravel(there, { type: 'travel', agent_id: 1, day: 4, destination_id: 'emberfall', days: 3, from_id: 'greenhollow' }));
+      assert.equal(planned.travel!.arrives_day, 7);
+      // A command of before from_id was carried sets out as it always did.
+      assert.equal(apply(there, decideTravel(there, { type: 'travel', agent_id: 1, day: 4, destination_id: 'emberfall', days: 3 })).travel!.arrives_day, 7);
+    });
   });
 
   describe('trade settlement', () => {
