@@ -50,6 +50,25 @@ async function continueChange(state: AllianceState, io: EntityIO): Promise<Outco
   return 'refusal' in d ? d : { events: d.events };
 }
 
+/**
+ * A proposal is recorded, then both members are asked whether they still stand. One
+ * dissolved meanwhile may have had its follow-up list its alliances before this one could
+ * be seen (the counterparty was checked in the read model); the alliance then ends as that
+ * follow-up would have ended it. Recorded first and asked after, either the follow-up finds
+ * the alliance or the alliance finds the end. (A bankrupt member's alliances stand: only
+ * dissolution ends them.)
+ */
+async function endIfDissolvedMeanwhile(state: AllianceState, io: EntityIO): Promise<Outcome<AllianceState, AllianceEvent>> {
+  if (!state) return { events: [] };
+  for (const id of [state.proposer_id, state.counterparty_id]) {
+    const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', id, { type: 'status' });
+    if (!r.ok || r.value.status !== 'dissolved') continue;
+    const d = decideMemberEnded(state, id, r.value.ended_day ?? state.proposed_day);
+    return 'refusal' in d ? { events: [] } : { events: d.events };
+  }
+  return { events: [] };
+}
+
 export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEvent> = {
   kind: 'alliance',
   rank: RANK.alliance,
@@ -89,7 +108,7 @@ export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEv
         const other = await io.read.row<{ status: string }>('organization', q);
         if (!other) return { refusal: { status: 404, detail: `organization ${q} not found` } };
         if (other.status !== 'active') return { refusal: { status: 409, detail: `organization ${q} is ${other.status}` } };
-        return d;
+        return { events: d.events, andThen: (s) => endIfDissolvedMeanwhile(s, io) };
       }
       case 'accept':
       case 'end': {

@@ -164,6 +164,24 @@ async function closeIfOtherEnded(state: Contract, c: ContractAction, io: EntityI
   return { events: d.events, refusal: 'refusal' in refused ? refused.refusal : { status: 409, detail: `contract ${state.id} was closed unfulfilled` } };
 }
 
+/**
+ * A proposal is recorded, then both organizations are asked whether they still stand. One
+ * that ended meanwhile may have had its follow-up list its live contracts before this one
+ * could be seen (the counterparty was checked in the read model); the contract then closes
+ * as that follow-up would have closed it. Recorded first and asked after, either the
+ * follow-up finds the contract or the contract finds the end.
+ */
+async function closeIfEndedMeanwhile(state: ContractState, io: EntityIO): Promise<Outcome<ContractState, ContractEvent>> {
+  if (!state) return { events: [] };
+  for (const id of [state.proposer_id, state.counterparty_id]) {
+    const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', id, { type: 'status' });
+    if (!r.ok || (r.value.status !== 'bankrupt' && r.value.status !== 'dissolved')) continue;
+    const d = decidePartyEnded(state, id, r.value.status === 'bankrupt' ? 'bankruptcy' : 'dissolution', r.value.ended_day ?? state.proposed_day);
+    return 'refusal' in d ? { events: [] } : { events: d.events };
+  }
+  return { events: [] };
+}
+
 /** Goes on with the fulfilment or rejection under way; nothing when there is none. */
 const continuePending = (state: ContractState, io: EntityIO) => (state?.rejection ? continueRejection(state, io) : continueFulfilment(state, io));
 
@@ -205,7 +223,7 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
       const other = await io.read.row<{ status: string }>('organization', c.contract.counterparty_id);
       if (!other) return { refusal: { status: 404, detail: `organization ${c.contract.counterparty_id} not found` } };
       if (other.status !== 'active') return { refusal: { status: 409, detail: `organization ${c.contract.counterparty_id} is ${other.status}` } };
-      return d;
+      return { events: d.events, andThen: (s) => closeIfEndedMeanwhile(s, io) };
     }
     // An organization ended: the follow-up of its end closes its live contracts (nothing moves).
     if (c.type === 'party-ended') return decidePartyEnded(state, c.organization_id, c.how, c.day);

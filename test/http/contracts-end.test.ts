@@ -205,3 +205,77 @@ describe('the contracts of an organization that ends (core rules 6, 7 and 21)', 
     await assertNothingMoved(w, aurelia, before);
   });
 });
+
+// A proposal checks its counterparty in the read model, then records itself; a dissolution
+// in between has its follow-up list the organization's contracts and alliances before the
+// proposal can be seen. The proposal's write is held back here (fault injection into this
+// process's store: one node) while the counterparty dissolves.
+describe('a proposal made while its counterparty dissolves', function () {
+  this.timeout(60_000);
+  let w: TestWorld;
+  beforeEach(async () => { w = await startTestWorld({ nodes: 1 }); });
+  afterEach(async () => { sinon.restore(); await w.close(); });
+
+  /** Holds the first write of a `kind` actor whose first event is `proposed` until released. */
+  function holdProposal(kind: string) {
+    const engine = w.services.store.engine as { persist: (...args: unknown[]) => Promise<void> };
+    const real = engine.persist.bind(engine);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let reached!: () => void;
+    const holding = new Promise<void>((resolve) => { reached = resolve; });
+    let once = false;
+    sinon.stub(engine, 'persist').callsFake(async (...args: unknown[]) => {
+      const event = args[0] as { key: string; data?: { events?: Array<{ type: string }> } };
+      if (!once && event.key.startsWith(`${kind}:`) && event.data?.events?.[0]?.type === 'proposed') {
+        once = true;
+        reached();
+        await held;
+      }
+      return real(...args);
+    });
+    return { holding, release };
+  }
+
+  it('a contract closes as the follow-up of the end would have closed it: rejected with the reason, listed as live nowhere', async () => {
+    const aurelia = await foundOrg(w, 'Aurelia House');
+    const borin = await foundOrg(w, 'Borin Smithy', 'crafters workshop');
+    const { holding, release } = holdProposal('contract');
+    const proposing = w.call('POST', '/api/contracts', {
+      key: aurelia.key,
+      body: { proposer_id: aurelia.org.id, counterparty_id: borin.org.id, title: 'Ore for the forge', terms: 'Five ore delivered at Emberfall.', value: 40, resource: null, quantity: 0 },
+    });
+    await holding;
+    expectStatus(await w.post(`/api/organizations/${borin.org.id}/dissolve`, undefined, borin.key), 200);
+    release();
+    const made = await proposing;
+    expectStatus(made, 201);
+    assert.equal(made.body.status, 'rejected');
+    assert.match(made.body.end_reason, /Borin Smithy\) was dissolved/);
+    const contract = await contractOf(w, made.body.id);
+    assert.equal(contract.status, 'rejected');
+    assert.deepEqual(await liveListed(w, aurelia.org.id), []);
+    assert.equal((await orgOf(w, aurelia.org.id)).treasury, aurelia.org.treasury, 'nothing moved');
+    expectStatus(await act(w, 'withdraw', made.body.id, aurelia), 409);
+  });
+
+  it('an alliance ends as the follow-up of the dissolution would have ended it, and the pair may ally again', async () => {
+    const aurelia = await foundOrg(w, 'Aurelia House');
+    const borin = await foundOrg(w, 'Borin Smithy', 'crafters workshop');
+    const cobalt = await foundOrg(w, 'Cobalt Band', 'mercenary band');
+    const { holding, release } = holdProposal('alliance');
+    const proposing = w.post('/api/alliances', { proposer_id: aurelia.org.id, counterparty_id: borin.org.id, terms: 'Together against the dark.' }, aurelia.key);
+    await holding;
+    expectStatus(await w.post(`/api/organizations/${borin.org.id}/dissolve`, undefined, borin.key), 200);
+    release();
+    const made = await proposing;
+    expectStatus(made, 201);
+    assert.equal(made.body.status, 'ended');
+    assert.equal(made.body.end_reason, 'a member organization ended');
+    const live = (await w.get('/api/alliances')).body.filter((a: { status: string }) => a.status !== 'ended');
+    assert.deepEqual(live, []);
+    assert.deepEqual((await orgOf(w, aurelia.org.id)).trust, {}, 'no trust moved');
+    // The proposer is free to ally with another.
+    expectStatus(await w.post('/api/alliances', { proposer_id: aurelia.org.id, counterparty_id: cobalt.org.id, terms: 'Together against the dark.' }, aurelia.key), 201);
+  });
+});
