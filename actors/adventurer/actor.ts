@@ -84,7 +84,23 @@ async function continuePending(state: AdventurerState, io: EntityIO): Promise<Ou
   const d = m ? decideEmploymentAnswer(state, agreed) : decideJoiningAnswer(state, agreed);
   if (d === null) return { refusal: (agreed as { refusal: Refusal }).refusal }; // unknown: the intent stays
   if ('refusal' in d) return d;
-  return agreed.ok ? { events: d.events } : { events: d.events, refusal: agreed.refusal };
+  if (!agreed.ok) return { events: d.events, refusal: agreed.refusal };
+  return m?.change === 'hire' ? { events: d.events, andThen: (s) => confirmEmployer(s, io, m.organization_id) } : { events: d.events };
+}
+
+/**
+ * A hired adventurer asks its new organization whether it still stands. One that ended
+ * meanwhile may have had the follow-up of its end list its employees before this hiring
+ * could be seen; the adventurer then goes free as that follow-up would have set it free.
+ * Recorded first and asked after: either the follow-up finds the adventurer, or the
+ * adventurer finds the end.
+ */
+async function confirmEmployer(state: AdventurerState, io: EntityIO, organizationId: number): Promise<Outcome<AdventurerState, AdventurerEvent>> {
+  if (!state) return { events: [] };
+  const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', organizationId, { type: 'status' });
+  if (!r.ok || (r.value.status !== 'bankrupt' && r.value.status !== 'dissolved')) return { events: [] };
+  const reason = r.value.status === 'bankrupt' ? 'its organization went bankrupt' : 'its organization was dissolved';
+  return adventurerKind.handle(state, { type: 'freed', organization_id: organizationId, day: r.value.ended_day ?? state.joined_day, reason }, io);
 }
 
 /** A command that finds an action under way finishes it first (its refusal, if any, is the old action's own), then is decided. */

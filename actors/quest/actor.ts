@@ -209,7 +209,23 @@ async function continueReserving(state: QuestState, io: EntityIO): Promise<Outco
   const d = decideReservationAnswer(state, reserved);
   if (d === null) return { refusal: (reserved as { refusal: Refusal }).refusal }; // unknown: the intent stays
   if ('refusal' in d) return d;
-  return reserved.ok ? { events: d.events } : { events: d.events, refusal: reserved.refusal };
+  if (!reserved.ok) return { events: d.events, refusal: reserved.refusal };
+  return { events: d.events, andThen: (s) => confirmLinked(s, io, r.organization_id, r.purpose === 'reward' ? 'organization-ended' : 'sponsor-ended') };
+}
+
+/**
+ * A quest that has just recorded a link with an organization (its posting, an acceptance, a
+ * pledge) asks that organization whether it still stands. One that ended meanwhile may have
+ * had the follow-up of its end list the live quests before this record could be seen; the
+ * quest then does what that follow-up would have done (actors/organization/ending.ts).
+ * Recorded first and asked after: either the follow-up finds the quest, or the quest finds
+ * the end.
+ */
+async function confirmLinked(state: QuestState, io: EntityIO, organizationId: number, follow: 'organization-ended' | 'sponsor-ended'): Promise<Outcome<QuestState, QuestEvent>> {
+  if (!state) return { events: [] };
+  const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', organizationId, { type: 'status' });
+  if (!r.ok || (r.value.status !== 'bankrupt' && r.value.status !== 'dissolved')) return { events: [] };
+  return handleQuest(state, { type: follow, organization_id: organizationId, day: r.value.ended_day ?? state.posted_day }, io);
 }
 
 /**
@@ -228,7 +244,9 @@ async function continueDispatch(state: QuestState, io: EntityIO): Promise<Outcom
   const answer = decideDispatchAnswer(state, sent);
   if (answer === null) return { refusal: (sent as { refusal: Refusal }).refusal }; // unknown: the intent stays
   if ('refusal' in answer) return answer;
-  return sent.ok ? { events: answer.events } : { events: answer.events, refusal: sent.refusal };
+  if (!sent.ok) return { events: answer.events, refusal: sent.refusal };
+  // Accepted on the way: a link with the organization, confirmed as an acceptance is.
+  return d.accepting ? { events: answer.events, andThen: (s) => confirmLinked(s, io, d.organization_id, 'organization-ended') } : { events: answer.events };
 }
 
 /** Goes on with what is under way (one at a time); nothing when there is none. */
@@ -375,7 +393,10 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
       if (!facts.ok) return { refusal: facts.refusal };
       const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
       if (unmet) return conflict(unmet);
-      return { events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) }] };
+      return {
+        events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) }],
+        andThen: (s) => confirmLinked(s, io, c.organization_id, 'organization-ended'),
+      };
     }
 
     case 'dispatch': {

@@ -9,7 +9,7 @@ import assert from 'assert/strict';
 import sinon from 'sinon';
 import { resumeIntents } from '../../actors/intents';
 import { expectStatus, foundOrg, type LedgerEvent } from '../support/http';
-import { CRASH, allEvents, pendingIntents } from '../support/sagas';
+import { CRASH, allEvents, holdWrite, pendingIntents } from '../support/sagas';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 type Actor = Awaited<ReturnType<typeof foundOrg>>;
@@ -216,26 +216,7 @@ describe('a proposal made while its counterparty dissolves', function () {
   beforeEach(async () => { w = await startTestWorld({ nodes: 1 }); });
   afterEach(async () => { sinon.restore(); await w.close(); });
 
-  /** Holds the first write of a `kind` actor whose first event is `proposed` until released. */
-  function holdProposal(kind: string) {
-    const engine = w.services.store.engine as { persist: (...args: unknown[]) => Promise<void> };
-    const real = engine.persist.bind(engine);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    let reached!: () => void;
-    const holding = new Promise<void>((resolve) => { reached = resolve; });
-    let once = false;
-    sinon.stub(engine, 'persist').callsFake(async (...args: unknown[]) => {
-      const event = args[0] as { key: string; data?: { events?: Array<{ type: string }> } };
-      if (!once && event.key.startsWith(`${kind}:`) && event.data?.events?.[0]?.type === 'proposed') {
-        once = true;
-        reached();
-        await held;
-      }
-      return real(...args);
-    });
-    return { holding, release };
-  }
+  const holdProposal = (kind: string) => holdWrite(w, (key) => key.startsWith(`${kind}:`), 'proposed');
 
   it('a contract closes as the follow-up of the end would have closed it: rejected with the reason, listed as live nowhere', async () => {
     const aurelia = await foundOrg(w, 'Aurelia House');

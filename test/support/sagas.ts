@@ -177,3 +177,26 @@ export function dieAtWrite(w: TestWorld, at: (key: string, eventType: string | u
   });
   return () => dead;
 }
+
+/**
+ * Holds back the first write of `key` whose events include one of type `eventType` (the
+ * actor that makes it waits, and the read model does not show it) until `release()`;
+ * `holding` resolves once that write was reached. Every other write goes through.
+ */
+export function holdWrite(w: TestWorld, key: string | ((key: string) => boolean), eventType: string): { holding: Promise<void>; release(): void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  let reached!: () => void;
+  const holding = new Promise<void>((resolve) => { reached = resolve; });
+  let once = false;
+  stubPersist(w, async (original, event, writes) => {
+    const types = ((event.data as { events?: Array<{ type: string }> })?.events ?? []).map((e) => e.type);
+    if (!once && (typeof key === 'string' ? event.key === key : key(event.key)) && types.includes(eventType)) {
+      once = true;
+      reached();
+      await held;
+    }
+    return original(event, writes);
+  });
+  return { holding, release };
+}
