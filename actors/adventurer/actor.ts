@@ -8,6 +8,7 @@ import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, H
 import { hiringFee, decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
+import { askEnded, endReason } from '../organization/ending';
 
 export const adventurerView = (a: Adventurer) => ({
   id: a.id, name: a.name, strength: a.strength, level: a.level, experience: a.experience,
@@ -97,10 +98,9 @@ async function continuePending(state: AdventurerState, io: EntityIO): Promise<Ou
  */
 async function confirmEmployer(state: AdventurerState, io: EntityIO, organizationId: number): Promise<Outcome<AdventurerState, AdventurerEvent>> {
   if (!state) return { events: [] };
-  const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', organizationId, { type: 'status' });
-  if (!r.ok || (r.value.status !== 'bankrupt' && r.value.status !== 'dissolved')) return { events: [] };
-  const reason = r.value.status === 'bankrupt' ? 'its organization went bankrupt' : 'its organization was dissolved';
-  return adventurerKind.handle(state, { type: 'freed', organization_id: organizationId, day: r.value.ended_day ?? state.joined_day, reason }, io);
+  const ended = await askEnded(io, organizationId);
+  if (!ended) return { events: [] };
+  return adventurerKind.handle(state, { type: 'freed', organization_id: organizationId, day: ended.day ?? state.joined_day, reason: endReason(ended.how) }, io);
 }
 
 /** A command that finds an action under way finishes it first (its refusal, if any, is the old action's own), then is decided. */

@@ -7,6 +7,7 @@ import { RANK } from '../order';
 import type { Alliance, AllianceCommand, AllianceEvent, AllianceState } from './messages';
 import { TRUST_ON_ALLIANCE, breakTrust, decideBeginChange, decideChangeDone, decideMemberEnded, decidePropose, evolve, trustOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
+import { askEnded } from '../organization/ending';
 
 /** The organizations by the names they had when the alliance was proposed. */
 const proposerOf = (a: Alliance) => a.proposer_name ?? `organization ${a.proposer_id}`;
@@ -61,9 +62,9 @@ async function continueChange(state: AllianceState, io: EntityIO): Promise<Outco
 async function endIfDissolvedMeanwhile(state: AllianceState, io: EntityIO): Promise<Outcome<AllianceState, AllianceEvent>> {
   if (!state) return { events: [] };
   for (const id of [state.proposer_id, state.counterparty_id]) {
-    const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', id, { type: 'status' });
-    if (!r.ok || r.value.status !== 'dissolved') continue;
-    const d = decideMemberEnded(state, id, r.value.ended_day ?? state.proposed_day);
+    const ended = await askEnded(io, id);
+    if (ended?.how !== 'dissolution') continue;
+    const d = decideMemberEnded(state, id, ended.day ?? state.proposed_day);
     return 'refusal' in d ? { events: [] } : { events: d.events };
   }
   return { events: [] };

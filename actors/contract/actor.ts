@@ -11,6 +11,7 @@ import type { Refusal } from '../result';
 import type { Contract, ContractAction, ContractCommand, ContractEvent, ContractState } from './messages';
 import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePartyEnded, decidePropose, evolve, fulfilmentOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
+import { askEnded } from '../organization/ending';
 
 export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false, end_reason: c.end_reason ?? null });
 
@@ -174,9 +175,9 @@ async function closeIfOtherEnded(state: Contract, c: ContractAction, io: EntityI
 async function closeIfEndedMeanwhile(state: ContractState, io: EntityIO): Promise<Outcome<ContractState, ContractEvent>> {
   if (!state) return { events: [] };
   for (const id of [state.proposer_id, state.counterparty_id]) {
-    const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', id, { type: 'status' });
-    if (!r.ok || (r.value.status !== 'bankrupt' && r.value.status !== 'dissolved')) continue;
-    const d = decidePartyEnded(state, id, r.value.status === 'bankrupt' ? 'bankruptcy' : 'dissolution', r.value.ended_day ?? state.proposed_day);
+    const ended = await askEnded(io, id);
+    if (!ended) continue;
+    const d = decidePartyEnded(state, id, ended.how, ended.day ?? state.proposed_day);
     return 'refusal' in d ? { events: [] } : { events: d.events };
   }
   return { events: [] };

@@ -9,17 +9,37 @@
 // adventurer already free, a quest no longer live, a pledge already returned, a contract
 // already closed, an alliance already ended changes nothing), so the follow-up is run again until it is whole; then the organization
 // records that it was followed up.
+import type { EntityIO } from '../entity';
 import type { Entities } from '../ports/entities';
 import type { ReadModel } from '../ports/store';
 import type { Result } from '../result';
 import { isLive } from '../contract/rules';
+
+/** How an organization ended, and on which day. */
+export interface Ended { how: 'bankruptcy' | 'dissolution'; day: number | null }
+
+/**
+ * Whether an organization has ended, asked of its actor (so the answer is ordered with its
+ * end in its mailbox): how and when, or null while it stands or cannot be asked. An action
+ * that has just recorded a link with the organization asks this to learn whether the
+ * follow-up of an end may have missed the link (see the callers: the record comes first,
+ * the question after, so either the follow-up finds the record or the record finds the end).
+ */
+export async function askEnded(io: EntityIO, organizationId: number): Promise<Ended | null> {
+  const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', organizationId, { type: 'status' });
+  if (!r.ok || (r.value.status !== 'bankrupt' && r.value.status !== 'dissolved')) return null;
+  return { how: r.value.status === 'bankrupt' ? 'bankruptcy' : 'dissolution', day: r.value.ended_day };
+}
+
+/** What the follow-up of an end tells an adventurer it frees. */
+export const endReason = (how: Ended['how']) => (how === 'bankruptcy' ? 'its organization went bankrupt' : 'its organization was dissolved');
 
 /**
  * Runs every step of the follow-up, stopping at the first the world could not finish.
  * Answers null when all are done, or what went wrong.
  */
 export async function followEnding(entities: Entities, read: ReadModel, organizationId: number, day: number, how: 'bankruptcy' | 'dissolution'): Promise<string | null> {
-  const reason = how === 'bankruptcy' ? 'its organization went bankrupt' : 'its organization was dissolved';
+  const reason = endReason(how);
   const failed = (what: string, r: Result<unknown>) => (r.ok ? null : `${what}: ${r.refusal.status} ${r.refusal.detail}`);
   for (const id of await read.ids('employeesOf', organizationId)) {
     const problem = failed(`adventurer ${id}`, await entities.ask('adventurer', id, { type: 'freed', organization_id: organizationId, day, reason }));

@@ -13,6 +13,7 @@ import { intentEnded, intentRow } from '../intents';
 import { partyResting } from '../organization/rules';
 import type { PartyRecord, Trait } from '../adventurer/messages';
 import { adventurerResting } from '../adventurer/rules';
+import { askEnded } from '../organization/ending';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
   ACCEPTANCE_DAYS, MONSTERS_SLAIN, REPUTATION, TRUST, acceptanceEndsDay, acceptanceLapse, bondsFor, checkAcceptor, checkOpen, checkRequirements, dueDay, dangerMet, decideBeginDispatch, decideBeginPosting, named, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
@@ -223,9 +224,9 @@ async function continueReserving(state: QuestState, io: EntityIO): Promise<Outco
  */
 async function confirmLinked(state: QuestState, io: EntityIO, organizationId: number, follow: 'organization-ended' | 'sponsor-ended'): Promise<Outcome<QuestState, QuestEvent>> {
   if (!state) return { events: [] };
-  const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', organizationId, { type: 'status' });
-  if (!r.ok || (r.value.status !== 'bankrupt' && r.value.status !== 'dissolved')) return { events: [] };
-  return handleQuest(state, { type: follow, organization_id: organizationId, day: r.value.ended_day ?? state.posted_day }, io);
+  const ended = await askEnded(io, organizationId);
+  if (!ended) return { events: [] };
+  return handleQuest(state, { type: follow, organization_id: organizationId, day: ended.day ?? state.posted_day }, io);
 }
 
 /**
