@@ -44,6 +44,18 @@ export type Outcome<S, E> =
   }
   | { refusal: Refusal; events?: E[] };
 
+/**
+ * The events of `first` and the rest of its action, then `next`: how a command goes on after
+ * finishing what was under way (an intent a crash or a 503 left pending), without dropping
+ * the steps that action still had to take. A refusal of what was under way ends that action
+ * (its events are kept) and the command is decided all the same.
+ */
+export function followedBy<S, E>(first: Outcome<S, E>, next: (state: S) => Promise<Outcome<S, E>> | Outcome<S, E>): Outcome<S, E> {
+  if ('refusal' in first || !first.andThen) return { events: first.events ?? [], andThen: next };
+  const rest = first.andThen;
+  return { events: first.events, andThen: async (s) => followedBy(await rest(s), next) };
+}
+
 export interface EntityKind<S, C extends { type: string }, E> {
   kind: string;
   /** The command types `handle` takes. */

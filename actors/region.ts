@@ -315,6 +315,7 @@ export class Region<P = Protocols> implements Entities<P> {
       }
       // An action that spans actors persists its intent, then goes on (`andThen`) from the durable state.
       let kept: { answer: unknown } | null = null;
+      let wrote = false;
       for (;;) {
         const events = outcome.events ?? [];
         const writes: Required<Pick<Writes, 'rows' | 'history' | 'credentials'>> = { rows: [], history: [], credentials: [] };
@@ -330,10 +331,13 @@ export class Region<P = Protocols> implements Entities<P> {
         }
         // The last record of a command with an id keeps its answer, so the id is known (and its
         // answer given again) after a restart too. The answer is a pure function of the new state.
+        // A command whose last step records nothing more (a check after its writes) still
+        // writes a record without events for it, once it wrote anything at all.
         const last = !('refusal' in outcome) && !outcome.andThen;
-        const keep = last && commandId !== undefined && events.length > 0;
+        const keep = last && commandId !== undefined && (events.length > 0 || wrote);
         const answer = keep && !('refusal' in outcome) ? (outcome.reply ? outcome.reply(after) : entity.view(after)) : undefined;
-        if (events.length > 0) {
+        if (events.length > 0 || keep) {
+          wrote = true;
           // The first write of a life carries every row (so rows of an older version, or that a
           // failed write left behind, are brought up to date); later ones the rows that changed.
           writes.rows = [...entity.project(after, pipe.projected ? next : undefined), ...eventRows];

@@ -3,6 +3,7 @@
 // here first, from the read model (an organization's controller never changes), so a
 // stranger gets 403 before learning anything about the state of the world. The actors
 // check again when they act.
+import type { Result } from '../actors/result';
 import type { Caller } from './auth';
 import { forbiddenError, notFoundError } from './errors';
 import type { Services } from './services';
@@ -27,4 +28,19 @@ export async function controlledOrganization(s: Services, id: number, caller: Ca
   const org = await organizationRow(s, id);
   if (!caller || org.agent_id !== caller.id) throw forbiddenError(`organization ${id} is not controlled by this agent`);
   return org;
+}
+
+/**
+ * An action planned from where the organization's row says it stands (a journey's days, a
+ * letter's delivery day), sent with that place, which the organization checks. During the
+ * tick in which it arrives, the row may still name the place it has just left; the
+ * organization then refuses (409) and the action is planned once more from its row as it is
+ * after that answer (an answer waits for the writes it reflects, the arrival's among them).
+ */
+export async function plannedWhereItStands<T>(s: Services, id: number, caller: Caller | null, act: (org: OrganizationRow) => Promise<Result<T>>): Promise<Result<T>> {
+  const org = await controlledOrganization(s, id, caller);
+  const first = await act(org);
+  if (first.ok || first.refusal.status !== 409) return first;
+  const now = await controlledOrganization(s, id, caller);
+  return now.location_id === org.location_id ? first : act(now);
 }

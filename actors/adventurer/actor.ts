@@ -2,13 +2,13 @@
 // the adventurer records its intent, asks the organization (lower in the ask order) and
 // records its own side once the organization has agreed (see begin).
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
-import type { EntityIO, EntityKind, Outcome } from '../entity';
+import { followedBy, type EntityIO, type EntityKind, type Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand } from './messages';
 import { hiringFee, decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
-import { askEnded, endReason } from '../organization/ending';
+import { endReason, endedNow } from '../organization/ending';
 
 export const adventurerView = (a: Adventurer) => ({
   id: a.id, name: a.name, strength: a.strength, level: a.level, experience: a.experience,
@@ -90,24 +90,22 @@ async function continuePending(state: AdventurerState, io: EntityIO): Promise<Ou
 }
 
 /**
- * A hired adventurer asks its new organization whether it still stands. One that ended
+ * A hired adventurer reads whether its new organization has ended (endedNow). One that ended
  * meanwhile may have had the follow-up of its end list its employees before this hiring
  * could be seen; the adventurer then goes free as that follow-up would have set it free.
- * Recorded first and asked after: either the follow-up finds the adventurer, or the
- * adventurer finds the end.
  */
 async function confirmEmployer(state: AdventurerState, io: EntityIO, organizationId: number): Promise<Outcome<AdventurerState, AdventurerEvent>> {
   if (!state) return { events: [] };
-  const ended = await askEnded(io, organizationId);
+  const ended = await endedNow(io, organizationId);
   if (!ended) return { events: [] };
-  return adventurerKind.handle(state, { type: 'freed', organization_id: organizationId, day: ended.day ?? state.joined_day, reason: endReason(ended.how) }, io);
+  return adventurerKind.handle(state, { type: 'freed', organization_id: organizationId, day: ended.day, reason: endReason(ended.how) }, io);
 }
 
 /** A command that finds an action under way finishes it first (its refusal, if any, is the old action's own), then is decided. */
 async function afterPending(state: AdventurerState, c: AdventurerCommand, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
   const pending = await continuePending(state, io);
   if ('refusal' in pending && !pending.events?.length) return pending;
-  return { events: pending.events ?? [], andThen: (s) => adventurerKind.handle(s, c, io) };
+  return followedBy(pending, (s) => adventurerKind.handle(s, c, io));
 }
 
 export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, AdventurerEvent> = {

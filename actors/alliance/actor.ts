@@ -7,7 +7,7 @@ import { RANK } from '../order';
 import type { Alliance, AllianceCommand, AllianceEvent, AllianceState } from './messages';
 import { TRUST_ON_ALLIANCE, breakTrust, decideBeginChange, decideChangeDone, decideMemberEnded, decidePropose, evolve, trustOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
-import { askEnded } from '../organization/ending';
+import { firstEnded } from '../organization/ending';
 
 /** The organizations by the names they had when the alliance was proposed. */
 const proposerOf = (a: Alliance) => a.proposer_name ?? `organization ${a.proposer_id}`;
@@ -52,22 +52,18 @@ async function continueChange(state: AllianceState, io: EntityIO): Promise<Outco
 }
 
 /**
- * A proposal is recorded, then both members are asked whether they still stand. One
- * dissolved meanwhile may have had its follow-up list its alliances before this one could
- * be seen (the counterparty was checked in the read model); the alliance then ends as that
- * follow-up would have ended it. Recorded first and asked after, either the follow-up finds
- * the alliance or the alliance finds the end. (A bankrupt member's alliances stand: only
+ * A proposal is recorded, then it reads whether either member has been dissolved (endedNow).
+ * One dissolved meanwhile may have had its follow-up list its alliances before this one could
+ * be seen (the counterparty was checked in the read model before the record); the alliance
+ * then ends as that follow-up would have ended it. (A bankrupt member's alliances stand: only
  * dissolution ends them.)
  */
 async function endIfDissolvedMeanwhile(state: AllianceState, io: EntityIO): Promise<Outcome<AllianceState, AllianceEvent>> {
   if (!state) return { events: [] };
-  for (const id of [state.proposer_id, state.counterparty_id]) {
-    const ended = await askEnded(io, id);
-    if (ended?.how !== 'dissolution') continue;
-    const d = decideMemberEnded(state, id, ended.day ?? state.proposed_day);
-    return 'refusal' in d ? { events: [] } : { events: d.events };
-  }
-  return { events: [] };
+  const ended = await firstEnded(io, [state.proposer_id, state.counterparty_id], (how) => how === 'dissolution');
+  if (!ended) return { events: [] };
+  const d = decideMemberEnded(state, ended.id, ended.day);
+  return 'refusal' in d ? { events: [] } : { events: d.events };
 }
 
 export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEvent> = {

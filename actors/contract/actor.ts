@@ -11,7 +11,7 @@ import type { Refusal } from '../result';
 import type { Contract, ContractAction, ContractCommand, ContractEvent, ContractState } from './messages';
 import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePartyEnded, decidePropose, evolve, fulfilmentOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
-import { askEnded } from '../organization/ending';
+import { firstEnded } from '../organization/ending';
 
 export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false, end_reason: c.end_reason ?? null });
 
@@ -166,21 +166,17 @@ async function closeIfOtherEnded(state: Contract, c: ContractAction, io: EntityI
 }
 
 /**
- * A proposal is recorded, then both organizations are asked whether they still stand. One
- * that ended meanwhile may have had its follow-up list its live contracts before this one
- * could be seen (the counterparty was checked in the read model); the contract then closes
- * as that follow-up would have closed it. Recorded first and asked after, either the
- * follow-up finds the contract or the contract finds the end.
+ * A proposal is recorded, then it reads whether either organization has ended (endedNow).
+ * One that ended meanwhile may have had its follow-up list its live contracts before this one
+ * could be seen (the counterparty was checked in the read model before the record); the
+ * contract then closes as that follow-up would have closed it.
  */
 async function closeIfEndedMeanwhile(state: ContractState, io: EntityIO): Promise<Outcome<ContractState, ContractEvent>> {
   if (!state) return { events: [] };
-  for (const id of [state.proposer_id, state.counterparty_id]) {
-    const ended = await askEnded(io, id);
-    if (!ended) continue;
-    const d = decidePartyEnded(state, id, ended.how, ended.day ?? state.proposed_day);
-    return 'refusal' in d ? { events: [] } : { events: d.events };
-  }
-  return { events: [] };
+  const ended = await firstEnded(io, [state.proposer_id, state.counterparty_id]);
+  if (!ended) return { events: [] };
+  const d = decidePartyEnded(state, ended.id, ended.how, ended.day);
+  return 'refusal' in d ? { events: [] } : { events: d.events };
 }
 
 /** Goes on with the fulfilment or rejection under way; nothing when there is none. */

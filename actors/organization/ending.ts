@@ -16,19 +16,30 @@ import type { Result } from '../result';
 import { isLive } from '../contract/rules';
 
 /** How an organization ended, and on which day. */
-export interface Ended { how: 'bankruptcy' | 'dissolution'; day: number | null }
+export interface Ended { how: 'bankruptcy' | 'dissolution'; day: number }
 
 /**
- * Whether an organization has ended, asked of its actor (so the answer is ordered with its
- * end in its mailbox): how and when, or null while it stands or cannot be asked. An action
- * that has just recorded a link with the organization asks this to learn whether the
- * follow-up of an end may have missed the link (see the callers: the record comes first,
- * the question after, so either the follow-up finds the record or the record finds the end).
+ * Whether an organization has ended: how and when, or null while it stands. Read once the
+ * asking actor's own writes are durable (its read model waits for them, EntityIO.read). An
+ * action that has just recorded a link with the organization (a proposal, a hiring, a
+ * quest's posting, acceptance or pledge) reads this to learn whether the follow-up of an end
+ * may have missed the link: the organization's end is durable before the follow-up lists its
+ * links, and the link is durable before this read, so either the listing finds the link or
+ * this read finds the end, whatever the store and however its commits interleave.
  */
-export async function askEnded(io: EntityIO, organizationId: number): Promise<Ended | null> {
-  const r = await io.ask<{ status: string; ended_day: number | null }, 'organization'>('organization', organizationId, { type: 'status' });
-  if (!r.ok || (r.value.status !== 'bankrupt' && r.value.status !== 'dissolved')) return null;
-  return { how: r.value.status === 'bankrupt' ? 'bankruptcy' : 'dissolution', day: r.value.ended_day };
+export async function endedNow(io: EntityIO, organizationId: number): Promise<Ended | null> {
+  const row = await io.read.row<{ status: string; ended_day: number | null }>('organization', organizationId);
+  if (!row || (row.status !== 'bankrupt' && row.status !== 'dissolved') || row.ended_day === null) return null;
+  return { how: row.status === 'bankrupt' ? 'bankruptcy' : 'dissolution', day: row.ended_day };
+}
+
+/** The first of these organizations that has ended (endedNow), of the ends that count, or null. */
+export async function firstEnded(io: EntityIO, ids: number[], counts: (how: Ended['how']) => boolean = () => true): Promise<(Ended & { id: number }) | null> {
+  for (const id of ids) {
+    const ended = await endedNow(io, id);
+    if (ended && counts(ended.how)) return { ...ended, id };
+  }
+  return null;
 }
 
 /** What the follow-up of an end tells an adventurer it frees. */

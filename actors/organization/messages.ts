@@ -77,11 +77,11 @@ export interface EmployCommand {
 export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: number; party_id: number; name: string }
 /** `op` names this joining: one already applied is not applied again (the adventurer's retried saga). */
 export interface AddPartyMemberCommand { type: 'add-party-member'; agent_id: number; day: number; party_id: number; adventurer_id: number; op?: string }
-/** `op` names this dispatch: one already applied is not applied again (the quest's retried saga). */
 /**
- * `members`: the members the quest checked and records as the party it sends; the party must
- * have exactly these (a member released or added meanwhile refuses the dispatch). Absent in
- * intents recorded before it was carried.
+ * `op` names this dispatch: one already applied is not applied again (the quest's retried
+ * saga). `members`: the members the quest checked and records as the party it sends; the
+ * party must have exactly these (a member released or added meanwhile refuses the dispatch).
+ * The quest always sends them; without them the party is sent as it is.
  */
 export interface DispatchPartyCommand { type: 'dispatch-party'; agent_id: number; day: number; party_id: number; quest_id: number; location_id: string; op?: string; quest_title?: string; members?: number[] }
 /** Gold set aside for a quest: its reward, or a sponsorship. Only the quest can give it back. */

@@ -32,8 +32,10 @@ export function decideSendMessage(state: OrganizationState, c: SendMessageComman
   const refused = checkControl(state, c.agent_id);
   if (refused) return refused;
   if (c.message.recipient_id === state!.id) return conflict('an organization cannot send a private message to itself');
-  // Its delivery day was worked out from where the sender read it stands: an arrival since changes that.
-  if (c.message.sender_location_id !== state!.location_id) return conflict(`${state!.name} stands at ${state!.location_id} now, not at ${c.message.sender_location_id}; send the message again`);
+  // A letter's delivery day was worked out from where the sender read it stands: an arrival since changes that.
+  if (c.message.recipient_id !== null && c.message.sender_location_id !== state!.location_id) {
+    return conflict(`${state!.name} stands at ${state!.location_id} now, not at ${c.message.sender_location_id}, where its letter's delivery was worked out from`);
+  }
   const cost = messageCost(c.message);
   if (state!.treasury < cost) return conflict(`this message costs ${cost} gold but ${state!.name} has ${state!.treasury}`);
   return accept({ type: 'message-sent', day: c.day, agent_id: c.agent_id, message: c.message, cost });
@@ -171,7 +173,7 @@ export function decideTravel(state: OrganizationState, c: TravelCommand): Decisi
   if (org.travel) return conflict(`${org.name} is already travelling to ${org.travel.destination_id} and arrives on day ${org.travel.arrives_day}; a second journey waits for arrival`);
   if (org.location_id === c.destination_id) return conflict(`${org.name} is already at ${c.destination_id}`);
   // The journey was planned from where the sender read it stands: an arrival since (the day's tick) makes that another journey.
-  if (c.from_id !== undefined && org.location_id !== c.from_id) return conflict(`${org.name} stands at ${org.location_id} now, not at ${c.from_id}; plan the journey again`);
+  if (c.from_id !== undefined && org.location_id !== c.from_id) return conflict(`${org.name} stands at ${org.location_id} now, not at ${c.from_id}, where the journey was planned from`);
   return accept({ type: 'travel-started', day: c.day, agent_id: c.agent_id, destination_id: c.destination_id, arrives_day: c.day + c.days });
 }
 

@@ -5,7 +5,7 @@
 // organization would not set aside after the quest recorded its intent) undone.
 import { rng } from '../random';
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
-import type { EntityIO, EntityKind, Outcome } from '../entity';
+import { followedBy, type EntityIO, type EntityKind, type Outcome } from '../entity';
 import { involved as involvedIn, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
 import { conflict, forbidden, type Refusal, type Result } from '../result';
@@ -13,7 +13,7 @@ import { intentEnded, intentRow } from '../intents';
 import { partyResting } from '../organization/rules';
 import type { PartyRecord, Trait } from '../adventurer/messages';
 import { adventurerResting } from '../adventurer/rules';
-import { askEnded } from '../organization/ending';
+import { endedNow } from '../organization/ending';
 import { WORLD_FUND, type Closing, type Quest, type QuestCommand, type QuestEvent, type QuestOutcome, type QuestState, type Resolution, type SettlementPart } from './messages';
 import {
   ACCEPTANCE_DAYS, MONSTERS_SLAIN, REPUTATION, TRUST, acceptanceEndsDay, acceptanceLapse, bondsFor, checkAcceptor, checkOpen, checkRequirements, dueDay, dangerMet, decideBeginDispatch, decideBeginPosting, named, decideBeginSponsoring, decideDispatchAnswer, decidePledgeReturn, decidePost, decideReservationAnswer, effectiveDanger, evolve,
@@ -216,17 +216,15 @@ async function continueReserving(state: QuestState, io: EntityIO): Promise<Outco
 
 /**
  * A quest that has just recorded a link with an organization (its posting, an acceptance, a
- * pledge) asks that organization whether it still stands. One that ended meanwhile may have
- * had the follow-up of its end list the live quests before this record could be seen; the
- * quest then does what that follow-up would have done (actors/organization/ending.ts).
- * Recorded first and asked after: either the follow-up finds the quest, or the quest finds
- * the end.
+ * pledge) reads whether that organization has ended (endedNow). One that ended meanwhile may
+ * have had the follow-up of its end list the live quests before this record could be seen;
+ * the quest then does what that follow-up would have done (actors/organization/ending.ts).
  */
 async function confirmLinked(state: QuestState, io: EntityIO, organizationId: number, follow: 'organization-ended' | 'sponsor-ended'): Promise<Outcome<QuestState, QuestEvent>> {
   if (!state) return { events: [] };
-  const ended = await askEnded(io, organizationId);
+  const ended = await endedNow(io, organizationId);
   if (!ended) return { events: [] };
-  return handleQuest(state, { type: follow, organization_id: organizationId, day: ended.day ?? state.posted_day }, io);
+  return handleQuest(state, { type: follow, organization_id: organizationId, day: ended.day }, io);
 }
 
 /**
@@ -363,7 +361,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Pr
     if (finishing && ((c.type === 'complete' && finishing.end.type === 'resolved') || (c.type === 'cancel' && finishing.end.type === 'withdrawn'))) return pending;
     if (posting && c.type === 'post') return pending;
     if (sending && c.type === 'dispatch' && c.party_id === sending.party_id) return pending;
-    return { events: pending.events ?? [], andThen: (s) => handleQuest(s, c, io) };
+    return followedBy(pending, (s) => handleQuest(s, c, io));
   }
   switch (c.type) {
     case 'status': return state ? { events: [] } : { refusal: { status: 404, detail: 'quest not found' } };

@@ -5,7 +5,7 @@ import {
   AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, RelationshipsQuery
 } from '../../codecs/requests';
 import { pairKey } from '../../actors/relationship/rules';
-import { controlledOrganization, organizationRow, type OrganizationRow } from '../control';
+import { controlledOrganization, organizationRow, plannedWhereItStands, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
 import { offsetPageOf, Page, pageOf, readPage } from '../paging';
 import { route } from '../route';
@@ -170,18 +170,19 @@ export const diplomacyRoutes = [
     method: 'POST', path: '/api/messages', auth: 'agent', body: MessageCreate, success: 201,
     summary: 'Send a message: public (recipient_id null) 1 gold, private 2, rumor 3. Private mail between places arrives after the journey time.',
     async handle({ body, caller }, s) {
-      const sender = await controlledOrganization(s, body.sender_id, caller);
-      const recipient = body.recipient_id === null ? null : await organizationRow(s, body.recipient_id);
-      const day = await s.day();
-      // Only a letter travels: the road graph is read for a recipient alone.
-      const delay = recipient ? deliveryDelay(await s.read.list<RouteGraphNode>('locations'), sender.location_id, recipient.location_id) : 0;
-      const id = await s.store.nextId('message');
-      const command: OrganizationCommand = {
-        type: 'send-message', agent_id: caller!.id, day,
-        message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null, recipient_name: recipient?.name ?? null },
-      };
       // The organization answers with the message as its row shows it.
-      return unwrap(await s.entities.ask('organization', body.sender_id, command));
+      return unwrap(await plannedWhereItStands(s, body.sender_id, caller, async (sender) => {
+        const recipient = body.recipient_id === null ? null : await organizationRow(s, body.recipient_id);
+        const day = await s.day();
+        const id = await s.store.nextId('message');
+        // Only a letter travels: the road graph is read for a recipient alone.
+        const delay = recipient ? deliveryDelay(await s.read.list<RouteGraphNode>('locations'), sender.location_id, recipient.location_id) : 0;
+        const command: OrganizationCommand = {
+          type: 'send-message', agent_id: caller!.id, day,
+          message: { id, recipient_id: body.recipient_id, body: body.body, kind: body.kind, deliver_day: day + delay, sender_location_id: sender.location_id, recipient_location_id: recipient?.location_id ?? null, recipient_name: recipient?.name ?? null },
+        };
+        return s.entities.ask('organization', body.sender_id, command);
+      }));
     },
   }),
   route({

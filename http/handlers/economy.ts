@@ -13,7 +13,7 @@ import {
   EstablishmentsQuery, LocationPath, MarketQuery, ProjectCreate, ProjectPath, ResourcePath, TradeCreate, TradeQuoteQuery, TravelCreate, TravelPlanQuery, WorkerAction, PageQuery, ProjectsQuery
 } from '../../codecs/requests';
 import type { Caller } from '../auth';
-import { controlledOrganization } from '../control';
+import { controlledOrganization, plannedWhereItStands } from '../control';
 import { conflictError, fromRefusal, notFoundError, unwrap } from '../errors';
 import { type Listed, pageOf, readJsonPage } from '../paging';
 import { route } from '../route';
@@ -183,13 +183,14 @@ export const economyRoutes = [
     method: 'POST', path: '/api/travel', auth: 'agent', body: TravelCreate,
     summary: 'Set out for another location; the journey takes the road days plus one day per 20 danger of the destination, a day less from a place with a travel establishment (never under 1 day).',
     async handle({ body, caller }, s) {
-      const org = await controlledOrganization(s, body.organization_id, caller);
       const destination = await location(s, body.destination_id);
-      const road = roadDays(await s.read.list<LocationRow>('locations'), org.location_id, destination.id);
-      if (road === null && org.location_id !== destination.id) throw conflictError(`no road leads from ${org.location_id} to ${destination.id}`);
-      return askOrg(s, body.organization_id, {
-        type: 'travel', agent_id: caller!.id, day: await s.day(), destination_id: destination.id, from_id: org.location_id, days: travelDays(road ?? 0, destination.danger, await setOutCut(s, org.location_id)),
-      });
+      return unwrap(await plannedWhereItStands(s, body.organization_id, caller, async (org) => {
+        const road = roadDays(await s.read.list<LocationRow>('locations'), org.location_id, destination.id);
+        if (road === null && org.location_id !== destination.id) throw conflictError(`no road leads from ${org.location_id} to ${destination.id}`);
+        return s.entities.ask('organization', body.organization_id, {
+          type: 'travel', agent_id: caller!.id, day: await s.day(), destination_id: destination.id, from_id: org.location_id, days: travelDays(road ?? 0, destination.danger, await setOutCut(s, org.location_id)),
+        });
+      }));
     },
   }),
   ...(['hire', 'release'] as const).map((verb) => route({

@@ -203,4 +203,53 @@ describe('Idempotency-Key over HTTP', () => {
     const theirs = (await w.get('/api/organizations')).body.filter((o: { agent_id: number }) => o.agent_id === agent.id);
     assert.equal(theirs.length, 1);
   });
+
+  it('acts once for actions whose last step records nothing (a check after their writes): a pledge, a hiring, an acceptance', async () => {
+    const idem = w.services.store.idempotency;
+    const complete = idem.complete;
+    // Each first attempt loses its answer, as if the service stopped before keeping it; each retry comes after the lease.
+    const lost = async (path: string, body: Record<string, unknown>, agentKey: string, k: string) => {
+      idem.complete = async () => false;
+      w.services.now = () => Date.now();
+      try {
+        return await w.call('POST', path, { key: agentKey, body, headers: { 'idempotency-key': k } });
+      } finally {
+        idem.complete = complete;
+        w.services.now = () => Date.now() + IDEMPOTENCY_LEASE_MS + 1_000;
+      }
+    };
+    const again = (path: string, body: Record<string, unknown>, agentKey: string, k: string) =>
+      w.call('POST', path, { key: agentKey, body, headers: { 'idempotency-key': k } });
+    const giver = await foundOrg(w, 'Twice Asked Givers', 'merchant company');
+    const patron = await foundOrg(w, 'Twice Asked Patrons', 'merchant company');
+    const band = await foundOrg(w, 'Twice Asked Band', 'mercenary band');
+    const quest = (await w.post('/api/quests', { title: 'Rats in the cellar', description: 'They are everywhere.', requester_id: giver.org.id, location_id: giver.org.location_id, reward: 30 }, giver.key)).body;
+
+    const pledge = { organization_id: patron.org.id, amount: 25 };
+    const k1 = newKey();
+    const first = await lost(`/api/quests/${quest.id}/sponsors`, pledge, patron.key, k1);
+    assert.equal(first.status, 201, first.text);
+    const retry = await again(`/api/quests/${quest.id}/sponsors`, pledge, patron.key, k1);
+    assert.equal(retry.status, 201, retry.text);
+    assert.deepEqual(retry.body, first.body, 'the quest answers its first answer for the same command id');
+    assert.equal((await w.get(`/api/quests/${quest.id}`)).body.reward, 55, 'pledged once');
+    assert.equal((await orgOf(w, patron.org.id)).treasury, patron.org.treasury - 25, 'paid once');
+
+    const adventurer = (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
+    const hire = { organization_id: band.org.id, adventurer_id: adventurer.id };
+    const k2 = newKey();
+    const hired = await lost('/api/adventurers/hire', hire, band.key, k2);
+    assert.equal(hired.status, 200, hired.text);
+    const hiredAgain = await again('/api/adventurers/hire', hire, band.key, k2);
+    assert.equal(hiredAgain.status, 200, hiredAgain.text);
+    assert.deepEqual(hiredAgain.body, hired.body);
+
+    const k3 = newKey();
+    const accepted = await lost(`/api/quests/${quest.id}/accept`, { organization_id: band.org.id }, band.key, k3);
+    assert.equal(accepted.status, 200, accepted.text);
+    const acceptedAgain = await again(`/api/quests/${quest.id}/accept`, { organization_id: band.org.id }, band.key, k3);
+    assert.equal(acceptedAgain.status, 200, acceptedAgain.text);
+    assert.deepEqual(acceptedAgain.body, accepted.body);
+    w.services.now = () => Date.now();
+  });
 });

@@ -367,9 +367,12 @@ describe('diplomacy rules', () => {
       assert.equal(refusalOf(send(found(0), message())), 409);
     });
 
-    it('refuses a message whose delivery was worked out from a place the sender has left since (409)', () => {
-      const r = send({ ...found(10), location_id: 'greenhollow' }, message({ sender_location_id: 'emberfall' }));
-      assert.deepEqual(r, { refusal: { status: 409, detail: 'Quill & Co stands at greenhollow now, not at emberfall; send the message again' } });
+    it('refuses a letter whose delivery was worked out from a place the sender has left since (409); a public message or rumor goes at once from anywhere', () => {
+      const arrived = { ...found(10), location_id: 'greenhollow' };
+      const r = send(arrived, message({ recipient_id: 4, sender_location_id: 'emberfall' }));
+      assert.deepEqual(r, { refusal: { status: 409, detail: 'Quill & Co stands at greenhollow now, not at emberfall, where its letter\'s delivery was worked out from' } });
+      assert.equal(eventsOf<OrganizationEvent>(send(arrived, message({ sender_location_id: 'emberfall' }))).length, 1);
+      assert.equal(eventsOf<OrganizationEvent>(send(arrived, message({ kind: 'rumor', sender_location_id: 'emberfall' }))).length, 1);
     });
 
     it('refuses another agent (403), a private message to oneself (409) and an unknown sender (404)', () => {

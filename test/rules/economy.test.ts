@@ -69,7 +69,7 @@ describe('economy rules of an organization', () => {
       assert.equal(there.location_id, 'greenhollow');
       // Planned from the row of before the arrival: from emberfall back to emberfall, a day.
       const stale = decideTravel(there, { type: 'travel', agent_id: 1, day: 4, destination_id: 'emberfall', days: 1, from_id: 'emberfall' });
-      assert.deepEqual(stale, { refusal: { status: 409, detail: 'Hearth Co stands at greenhollow now, not at emberfall; plan the journey again' } });
+      assert.deepEqual(stale, { refusal: { status: 409, detail: 'Hearth Co stands at greenhollow now, not at emberfall, where the journey was planned from' } });
       const planned = apply(there, decideTravel(there, { type: 'travel', agent_id: 1, day: 4, destination_id: 'emberfall', days: 3, from_id: 'greenhollow' }));
       assert.equal(planned.travel!.arrives_day, 7);
       // A command of before from_id was carried sets out as it always did.

@@ -404,7 +404,7 @@ describe('rules of actions that span actors', () => {
       assert.match(refused.refusal.detail, /party The Few changed while it was being sent \(its members are now 31\); dispatch it again/);
       // The quest saw 31 alone; 30 joined in between.
       assert.equal((decideDispatchParty(o, { ...send, members: [31] }) as { refusal: { status: number } }).refusal.status, 409);
-      // The same members in another order, or an intent recorded before members were carried: sent.
+      // The same members in another order, or a command without them: sent.
       assert.equal(eventsOf(decideDispatchParty(o, { ...send, members: [31, 30] }))[0].type, 'party-dispatched');
       assert.equal(eventsOf(decideDispatchParty(o, send))[0].type, 'party-dispatched');
     });
