@@ -207,7 +207,9 @@ export function populationDay(population: number, capacity: number, market: Mark
     return Math.max(1, Math.floor(population * (1 - FAMINE_RATE)));
   }
   const growth = population * GROWTH_RATE * growthFactor * (1 - population / capacity);
-  return Math.max(1, Math.round(population + growth));
+  // Growth stops at what the land can feed.
+  const grown = growth > 0 ? Math.min(Math.max(population, capacity), population + growth) : population + growth;
+  return Math.max(1, Math.round(grown));
 }
 
 /**

@@ -30,6 +30,8 @@ export interface Location extends LocationSpec {
   /** null where nobody lives (wilderness, dungeons): nothing is traded there. */
   market: Market | null;
   settled_day: number;
+  /** The world event that founded the place; absent for the world's own places. */
+  seeded_by_event?: number;
   /** A trade under way: agreed and recorded before the organization is asked, cleared when it ends. */
   pending_trade?: PendingTrade | null;
   /** The quests whose fight has changed its monsters, with their days: each changes them once (actors/applied.ts; absent in records from before this was kept). */
@@ -41,7 +43,8 @@ export interface Location extends LocationSpec {
 /** A trade as agreed (the quote), numbered. */
 export interface PendingTrade extends Omit<Traded, 'type'> { serial: number }
 
-export interface SeedLocationCommand { type: 'seed'; location: LocationSpec; profile: MarketProfile; day: number }
+/** `world_event_id`: the world event that founds the place (none for the world's own places). */
+export interface SeedLocationCommand { type: 'seed'; location: LocationSpec; profile: MarketProfile; day: number; world_event_id?: number }
 export interface LocationStatusCommand { type: 'status' }
 export interface LocationDayCommand { type: 'day-began'; day: number; construction: number; modifiers?: LocationModifiers; /** The world's seed: today's harvest is drawn from it. */ seed?: string }
 export interface AddRouteCommand { type: 'add-route'; day: number; route: Route }
@@ -61,7 +64,7 @@ export interface LocationResumeCommand { type: 'resume' }
 export type LocationCommand =
   | LocationResumeCommand | SeedLocationCommand | LocationStatusCommand | LocationDayCommand | TradeCommand | MonstersChangedCommand | AddRouteCommand | IntroduceResourceCommand;
 
-export interface LocationSeeded { type: 'seeded'; day: number; location: LocationSpec; market: Market | null }
+export interface LocationSeeded { type: 'seeded'; day: number; location: LocationSpec; market: Market | null; world_event_id?: number }
 export interface DaySettled { type: 'day-settled'; day: number; population: number; market: Market | null; monster_population: number; danger_modifier?: number }
 export interface RouteAdded { type: 'route-added'; day: number; route: Route }
 export interface ResourceIntroduced { type: 'resource-introduced'; day: number; entry: MarketEntry; world_event_id: number }

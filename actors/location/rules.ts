@@ -22,14 +22,17 @@ export function derivedDanger(baseDanger: number, baseMonsters: number, monsters
 /** Wilderness and dungeon monsters breed every day (core rule 10); `factor` scales the growth (world events). */
 export function monsterGrowth(kind: string, monsters: number, baseMonsters: number, factor = 1): number {
   if (!WILD_KINDS.includes(kind) || baseMonsters <= 0) return 0;
-  const room = 1 - monsters / (baseMonsters * MONSTER_CAP_RATIO);
-  return Math.max(0, Math.ceil(monsters * MONSTER_GROWTH * factor * room));
+  const cap = baseMonsters * MONSTER_CAP_RATIO;
+  const room = 1 - monsters / cap;
+  // Never past the cap, however fast a world event makes them breed.
+  return Math.max(0, Math.min(Math.floor(cap) - monsters, Math.ceil(monsters * MONSTER_GROWTH * factor * room)));
 }
 
 export function decideSeed(state: LocationState, c: SeedLocationCommand): Decision<LocationEvent> {
-  if (state) return accept();
+  // Seeded again by the same hand (a retried seeding or world event) it is done; another world event's place is taken.
+  if (state) return c.world_event_id !== undefined && state.seeded_by_event !== c.world_event_id ? conflict(`location ${state.id} already exists`) : accept();
   const market = c.location.population > 0 ? openingMarket(c.location.population, c.profile) : null;
-  return accept({ type: 'seeded', day: c.day, location: c.location, market });
+  return accept({ type: 'seeded', day: c.day, location: c.location, market, ...(c.world_event_id === undefined ? {} : { world_event_id: c.world_event_id }) });
 }
 
 /**
@@ -150,6 +153,7 @@ export function evolve(state: LocationState, e: LocationEvent): LocationState {
     return {
       ...e.location, routes: e.location.routes.map((r) => ({ ...r })), base_danger: e.location.danger, base_monsters: e.location.monster_population, danger_modifier: 0,
       capacity: Math.round(e.location.population * CAPACITY_RATIO), market: e.market, settled_day: e.day,
+      ...(e.world_event_id === undefined ? {} : { seeded_by_event: e.world_event_id }),
     };
   }
   if (!state) return state;

@@ -348,8 +348,14 @@ export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   handle: handleQuest,
 };
 
-async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO): Promise<Outcome<QuestState, QuestEvent>> {
+async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, dayKept = false): Promise<Outcome<QuestState, QuestEvent>> {
   if (c.type === 'resume') return continuePending(state, io);
+  // A quest whose deadline or acceptance has run out by the command's day settles that first,
+  // as its day would (the day's tick reaches every quest a little after the day begins).
+  if (state && !dayKept && (c.type === 'accept' || c.type === 'dispatch' || c.type === 'complete')) {
+    const due = dueDay(state);
+    if (due !== null && c.day >= due) return followedBy(await handleQuest(state, { type: 'day-began', day: c.day }, io), (s) => handleQuest(s, c, io, true));
+  }
   if ((state?.closing || state?.pledge_return || state?.reserving || state?.dispatching) && c.type !== 'status') {
     // What a crash cut short is finished first; the command is then decided afresh.
     const finishing = state.closing;

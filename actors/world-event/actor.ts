@@ -112,7 +112,7 @@ async function continueBeginning(state: WorldEventState, io: EntityIO): Promise<
   };
   if (spec.location) {
     const l = spec.location;
-    const seeded = await io.ask('location', l.id, { type: 'seed', location: l, profile: {}, day });
+    const seeded = await io.ask('location', l.id, { type: 'seed', location: l, profile: {}, day, world_event_id: spec.id });
     if (!seeded.ok) return fail(`location ${l.id}`, seeded);
     for (const r of l.routes) {
       const back: Route = { destination_id: l.id, distance_days: r.distance_days, danger: r.danger };

@@ -31,6 +31,16 @@ export const isForest = (p: PlaceLike) => p.kind === 'forest'
 const here = (e: Effect, locationId: string) => e.location_id === null || e.location_id === locationId;
 const factor = (percent: number) => Math.max(0, 1 + percent / 100);
 
+/** A world event moves a rate (production, population growth, monster growth) at most this many times its usual. */
+export const RATE_FACTOR_MAX = 5;
+
+/**
+ * A summed percentage as a factor on a rate, within 0 and RATE_FACTOR_MAX: as with prices
+ * (boundedPriceFactor), a modifier of +1,000,000% would otherwise make goods from a budget
+ * that paid for a ten-thousandth of them, and people or monsters far past what a place holds.
+ */
+export const rateFactor = (percent: number) => Math.min(RATE_FACTOR_MAX, factor(percent));
+
 export function locationModifiers(effects: Effect[], place: PlaceLike): LocationModifiers {
   const m = { danger: 0, monster: 0, population: 0, production: 0, prices: {} as Record<string, number> };
   for (const e of effects) {
@@ -48,7 +58,7 @@ export function locationModifiers(effects: Effect[], place: PlaceLike): Location
   const all = m.prices['*'] ?? 0;
   const prices: Record<string, number> = {};
   for (const [k, v] of Object.entries(m.prices)) prices[k] = factor(k === '*' ? v : v + all);
-  return { danger: m.danger, monster_growth: factor(m.monster), population_growth: factor(m.population), production: factor(m.production), prices };
+  return { danger: m.danger, monster_growth: rateFactor(m.monster), population_growth: rateFactor(m.population), production: rateFactor(m.production), prices };
 }
 
 export function organizationModifiers(effects: Effect[], locationId: string): OrganizationModifiers {

@@ -507,6 +507,53 @@ describe('fair play over HTTP', function () {
     });
   });
 
+  describe('a day the tick has not reached yet', () => {
+    // The day is moved on for this process's requests only (a fake of time): one node.
+    beforeEach(async () => { if (w.nodes.length > 1) { await w.close(); w = await startTestWorld({ nodes: 1 }); } });
+
+    async function sentOnQuest(deadlineDays: number | null) {
+      const band = await foundOrg(w, 'Late Runners', 'adventurers band');
+      const mill = await foundOrg(w, 'Deadline Mill', 'merchant company');
+      const free = (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
+      expectStatus(await w.post('/api/adventurers/hire', { organization_id: band.org.id, adventurer_id: free.id }, band.key), 200);
+      const party = (await w.post('/api/parties', { organization_id: band.org.id, name: 'The Latecomers' }, band.key)).body;
+      expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: free.id }, band.key), 200);
+      const quest = (await w.post('/api/quests', questBody(mill.org.id, { reward: 20, deadline_days: deadlineDays }), mill.key)).body;
+      return { band, mill, party, quest };
+    }
+
+    it('a quest completed after its deadline, before the tick reached it, fails as its deadline says', async () => {
+      const { band, mill, party, quest } = await sentOnQuest(1);
+      expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: quest.id }, band.key), 200);
+      await w.tick();
+      assert.equal(await today(w), quest.deadline_day);
+      const millBefore = (await orgOf(w, mill.org.id)).treasury;
+      // The day after the deadline has begun; the tick has not settled the quest yet.
+      sinon.stub(w.services, 'day').resolves(quest.deadline_day + 1);
+      const late = await w.post(`/api/quests/${quest.id}/complete`, undefined, band.key);
+      expectStatus(late, 409);
+      const after = (await w.get(`/api/quests/${quest.id}`)).body;
+      assert.equal(after.status, 'resolved');
+      assert.equal(after.outcome, 'failure');
+      assert.equal(after.resolution.reward_paid, 0);
+      assert.match(after.resolution.reason, /deadline passed/);
+      assert.equal((await orgOf(w, mill.org.id)).treasury, millBefore + 20, 'the reward went back to the requester');
+    });
+
+    it('a quest whose acceptance ran out cannot be sent on before the tick reopened it', async () => {
+      const { band, party, quest } = await sentOnQuest(null);
+      expectStatus(await w.post(`/api/quests/${quest.id}/accept`, { organization_id: band.org.id }, band.key), 200);
+      const accepted = (await w.get(`/api/quests/${quest.id}`)).body;
+      sinon.stub(w.services, 'day').resolves(accepted.acceptance_ends_day + 1);
+      const late = await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: quest.id }, band.key);
+      expectStatus(late, 409);
+      const after = (await w.get(`/api/quests/${quest.id}`)).body;
+      assert.equal(after.status, 'open');
+      assert.equal(after.accepted_organization_id, null);
+      assert.equal((await w.get(`/api/parties/${party.id}`)).body.status, 'formed');
+    });
+  });
+
   describe('a write that fails part-way through an action', () => {
     // Faults are injected into one process's store: these tests run on one node.
     beforeEach(async () => { if (w.nodes.length > 1) { await w.close(); w = await startTestWorld({ nodes: 1 }); } });

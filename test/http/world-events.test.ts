@@ -558,6 +558,24 @@ describe('world events and suggestions over HTTP', function () {
       assert.equal(t.body.travel.arrives_day, 1 + 2 + Math.ceil(10 / 20));
     });
 
+    it('two events founding the same place at once: one founds it, the other is refused (409) and leaves no road to it', async () => {
+      const town = { ...settlement, id: 'twinville', routes: [{ destination_id: 'emberfall', distance_days: 1, danger: 5 }] };
+      const dungeon = { ...settlement, id: 'twinville', kind: 'dungeon', population: 0, routes: [{ destination_id: 'ashen-moors', distance_days: 7, danger: 50 }] };
+      const [one, two] = await Promise.all([
+        w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { location: town }) }),
+        w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { location: dungeon }) }),
+      ]);
+      assert.deepEqual([one.status, two.status].sort(), [201, 409], `${one.text}\n${two.text}`);
+      const founded = one.status === 201 ? town : dungeon;
+      const other = one.status === 201 ? dungeon : town;
+      assert.equal((await w.get('/api/locations/twinville')).body.kind, founded.kind);
+      const roadsIn = async (from: string) => (await place(w, from)).routes.filter((r: { destination_id: string }) => r.destination_id === 'twinville');
+      assert.equal((await roadsIn(other.routes[0].destination_id)).length, 0, 'no one-sided road from the refused event');
+      assert.equal((await roadsIn(founded.routes[0].destination_id)).length, 1);
+      const live = (await w.get('/api/world-events')).body.filter((e: { location_id: string | null }) => e.location_id === 'twinville');
+      assert.equal(live.length, 1, 'one event says it founded the place');
+    });
+
     it('refuses a settlement that exists (409) or leads to an unknown place (404), and changes nothing', async () => {
       const history = await historyCount(w);
       expectStatus(await w.call('POST', '/api/world-events', { admin: ADMIN, body: eventBody([effect('maintenance_modifier', 1)], { location: { ...settlement, id: 'emberfall' } }) }), 409);

@@ -11,7 +11,7 @@ import type { FoundCommand, MessageSpec, Organization, OrganizationEvent, Organi
 import { MESSAGE_COST, decideFound, decideSendMessage, decideTransfer, evolve as evolveOrg, messageCost } from '../../actors/organization/rules';
 import { generateWorld } from '../../actors/world/generate';
 import { decideEnd, evolve as evolveEvent, type WorldEvent, type WorldEventState } from '../../actors/world-event/actor';
-import { NO_LOCATION_MODIFIERS, isForest, locationModifiers, organizationModifiers, type Effect } from '../../actors/world-event/effects';
+import { NO_LOCATION_MODIFIERS, RATE_FACTOR_MAX, isForest, locationModifiers, organizationModifiers, rateFactor, type Effect } from '../../actors/world-event/effects';
 import { deliveryDelay } from '../../http/handlers/diplomacy';
 
 type Refusable<E> = { events: E[] } | { refusal: { status: number; detail: string } };
@@ -482,6 +482,17 @@ describe('diplomacy rules', () => {
       assert.equal(m.monster_growth, 2.5);
       assert.equal(m.population_growth, 0.7);
       assert.equal(m.production, 0);
+    });
+
+    it('moves a rate at most RATE_FACTOR_MAX times its usual, however large the modifier', () => {
+      const m = locationModifiers([
+        effect('monster_growth_modifier', 1_000_000), effect('population_growth_modifier', 1_000_000), effect('production_modifier', 1_000_000),
+      ], place('emberfall'));
+      assert.deepEqual([m.monster_growth, m.population_growth, m.production], [RATE_FACTOR_MAX, RATE_FACTOR_MAX, RATE_FACTOR_MAX]);
+      assert.equal(RATE_FACTOR_MAX, 5);
+      assert.equal(rateFactor(400), 5);
+      assert.equal(rateFactor(399), 4.99);
+      assert.equal(rateFactor(-1_000), 0);
     });
 
     it('applies market price factors by resource, or to all resources (adding to a single resource\'s), only where aimed', () => {

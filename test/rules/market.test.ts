@@ -140,6 +140,9 @@ describe('market rules', () => {
       const fed = openingMarket(1000, {});
       assert.ok(populationDay(1000, 1500, fed) > 1000);
       assert.equal(populationDay(1500, 1500, fed), 1500);
+      // However fast a world event makes it grow, not past what the land can feed.
+      assert.equal(populationDay(1000, 1500, fed, 1_000_000), 1500);
+      for (const population of [1, 700, 1400, 1499]) assert.ok(populationDay(population, 1500, fed, 1_000_000) <= 1500);
       const starving = { ...fed, food: { ...fed.food, supply: 0 } };
       assert.ok(populationDay(1000, 1500, starving) < 1000);
     });

@@ -396,6 +396,21 @@ describe('monsters and derived danger (core rule 10)', () => {
     assert.ok(derivedDanger(50, 150, 200) > derivedDanger(50, 150, 150));
   });
 
+  it('a place founded by a world event is taken: another event founding it is refused (409), the same one seeding it again changes nothing', () => {
+    const spec = { id: 'twinville', name: 'Twinville', kind: 'town', description: 'New.', danger: 5, population: 1000, monster_population: 0, routes: [] };
+    const first = decideSeed(null, { type: 'seed', day: 3, profile: {}, location: spec, world_event_id: 4 });
+    assert.ok('events' in first);
+    const town = first.events.reduce<LocationState>((s, e: LocationEvent) => evolveLocation(s, e), null)!;
+    assert.deepEqual(decideSeed(town, { type: 'seed', day: 3, profile: {}, location: { ...spec, kind: 'dungeon', population: 0 }, world_event_id: 5 }),
+      { refusal: { status: 409, detail: 'location twinville already exists' } });
+    assert.deepEqual(decideSeed(town, { type: 'seed', day: 3, profile: {}, location: spec, world_event_id: 4 }), { events: [] });
+    // The world's own places are seeded again at every start: nothing changes.
+    const own = decideSeed(null, { type: 'seed', day: 1, profile: {}, location: { ...spec, id: 'emberfall' } });
+    const emberfall = (own as { events: LocationEvent[] }).events.reduce<LocationState>((s, e) => evolveLocation(s, e), null);
+    assert.deepEqual(decideSeed(emberfall, { type: 'seed', day: 1, profile: {}, location: { ...spec, id: 'emberfall' } }), { events: [] });
+    assert.equal(decideSeed(emberfall, { type: 'seed', day: 3, profile: {}, location: { ...spec, id: 'emberfall' }, world_event_id: 6 }).hasOwnProperty('refusal'), true);
+  });
+
   it('a quest outcome changing the monsters changes the danger of the place', () => {
     const seeded = decideSeed(null, {
       type: 'seed', day: 1, profile: {},
@@ -419,6 +434,10 @@ describe('monsters and derived danger (core rule 10)', () => {
     assert.equal(monsterGrowth('wilderness', 100, 100), 1);
     assert.equal(monsterGrowth('dungeon', 1000, 1000), 7);
     assert.equal(monsterGrowth('town', 30, 20), 0);
+    // However fast a world event makes them breed, never past three times their original number.
+    assert.equal(monsterGrowth('dungeon', 1000, 1000, 1_000_000), 2000);
+    assert.equal(monsterGrowth('dungeon', 2999, 1000, 1_000_000), 1);
+    assert.equal(monsterGrowth('dungeon', 3000, 1000, 5), 0);
     assert.equal(monsterGrowth('town', 20, 20), 0);
     assert.equal(monsterGrowth('city', 50, 50), 0);
   });
