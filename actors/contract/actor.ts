@@ -11,7 +11,7 @@ import type { Refusal } from '../result';
 import type { Contract, ContractAction, ContractCommand, ContractEvent, ContractState } from './messages';
 import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePartyEnded, decidePropose, evolve, fulfilmentOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
-import { firstEnded } from '../organization/ending';
+import { endedNow, firstEnded } from '../organization/ending';
 
 export const contractView = ({ fulfilment: _f, fulfilment_attempts: _a, rejection: _r, ...c }: Contract) => ({ ...c, withdrawn: c.withdrawn ?? false, end_reason: c.end_reason ?? null });
 
@@ -156,9 +156,9 @@ async function continueRejection(state: ContractState, io: EntityIO): Promise<Ou
  */
 async function closeIfOtherEnded(state: Contract, c: ContractAction, io: EntityIO): Promise<Outcome<ContractState, ContractEvent> | null> {
   const other = c.organization_id === state.proposer_id ? state.counterparty_id : state.proposer_id;
-  const row = await io.read.row<{ status: string; ended_day: number | null }>('organization', other);
-  if (!row || (row.status !== 'bankrupt' && row.status !== 'dissolved')) return null;
-  const d = decidePartyEnded(state, other, row.status === 'bankrupt' ? 'bankruptcy' : 'dissolution', row.ended_day ?? c.day);
+  const ended = await endedNow(io, other);
+  if (!ended) return null;
+  const d = decidePartyEnded(state, other, ended.how, ended.day);
   if ('refusal' in d || !d.events.length) return null;
   // The refusal is the one the closed contract gives any later action.
   const refused = decideAction(d.events.reduce(evolve, state as ContractState), c);

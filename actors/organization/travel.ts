@@ -34,7 +34,6 @@ export function quickestRoads(places: RouteGraphNode[], from: string, to: string
   return null;
 }
 
-/** Days of road between two places over the route graph, or null if unreachable. */
 /**
  * Where an organization stands as day `day` begins: where its journey arrives, if it
  * arrives by then; else where it is. The day's place, its world events and its upkeep
@@ -44,6 +43,7 @@ export function quickestRoads(places: RouteGraphNode[], from: string, to: string
 export const standsAtDayStart = (o: { location_id: string; travel: { destination_id: string; arrives_day: number } | null }, day: number): string =>
   (o.travel && o.travel.arrives_day <= day ? o.travel.destination_id : o.location_id);
 
+/** Days of road between two places over the route graph, or null if unreachable. */
 export const roadDays = (places: RouteGraphNode[], from: string, to: string): number | null => quickestRoads(places, from, to)?.days ?? null;
 
 /**

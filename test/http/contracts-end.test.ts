@@ -9,7 +9,7 @@ import assert from 'assert/strict';
 import sinon from 'sinon';
 import { resumeIntents } from '../../actors/intents';
 import { expectStatus, foundOrg, type LedgerEvent } from '../support/http';
-import { CRASH, allEvents, holdWrite, pendingIntents } from '../support/sagas';
+import { CRASH, allEvents, dissolvedMeanwhile, pendingIntents } from '../support/sagas';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 type Actor = Awaited<ReturnType<typeof foundOrg>>;
@@ -216,20 +216,15 @@ describe('a proposal made while its counterparty dissolves', function () {
   beforeEach(async () => { w = await startTestWorld({ nodes: 1 }); });
   afterEach(async () => { sinon.restore(); await w.close(); });
 
-  const holdProposal = (kind: string) => holdWrite(w, (key) => key.startsWith(`${kind}:`), 'proposed');
+  const proposal = (kind: string) => (key: string) => key.startsWith(`${kind}:`);
 
   it('a contract closes as the follow-up of the end would have closed it: rejected with the reason, listed as live nowhere', async () => {
     const aurelia = await foundOrg(w, 'Aurelia House');
     const borin = await foundOrg(w, 'Borin Smithy', 'crafters workshop');
-    const { holding, release } = holdProposal('contract');
-    const proposing = w.call('POST', '/api/contracts', {
+    const made = await dissolvedMeanwhile(w, proposal('contract'), 'proposed', () => w.call('POST', '/api/contracts', {
       key: aurelia.key,
       body: { proposer_id: aurelia.org.id, counterparty_id: borin.org.id, title: 'Ore for the forge', terms: 'Five ore delivered at Emberfall.', value: 40, resource: null, quantity: 0 },
-    });
-    await holding;
-    expectStatus(await w.post(`/api/organizations/${borin.org.id}/dissolve`, undefined, borin.key), 200);
-    release();
-    const made = await proposing;
+    }), borin);
     expectStatus(made, 201);
     assert.equal(made.body.status, 'rejected');
     assert.match(made.body.end_reason, /Borin Smithy\) was dissolved/);
@@ -244,12 +239,8 @@ describe('a proposal made while its counterparty dissolves', function () {
     const aurelia = await foundOrg(w, 'Aurelia House');
     const borin = await foundOrg(w, 'Borin Smithy', 'crafters workshop');
     const cobalt = await foundOrg(w, 'Cobalt Band', 'mercenary band');
-    const { holding, release } = holdProposal('alliance');
-    const proposing = w.post('/api/alliances', { proposer_id: aurelia.org.id, counterparty_id: borin.org.id, terms: 'Together against the dark.' }, aurelia.key);
-    await holding;
-    expectStatus(await w.post(`/api/organizations/${borin.org.id}/dissolve`, undefined, borin.key), 200);
-    release();
-    const made = await proposing;
+    const made = await dissolvedMeanwhile(w, proposal('alliance'), 'proposed',
+      () => w.post('/api/alliances', { proposer_id: aurelia.org.id, counterparty_id: borin.org.id, terms: 'Together against the dark.' }, aurelia.key), borin);
     expectStatus(made, 201);
     assert.equal(made.body.status, 'ended');
     assert.equal(made.body.end_reason, 'a member organization ended');

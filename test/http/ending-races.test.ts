@@ -9,7 +9,7 @@
 import assert from 'assert/strict';
 import sinon from 'sinon';
 import { expectStatus, foundOrg, orgOf } from '../support/http';
-import { holdWrite, pendingIntents } from '../support/sagas';
+import { dissolvedMeanwhile, pendingIntents } from '../support/sagas';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 const questBody = (requester: number) => ({
@@ -22,18 +22,11 @@ describe('an organization that ends while an action links something to it', func
   beforeEach(async () => { w = await startTestWorld({ nodes: 1 }); });
   afterEach(async () => { sinon.restore(); await w.close(); });
 
-  const dissolve = async (who: Awaited<ReturnType<typeof foundOrg>>) =>
-    expectStatus(await w.post(`/api/organizations/${who.org.id}/dissolve`, undefined, who.key), 200);
-
   it('an adventurer hired by it goes free, as the follow-up frees its employees', async () => {
     const band = await foundOrg(w, 'Doomed Band', 'adventurers band');
     const free = (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
-    const { holding, release } = holdWrite(w, `adventurer:${free.id}`, 'hired');
-    const hiring = w.post('/api/adventurers/hire', { organization_id: band.org.id, adventurer_id: free.id }, band.key);
-    await holding;
-    await dissolve(band);
-    release();
-    expectStatus(await hiring, 200);
+    const hiring = await dissolvedMeanwhile(w, `adventurer:${free.id}`, 'hired', () => w.post('/api/adventurers/hire', { organization_id: band.org.id, adventurer_id: free.id }, band.key), band);
+    expectStatus(hiring, 200);
     const after = (await w.get(`/api/adventurers/${free.id}`)).body;
     assert.equal(after.status, 'available');
     assert.equal(after.organization_id, null);
@@ -48,12 +41,8 @@ describe('an organization that ends while an action links something to it', func
     const giver = await foundOrg(w, 'Gate Wardens', 'merchant company');
     const taker = await foundOrg(w, 'Doomed Takers', 'mercenary band');
     const q = (await w.post('/api/quests', questBody(giver.org.id), giver.key)).body;
-    const { holding, release } = holdWrite(w, `quest:${q.id}`, 'accepted');
-    const accepting = w.post(`/api/quests/${q.id}/accept`, { organization_id: taker.org.id }, taker.key);
-    await holding;
-    await dissolve(taker);
-    release();
-    expectStatus(await accepting, 200);
+    const accepting = await dissolvedMeanwhile(w, `quest:${q.id}`, 'accepted', () => w.post(`/api/quests/${q.id}/accept`, { organization_id: taker.org.id }, taker.key), taker);
+    expectStatus(accepting, 200);
     const after = (await w.get(`/api/quests/${q.id}`)).body;
     assert.equal(after.status, 'open');
     assert.equal(after.accepted_organization_id, null);
@@ -65,12 +54,8 @@ describe('an organization that ends while an action links something to it', func
     const giver = await foundOrg(w, 'Gate Wardens', 'merchant company');
     const sponsor = await foundOrg(w, 'Doomed Patrons', 'merchant company');
     const q = (await w.post('/api/quests', questBody(giver.org.id), giver.key)).body;
-    const { holding, release } = holdWrite(w, `quest:${q.id}`, 'sponsored');
-    const pledging = w.post(`/api/quests/${q.id}/sponsors`, { organization_id: sponsor.org.id, amount: 40 }, sponsor.key);
-    await holding;
-    await dissolve(sponsor);
-    release();
-    expectStatus(await pledging, 201);
+    const pledging = await dissolvedMeanwhile(w, `quest:${q.id}`, 'sponsored', () => w.post(`/api/quests/${q.id}/sponsors`, { organization_id: sponsor.org.id, amount: 40 }, sponsor.key), sponsor);
+    expectStatus(pledging, 201);
     const after = (await w.get(`/api/quests/${q.id}`)).body;
     assert.equal(after.reward, 60, 'the reward is what the requester put up');
     assert.deepEqual(after.sponsors.filter((s: { organization_id: number }) => s.organization_id === sponsor.org.id).map((s: { amount: number }) => s.amount), [], 'no pledge of the ended sponsor stands');
@@ -80,12 +65,7 @@ describe('an organization that ends while an action links something to it', func
 
   it('a quest it posted is withdrawn, as the follow-up withdraws the quests it requested', async () => {
     const giver = await foundOrg(w, 'Doomed Wardens', 'merchant company');
-    const { holding, release } = holdWrite(w, (key) => key.startsWith('quest:'), 'posted');
-    const posting = w.post('/api/quests', questBody(giver.org.id), giver.key);
-    await holding;
-    await dissolve(giver);
-    release();
-    const posted = await posting;
+    const posted = await dissolvedMeanwhile(w, (key) => key.startsWith('quest:'), 'posted', () => w.post('/api/quests', questBody(giver.org.id), giver.key), giver);
     expectStatus(posted, 201);
     const after = (await w.get(`/api/quests/${posted.body.id}`)).body;
     assert.equal(after.status, 'withdrawn');

@@ -20,6 +20,15 @@ const questBody = (requester: number, over: Record<string, unknown> = {}) => ({
   title: 'Trouble in town', description: 'Something must be done about it.', requester_id: requester, location_id: 'emberfall', reward: 50, ...over,
 });
 
+/** `adventurer` (else the first available one) hired by `who` and put in a new party of its own. */
+async function partyOfOne(w: TestWorld, who: { org: { id: number }; key: string }, name: string, adventurer?: { id: number; name: string }) {
+  const member = adventurer ?? (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
+  expectStatus(await w.post('/api/adventurers/hire', { organization_id: who.org.id, adventurer_id: member.id }, who.key), 200);
+  const party = (await w.post('/api/parties', { organization_id: who.org.id, name }, who.key)).body;
+  expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: member.id }, who.key), 200);
+  return { member, party };
+}
+
 /** The whole ledger of an organization replays to its treasury and holdings. */
 async function assertReplays(w: TestWorld, id: number) {
   const lines = await ledgerOf(w, id);
@@ -307,15 +316,12 @@ describe('fair play over HTTP', function () {
     it("a party's history gives the day the quest was resolved, and the day its member joined", async () => {
       const a = await foundOrg(w, 'Quest Takers', 'adventurers band');
       const b = await foundOrg(w, 'Quest Givers', 'merchant company');
-      const free = (await w.get('/api/adventurers')).body.find((x: { status: string }) => x.status === 'available');
-      expectStatus(await w.post('/api/adventurers/hire', { organization_id: a.org.id, adventurer_id: free.id }, a.key), 200);
-      const party = await w.post('/api/parties', { organization_id: a.org.id, name: 'The Early Birds' }, a.key);
-      expectStatus(await w.post(`/api/parties/${party.body.id}/members`, { adventurer_id: free.id }, a.key), 200);
+      const { member: free, party } = await partyOfOne(w, a, 'The Early Birds');
       const joined = await today(w);
       await w.tick();
       await w.tick();
       const q = await w.post('/api/quests', questBody(b.org.id, { reward: 10 }), b.key);
-      expectStatus(await w.post(`/api/parties/${party.body.id}/dispatch`, { quest_id: q.body.id }, a.key), 200);
+      expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: q.body.id }, a.key), 200);
       expectStatus(await w.post(`/api/quests/${q.body.id}/complete`, undefined, a.key), 200);
       const resolved = await today(w);
       assert.equal(resolved, joined + 2);
@@ -328,10 +334,7 @@ describe('fair play over HTTP', function () {
     it('a party takes one quest a day: a friend\'s cheap quests cannot be farmed for experience and reputation', async () => {
       const x = await foundOrg(w, 'Fame Farmers', 'adventurers band');
       const mill = await foundOrg(w, 'Quest Mill', 'merchant company');
-      const free = (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
-      expectStatus(await w.post('/api/adventurers/hire', { organization_id: x.org.id, adventurer_id: free.id }, x.key), 200);
-      const party = (await w.post('/api/parties', { organization_id: x.org.id, name: 'The Farmhands' }, x.key)).body;
-      expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: free.id }, x.key), 200);
+      const { member: free, party } = await partyOfOne(w, x, 'The Farmhands');
       const quest = async (n: number) => (await w.post('/api/quests', questBody(mill.org.id, { reward: 1, title: `Chore number ${n}` }), mill.key)).body;
       const first = await quest(1);
       expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: first.id }, x.key), 200);
@@ -351,23 +354,15 @@ describe('fair play over HTTP', function () {
     it('nor does releasing the adventurer, hiring it again and sending it with a new party: the adventurer rests too', async () => {
       const x = await foundOrg(w, 'Rehire Farmers', 'adventurers band');
       const mill = await foundOrg(w, 'Second Mill', 'merchant company');
-      const free = (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
-      const hire = () => w.post('/api/adventurers/hire', { organization_id: x.org.id, adventurer_id: free.id }, x.key);
-      const crew = async (name: string) => {
-        const party = (await w.post('/api/parties', { organization_id: x.org.id, name }, x.key)).body;
-        expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: free.id }, x.key), 200);
-        return party;
-      };
       const quest = async (n: number) => (await w.post('/api/quests', questBody(mill.org.id, { reward: 1, title: `Errand number ${n}` }), mill.key)).body;
-      expectStatus(await hire(), 200);
+      const { member: free, party: firstCrew } = await partyOfOne(w, x, 'The First Crew');
       const first = await quest(1);
-      expectStatus(await w.post(`/api/parties/${(await crew('The First Crew')).id}/dispatch`, { quest_id: first.id }, x.key), 200);
+      expectStatus(await w.post(`/api/parties/${firstCrew.id}/dispatch`, { quest_id: first.id }, x.key), 200);
       expectStatus(await w.post(`/api/quests/${first.id}/complete`, undefined, x.key), 200);
       const back = await today(w);
       const experience = (await w.get(`/api/adventurers/${free.id}`)).body.experience;
       expectStatus(await w.post('/api/adventurers/release', { organization_id: x.org.id, adventurer_id: free.id }, x.key), 200);
-      expectStatus(await hire(), 200);
-      const second = await crew('The Second Crew');
+      const { party: second } = await partyOfOne(w, x, 'The Second Crew', free);
       const errand = await quest(2);
       const again = await w.post(`/api/parties/${second.id}/dispatch`, { quest_id: errand.id }, x.key);
       expectStatus(again, 409);
@@ -514,10 +509,7 @@ describe('fair play over HTTP', function () {
     async function sentOnQuest(deadlineDays: number | null) {
       const band = await foundOrg(w, 'Late Runners', 'adventurers band');
       const mill = await foundOrg(w, 'Deadline Mill', 'merchant company');
-      const free = (await w.get('/api/adventurers')).body.find((a: { status: string }) => a.status === 'available');
-      expectStatus(await w.post('/api/adventurers/hire', { organization_id: band.org.id, adventurer_id: free.id }, band.key), 200);
-      const party = (await w.post('/api/parties', { organization_id: band.org.id, name: 'The Latecomers' }, band.key)).body;
-      expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: free.id }, band.key), 200);
+      const { party } = await partyOfOne(w, band, 'The Latecomers');
       const quest = (await w.post('/api/quests', questBody(mill.org.id, { reward: 20, deadline_days: deadlineDays }), mill.key)).body;
       return { band, mill, party, quest };
     }
@@ -614,12 +606,9 @@ describe('fair play over HTTP', function () {
     it('pays nobody twice when a quest is completed again after its own write failed', async () => {
       const giver = await foundOrg(w, 'Patient Givers', 'merchant company');
       const taker = await foundOrg(w, 'Lucky Takers', 'adventurers band');
-      const free = (await w.get('/api/adventurers')).body.find((x: { status: string }) => x.status === 'available');
-      expectStatus(await w.post('/api/adventurers/hire', { organization_id: taker.org.id, adventurer_id: free.id }, taker.key), 200);
-      const party = await w.post('/api/parties', { organization_id: taker.org.id, name: 'The Twice Paid' }, taker.key);
-      expectStatus(await w.post(`/api/parties/${party.body.id}/members`, { adventurer_id: free.id }, taker.key), 200);
+      const { party } = await partyOfOne(w, taker, 'The Twice Paid');
       const q = await w.post('/api/quests', questBody(giver.org.id, { reward: 40 }), giver.key);
-      expectStatus(await w.post(`/api/parties/${party.body.id}/dispatch`, { quest_id: q.body.id }, taker.key), 200);
+      expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: q.body.id }, taker.key), 200);
       const before = (await orgOf(w, taker.org.id)).treasury;
       failNextPersist('quest:', 'resolved');
       expectStatus(await w.post(`/api/quests/${q.body.id}/complete`, undefined, taker.key), 503);

@@ -200,3 +200,20 @@ export function holdWrite(w: TestWorld, key: string | ((key: string) => boolean)
   });
   return { holding, release };
 }
+
+/**
+ * Sends `request` and holds back its write of `eventType` (holdWrite) while `ending`
+ * dissolves, then lets the write go: the request's answer, the dissolution having come
+ * between the request's checks and its record.
+ */
+export async function dissolvedMeanwhile<T>(
+  w: TestWorld, key: string | ((key: string) => boolean), eventType: string, request: () => Promise<T>, ending: { org: { id: number }; key: string },
+): Promise<T> {
+  const { holding, release } = holdWrite(w, key, eventType);
+  const answer = request();
+  await holding;
+  const dissolved = await w.post(`/api/organizations/${ending.org.id}/dissolve`, undefined, ending.key);
+  assert.equal(dissolved.status, 200, dissolved.text);
+  release();
+  return answer;
+}
