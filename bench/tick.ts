@@ -83,8 +83,8 @@ async function busyWorld(world: Awaited<ReturnType<typeof startWorld>>, orgIds: 
     const party_id = await store.nextId('party');
     if (!count('parties', await region.ask('organization', id, { type: 'form-party', agent_id, day: 1, party_id, name: `Bench Party ${i}` }))) return;
     for (const a of team) count('party members', await region.ask('adventurer', a, { type: 'join-party', party_id, party_name: `Bench Party ${i}`, organization_id: id, agent_id, day: 1 }));
-    if (!count('accepted quests', await region.ask('quest', quest, { type: 'accept', organization_id: id, agent_id, day: 1 }))) return;
-    count('parties on quests', await region.ask('quest', quest, { type: 'dispatch', party_id, organization_id: id, agent_id, day: 1 }));
+    if (!count('accepted quests', await region.ask('quest', quest, { type: 'accept', organization_id: id, agent_id, day: 1, seed: 'bench' }))) return;
+    count('parties on quests', await region.ask('quest', quest, { type: 'dispatch', party_id, organization_id: id, agent_id, day: 1, seed: 'bench' }));
   };
   const all = Array.from({ length: orgIds.length }, (_, i) => i);
   await forEachLimited(all, 256, (i) => step(i, 'own'));

@@ -178,7 +178,7 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
 
       // Quests whose deadline has passed; adventurers whose wounds have healed.
       const itself = (id: string) => id;
-      await settleAll('quest', (await read.ids('questsDue', day)).filter(hosted('quest', itself)), itself, () => ({ type: 'day-began', day }));
+      await settleAll('quest', (await read.ids('questsDue', day)).filter(hosted('quest', itself)), itself, () => ({ type: 'day-began', day, seed }));
       await settleAll('adventurer', (await read.ids('adventurersDue', day)).filter(hosted('adventurer', itself)), itself, () => ({ type: 'day-began', day }));
 
       // World events that have run their course end after shaping their last day.

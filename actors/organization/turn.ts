@@ -55,7 +55,7 @@ async function act(entities: Entities, read: ReadModel, seed: string, day: numbe
   const refusal = (r: { ok: boolean; refusal?: { detail: string } }) => (r.ok ? null : r.refusal!.detail);
   switch (a.type) {
     case 'complete': return refusal(await entities.ask('quest', a.quest_id, { type: 'complete', agent_id, day, seed }));
-    case 'accept': return refusal(await entities.ask('quest', a.quest_id, { type: 'accept', organization_id: org.id, agent_id, day }));
+    case 'accept': return refusal(await entities.ask('quest', a.quest_id, { type: 'accept', organization_id: org.id, agent_id, day, seed }));
     case 'travel': return refusal(await entities.ask('organization', org.id, { type: 'travel', agent_id, day, destination_id: a.destination_id, days: a.days, from_id: org.location_id }));
     case 'hire': case 'release':
       return refusal(await entities.ask('adventurer', a.adventurer_id, { type: a.type, organization_id: org.id, organization_name: org.name, agent_id, day }));
@@ -73,7 +73,7 @@ async function act(entities: Entities, read: ReadModel, seed: string, day: numbe
         const joined = await entities.ask('adventurer', adventurer_id, { type: 'join-party', party_id: partyId, party_name: party?.name ?? a.party_name, organization_id: org.id, agent_id, day });
         if (!joined.ok) return joined.refusal.detail;
       }
-      return refusal(await entities.ask('quest', a.quest_id, { type: 'dispatch', party_id: partyId, organization_id: org.id, agent_id, day }));
+      return refusal(await entities.ask('quest', a.quest_id, { type: 'dispatch', party_id: partyId, organization_id: org.id, agent_id, day, seed }));
     }
   }
 }

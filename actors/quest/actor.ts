@@ -283,7 +283,9 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
   const bonds = bondsFor(outcome, members);
   const casualties: number[] = [];
   const injured: number[] = [];
-  const sent = forced === null; // a party that never fought takes no wounds
+  // A party sent out fights, whether its organization reports back or its time runs out
+  // first (a failure then, with a failure's fates: waiting is never safer than reporting).
+  const sent = q.party_id !== null;
   const outcomes: Closing['outcomes'] = [];
   for (const m of members) {
     const fate = sent ? fateOf(outcome, m, draw) : { died: false, injury_days: 0 };
@@ -354,7 +356,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
   // as its day would (the day's tick reaches every quest a little after the day begins).
   if (state && !dayKept && (c.type === 'accept' || c.type === 'dispatch' || c.type === 'complete')) {
     const due = dueDay(state);
-    if (due !== null && c.day >= due) return followedBy(await handleQuest(state, { type: 'day-began', day: c.day }, io), (s) => handleQuest(s, c, io, true));
+    if (due !== null && c.day >= due) return followedBy(await handleQuest(state, { type: 'day-began', day: c.day, seed: c.seed }, io), (s) => handleQuest(s, c, io, true));
   }
   if ((state?.closing || state?.pledge_return || state?.reserving || state?.dispatching) && c.type !== 'status') {
     // What a crash cut short is finished first; the command is then decided afresh.
@@ -462,6 +464,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
       const q = state!;
       const facts = await standing(io, q.requester_id, c.agent_id, q.requester_id);
       if (!facts.ok) return { refusal: facts.refusal };
+      // The world put up this reward for everyone: the organization it names did not, and may not take it off the board.
+      if (q.funds[0]?.organization_id === WORLD_FUND) return conflict(`quest ${q.id} is a bounty the world funded; it stays on the board until its deadline or until someone takes it`);
       return withdraw(io, q, c.day, c.agent_id, 'withdrawn by the requester');
     }
 
@@ -487,7 +491,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
       if (!state) return { events: [] };
       if (state.deadline_day !== null && c.day > state.deadline_day) {
         if (state.status === 'open') return withdraw(io, state, c.day, null, 'its deadline passed');
-        if (state.status === 'accepted') return resolve(io, state, c.day, '', null, 'failure', 'its deadline passed');
+        if (state.status === 'accepted') return resolve(io, state, c.day, c.seed, null, 'failure', 'its deadline passed');
         return { events: [] };
       }
       const lapse = acceptanceLapse(state, c.day);
@@ -495,7 +499,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
         const holder = state.accepted_organization_id!;
         return { events: [{ type: 'reopened', day: c.day, reason: `${(await nameOf(io, holder)) ?? `organization ${holder}`} accepted it on day ${state.accepted_day} and sent no party within ${ACCEPTANCE_DAYS} days`, lapsed_organization_id: holder }] };
       }
-      if (lapse === 'fail') return resolve(io, state, c.day, '', null, 'failure', `its party did not report back within ${ACCEPTANCE_DAYS} days of its acceptance`);
+      if (lapse === 'fail') return resolve(io, state, c.day, c.seed, null, 'failure', `its party did not report back within ${ACCEPTANCE_DAYS} days of its acceptance`);
       return { events: [] };
     }
   }

@@ -74,15 +74,16 @@ export interface Quest extends Omit<QuestSpec, 'deadline_days'> {
 /** world_funded: the reward comes from the world itself (a world event's quest), not from the requester. */
 export interface PostCommand { type: 'post'; quest: QuestSpec; agent_id: number | null; day: number; world_funded?: boolean }
 export interface SponsorCommand { type: 'sponsor'; organization_id: number; amount: number; agent_id: number; day: number }
-export interface AcceptCommand { type: 'accept'; organization_id: number; agent_id: number; day: number }
-export interface DispatchCommand { type: 'dispatch'; party_id: number; organization_id: number; agent_id: number; day: number }
+export interface AcceptCommand { type: 'accept'; organization_id: number; agent_id: number; day: number; seed: string }
+export interface DispatchCommand { type: 'dispatch'; party_id: number; organization_id: number; agent_id: number; day: number; seed: string }
 export interface CompleteCommand { type: 'complete'; agent_id: number; day: number; seed: string }
 export interface CancelCommand { type: 'cancel'; agent_id: number; day: number }
 /** An organization involved in the quest has ended (bankruptcy or dissolution). */
 export interface OrganizationEndedCommand { type: 'organization-ended'; organization_id: number; day: number }
 /** A sponsor has ended: its pledge goes back to it (core rule 6), and the reward shrinks by as much. */
 export interface SponsorEndedCommand { type: 'sponsor-ended'; organization_id: number; day: number }
-export interface QuestDayCommand { type: 'day-began'; day: number }
+/** The world's seed draws the fates of a party its deadline or acceptance overtakes. */
+export interface QuestDayCommand { type: 'day-began'; day: number; seed: string }
 export interface QuestStatusCommand { type: 'status' }
 /** Finish a posting, sponsorship, resolution, withdrawal or pledge return a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface QuestResumeCommand { type: 'resume' }

@@ -101,7 +101,7 @@ export const questRoutes = [
       if (!party) throw notFoundError(`party ${params.party_id} not found`);
       await controlledOrganization(s, party.organization_id, caller);
       await mustExist(s, 'quest', body.quest_id);
-      await askQuest(s, body.quest_id, { type: 'dispatch', party_id: params.party_id, organization_id: party.organization_id, agent_id: caller!.id, day: await s.day() });
+      await askQuest(s, body.quest_id, { type: 'dispatch', party_id: params.party_id, organization_id: party.organization_id, agent_id: caller!.id, day: await s.day(), seed: s.seed });
       return s.read.row('party', params.party_id);
     },
   }),
@@ -139,7 +139,7 @@ export const questRoutes = [
     async handle({ params, body, caller }, s) {
       await mustExist(s, 'quest', params.quest_id);
       await controlledOrganization(s, body.organization_id, caller);
-      return askQuest(s, params.quest_id, { type: 'accept', organization_id: body.organization_id, agent_id: caller!.id, day: await s.day() });
+      return askQuest(s, params.quest_id, { type: 'accept', organization_id: body.organization_id, agent_id: caller!.id, day: await s.day(), seed: s.seed });
     },
   }),
   route({

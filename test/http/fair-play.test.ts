@@ -6,6 +6,8 @@ import assert from 'assert/strict';
 import sinon from 'sinon';
 import { eventsOf, expectStatus, forfeitedGold, foundOrg, ledgerOf, orgOf } from '../support/http';
 import { holdWrite } from '../support/sagas';
+import { fateOf } from '../../actors/quest/rules';
+import { rng } from '../../actors/random';
 import { startTestWorld, type Answer, type TestWorld } from '../support/world';
 
 const today = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.day;
@@ -499,6 +501,41 @@ describe('fair play over HTTP', function () {
       assert.equal(posted.body.deliver_day - posted.body.sent_day, plan.days, 'the letter travels from greenhollow');
       const journeys = (await w.get(`/api/events?organization_id=${a.org.id}&limit=100`)).body.filter((e: { summary: string }) => / set out from /.test(e.summary));
       assert.equal(journeys.length, 2, 'two journeys in all: there and back');
+    });
+  });
+
+  describe('a party its quest\'s time overtakes', () => {
+    it('meets a failed fight\'s fates when its deadline passes before it reports back: waiting is not safer than reporting', async () => {
+      const band = await foundOrg(w, 'Overdue Blades', 'adventurers band');
+      const mill = await foundOrg(w, 'Patient Mill', 'merchant company');
+      const hires = (await w.get('/api/adventurers?status=available')).body.slice(0, 3);
+      const { party } = await partyOfOne(w, band, 'The Overdue', hires[0]);
+      for (const a of hires.slice(1)) {
+        expectStatus(await w.post('/api/adventurers/hire', { organization_id: band.org.id, adventurer_id: a.id }, band.key), 200);
+        expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: a.id }, band.key), 200);
+      }
+      const quest = (await w.post('/api/quests', questBody(mill.org.id, { reward: 20, deadline_days: 1 }), mill.key)).body;
+      expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: quest.id }, band.key), 200);
+      const sent = (await w.get(`/api/quests/${quest.id}`)).body;
+      const members = await Promise.all(sent.party_members.map(async (id: number) => (await w.get(`/api/adventurers/${id}`)).body));
+      await w.tick();
+      await w.tick();
+      const after = (await w.get(`/api/quests/${quest.id}`)).body;
+      assert.equal(after.status, 'resolved');
+      assert.equal(after.outcome, 'failure');
+      assert.match(after.resolution.reason, /deadline passed/);
+      // The fates a completion that failed on that day would have drawn, member by member.
+      const draw = rng(w.services.seed, 'quest', quest.id, after.resolved_day);
+      const fates = members.map((m) => ({ id: m.id, ...fateOf('failure', m, draw) }));
+      const casualties = fates.filter((f) => f.died).map((f) => f.id);
+      const injured = fates.filter((f) => f.injury_days > 0).map((f) => f.id);
+      assert.ok(casualties.length + injured.length > 0, 'the seed gives this party some wound to meet (else the test shows nothing)');
+      assert.deepEqual(after.resolution.casualties, casualties);
+      assert.deepEqual(after.resolution.injured, injured);
+      for (const f of fates) {
+        const a = (await w.get(`/api/adventurers/${f.id}`)).body;
+        assert.equal(a.status === 'dead', f.died, `adventurer ${f.id} ${f.died ? 'died' : 'lives'}`);
+      }
     });
   });
 
