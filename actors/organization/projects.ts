@@ -73,8 +73,8 @@ export function newProject(ownerId: number, spec: ProjectSpec, day: number): Pro
   };
 }
 
-/** One day of work on the organization's active projects. `productionFactor` scales plan output (world events). */
-export function workDay(org: Pick<Organization, 'projects' | 'workers'>, day: number, productionFactor = 1): ProjectsWorked | null {
+/** A day's work on the active projects; a production plan's output moves by the world events' factor where the plan is. */
+export function workDay(org: Pick<Organization, 'projects' | 'workers'>, day: number, productionFactor: (locationId: string) => number = () => 1): ProjectsWorked | null {
   const active = org.projects.filter((p) => p.status === 'active');
   if (active.length === 0) return null;
   let freeWorkers = org.workers;
@@ -83,7 +83,7 @@ export function workDay(org: Pick<Organization, 'projects' | 'workers'>, day: nu
     if (!p.production) return { project_id: p.id, spent, produced: 0, staffed: true };
     const staffed = freeWorkers >= p.production.workers_required;
     if (staffed) freeWorkers -= p.production.workers_required;
-    return { project_id: p.id, spent, produced: staffed ? Math.max(0, Math.round(p.output_quantity * productionFactor)) : 0, staffed };
+    return { project_id: p.id, spent, produced: staffed ? Math.max(0, Math.round(p.output_quantity * productionFactor(p.location_id))) : 0, staffed };
   });
   return { type: 'projects-worked', day, work };
 }

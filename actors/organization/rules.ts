@@ -11,7 +11,7 @@ import type {
   TravelCommand, UpdateCommand, WorkersCommand,
 } from './messages';
 import { MAX_CATCH_UP_DAYS } from '../clock/rules';
-import { rateFactor } from '../world-event/effects';
+import { productionFactorAt } from '../world-event/effects';
 import { WORLD_ACTOR } from './policy';
 import { cancelRefund, checkOutputPaidFor, completion, isDue, isProductionPlan, newProject, workDay, workersRequired } from './projects';
 
@@ -434,7 +434,7 @@ function decideOneDay(state: Organization, c: Pick<DayBeganCommand, 'day'> & Par
   if (org.travel && day >= org.travel.arrives_day) push({ type: 'arrived', day, location_id: org.travel.destination_id });
   const lost = workersLost(org.workers, org.travel ? null : c.place ?? null, rng(c.seed ?? '', 'workers', org.id, day));
   if (lost > 0) push({ type: 'workers-lost', day, quantity: lost, location_id: org.location_id });
-  const worked = workDay(org, day, rateFactor(c.modifiers?.production ?? 0));
+  const worked = workDay(org, day, (place) => productionFactorAt(c.modifiers?.production, place));
   if (worked) push(worked);
   for (const p of org.projects.filter(isDue)) push({ type: 'project-completed', day, project_id: p.id, ...completion(p, day) });
   const income = establishmentIncome(org.establishments);

@@ -22,7 +22,12 @@ export interface LocationModifiers {
   prices: Record<string, number>;
 }
 
-export interface OrganizationModifiers { maintenance: number; production: number }
+/**
+ * An organization's day: upkeep where it stands, and the production modifiers (summed
+ * percentages) by the place they aim at, '*' for everywhere: a production plan is worked
+ * where it is, whoever owns it and wherever the owner stands (productionFactorAt).
+ */
+export interface OrganizationModifiers { maintenance: number; production: Record<string, number> }
 
 /** A forest: wild land of trees (the forest danger modifier aims at these unless it names a place). */
 export const isForest = (p: PlaceLike) => p.kind === 'forest'
@@ -63,13 +68,16 @@ export function locationModifiers(effects: Effect[], place: PlaceLike): Location
 
 export function organizationModifiers(effects: Effect[], locationId: string): OrganizationModifiers {
   let maintenance = 0;
-  let production = 0;
+  const production: Record<string, number> = {};
   for (const e of effects) {
-    if (!here(e, locationId)) continue;
-    if (e.kind === 'maintenance_modifier') maintenance += e.value;
-    if (e.kind === 'production_modifier') production += e.value;
+    if (e.kind === 'maintenance_modifier' && here(e, locationId)) maintenance += e.value;
+    if (e.kind === 'production_modifier') { const key = e.location_id ?? '*'; setOwn(production, key, (own(production, key) ?? 0) + e.value); }
   }
   return { maintenance, production };
 }
+
+/** The factor on a production plan's output at `locationId`: the modifiers aimed there and everywhere. */
+export const productionFactorAt = (production: Record<string, number> | undefined, locationId: string) =>
+  rateFactor((own(production ?? {}, '*') ?? 0) + (own(production ?? {}, locationId) ?? 0));
 
 export const NO_LOCATION_MODIFIERS: LocationModifiers = { danger: 0, monster_growth: 1, population_growth: 1, production: 1, prices: {} };

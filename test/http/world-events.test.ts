@@ -331,6 +331,31 @@ describe('world events and suggestions over HTTP', function () {
       assert.equal(production.produced_total, 50);
     });
 
+    it('production_modifier works a plan by where the plan is, not where its owner has travelled', async () => {
+      const a = await foundOrg(w, 'Absent Farmers', 'farm');
+      expectStatus(await w.call('POST', '/api/workers/hire', { key: a.key, body: { organization_id: a.org.id, quantity: 2 } }), 200);
+      expectStatus(await w.call('POST', '/api/projects', {
+        key: a.key,
+        body: {
+          owner_id: a.org.id, title: 'Far fields', kind: 'production', description: 'Ten sacks of grain a day.', location_id: 'emberfall',
+          budget: 200, duration_days: 20, output_resource: 'food', output_quantity: 10, establishment_kind: null,
+        },
+      }), 201);
+      const journey = await w.call('POST', '/api/travel', { key: a.key, body: { organization_id: a.org.id, destination_id: 'greenhollow' } });
+      expectStatus(journey, 200);
+      while ((await w.get('/api/world')).body.day < journey.body.travel.arrives_day) await w.tick();
+      assert.equal((await orgOf(w, a.org.id)).location_id, 'greenhollow');
+      const food = async () => (await orgOf(w, a.org.id)).holdings.food ?? 0;
+      await begin(w, eventBody([effect('production_modifier', 300, { location_id: 'greenhollow' })], { duration_days: 1 }));
+      let before = await food();
+      await w.tick();
+      assert.equal(await food() - before, 10, 'a boom where the owner stands leaves the fields at emberfall as they were');
+      await begin(w, eventBody([effect('production_modifier', 50, { location_id: 'emberfall' })], { duration_days: 1 }));
+      before = await food();
+      await w.tick();
+      assert.equal(await food() - before, 15, 'a boom where the fields are moves them, the owner away');
+    });
+
     it('production_modifier also changes what local producers bring to market, compared with a world without it', async () => {
       const ctl = await startTestWorld({ seed: SEED });
       control = ctl;

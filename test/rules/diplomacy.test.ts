@@ -11,7 +11,7 @@ import type { FoundCommand, MessageSpec, Organization, OrganizationEvent, Organi
 import { MESSAGE_COST, decideFound, decideSendMessage, decideTransfer, evolve as evolveOrg, messageCost } from '../../actors/organization/rules';
 import { generateWorld } from '../../actors/world/generate';
 import { decideEnd, evolve as evolveEvent, type WorldEvent, type WorldEventState } from '../../actors/world-event/actor';
-import { NO_LOCATION_MODIFIERS, RATE_FACTOR_MAX, isForest, locationModifiers, organizationModifiers, rateFactor, type Effect } from '../../actors/world-event/effects';
+import { NO_LOCATION_MODIFIERS, RATE_FACTOR_MAX, isForest, locationModifiers, organizationModifiers, productionFactorAt, rateFactor, type Effect } from '../../actors/world-event/effects';
 import { deliveryDelay } from '../../http/handlers/diplomacy';
 
 type Refusable<E> = { events: E[] } | { refusal: { status: number; detail: string } };
@@ -462,7 +462,7 @@ describe('diplomacy rules', () => {
 
     it('changes nothing without active events', () => {
       assert.deepEqual(locationModifiers([], place('emberfall')), NO_LOCATION_MODIFIERS);
-      assert.deepEqual(organizationModifiers([], 'emberfall'), { maintenance: 0, production: 0 });
+      assert.deepEqual(organizationModifiers([], 'emberfall'), { maintenance: 0, production: {} });
     });
 
     it('raises the danger of forests only, unless a place is named', () => {
@@ -502,10 +502,20 @@ describe('diplomacy rules', () => {
       assert.deepEqual(locationModifiers(e, place('ironcrag')).prices, { '*': 0.8 });
     });
 
-    it('gives organizations their maintenance and production modifiers by where they stand', () => {
+    it('gives organizations their maintenance modifier by where they stand, and production modifiers by where they aim', () => {
       const e = [effect('maintenance_modifier', 20, { location_id: 'emberfall' }), effect('production_modifier', -40), effect('maintenance_modifier', 3)];
-      assert.deepEqual(organizationModifiers(e, 'emberfall'), { maintenance: 23, production: -40 });
-      assert.deepEqual(organizationModifiers(e, 'greenhollow'), { maintenance: 3, production: -40 });
+      assert.deepEqual(organizationModifiers(e, 'emberfall'), { maintenance: 23, production: { '*': -40 } });
+      assert.deepEqual(organizationModifiers(e, 'greenhollow'), { maintenance: 3, production: { '*': -40 } });
+    });
+
+    it('works a production plan by the modifiers where the plan is, wherever its owner stands', () => {
+      const e = [effect('production_modifier', 300, { location_id: 'greenhollow' }), effect('production_modifier', -50, { location_id: 'emberfall' }), effect('production_modifier', 10)];
+      const { production } = organizationModifiers(e, 'greenhollow');
+      assert.equal(productionFactorAt(production, 'emberfall'), 0.6, 'the plan at emberfall: -50% there and +10% everywhere');
+      assert.equal(productionFactorAt(production, 'greenhollow'), 4.1);
+      assert.equal(productionFactorAt(production, 'ironcrag'), 1.1);
+      assert.equal(productionFactorAt(undefined, 'ironcrag'), 1);
+      assert.deepEqual(organizationModifiers(e, 'ironcrag').production, production, 'the same for an owner anywhere');
     });
 
     it('ignores a resource introduction in the daily modifiers (it acts once, when the event begins)', () => {
