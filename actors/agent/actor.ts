@@ -6,7 +6,7 @@ import type { EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { OrganizationView } from '../organization/actor';
 import type { Agent, AgentCommand, AgentEvent, AgentState } from './messages';
-import { checkActive, decideBeginFounding, decideFoldKey, decideFoundingAnswer, decideRegister, decideRetire, decideRetirementAnswer, evolve } from './rules';
+import { checkActive, decideBeginFounding, decideFoldKey, decideFoundingAnswer, decideOrganizationEnded, decideRegister, decideRetire, decideRetirementAnswer, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 
@@ -32,7 +32,8 @@ function chronicle(e: AgentEvent, after: AgentState): HistoryEntry[] {
     case 'retirement-begun':
       return []; // told when it ends
     case 'key-folded':
-      return [];
+    case 'organization-left':
+      return []; // the organization's record tells its end
   }
 }
 
@@ -139,7 +140,7 @@ function resume(state: AgentState, io: IO): Step {
 export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
   kind: 'agent',
   rank: RANK.agent,
-  commands: { register: true, retire: true, 'found-organization': true, profile: true, resume: true, 'fold-key': true },
+  commands: { register: true, retire: true, 'found-organization': true, profile: true, resume: true, 'fold-key': true, 'own-organization-ended': true },
   initialState: null,
   evolve,
   project,
@@ -168,6 +169,7 @@ export const agentKind: EntityKind<AgentState, AgentCommand, AgentEvent> = {
       case 'profile': return state ? { events: [] } : { refusal: { status: 404, detail: 'agent not found' } };
       case 'resume': return resume(state, io);
       case 'fold-key': return decideFoldKey(state, c);
+      case 'own-organization-ended': return decideOrganizationEnded(state, c.organization_id, c.day);
     }
   },
 };

@@ -15,7 +15,9 @@ export interface ResumeCommand { type: 'resume' }
  */
 export interface FoldKeyCommand { type: 'fold-key'; key_hash: string; folded_key_hash: string }
 
-export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand | ResumeCommand | FoldKeyCommand;
+/** The follow-up of an organization's end (actors/organization/ending.ts): its agent no longer controls it. */
+export interface OrganizationEndedCommand { type: 'own-organization-ended'; organization_id: number; day: number }
+export type AgentCommand = RegisterCommand | RetireCommand | FoundOrganizationCommand | ProfileCommand | ResumeCommand | FoldKeyCommand | OrganizationEndedCommand;
 
 /** folded_key_hash is absent in records older than the check of keys in public text. */
 export interface Registered { type: 'registered'; day: number; id: number; name: string; model: string; key_hash: string; folded_key_hash?: string }
@@ -39,7 +41,10 @@ export interface RetirementBegun { type: 'retirement-begun'; day: number; reason
 
 export interface KeyFolded { type: 'key-folded'; agent_id: number; folded_key_hash: string }
 
-export type AgentEvent = Registered | Retired | OrganizationFounded | FoundingBegun | FoundingAbandoned | RetirementBegun | KeyFolded;
+/** Its current organization ended (bankrupt or dissolved): it controls none until it founds another. */
+export interface OrganizationLeft { type: 'organization-left'; day: number; organization_id: number }
+
+export type AgentEvent = Registered | Retired | OrganizationFounded | FoundingBegun | FoundingAbandoned | RetirementBegun | KeyFolded | OrganizationLeft;
 
 export interface Agent {
   id: number;

@@ -140,5 +140,13 @@ export function evolve(state: AgentState, e: AgentEvent): AgentState {
       return { ...state, organization_ids: [...state.organization_ids, e.organization_id], current_organization_id: e.organization_id, last_founded_day: e.day, founding: null };
     case 'key-folded':
       return { ...state, key_folded: true };
+    case 'organization-left':
+      return { ...state, current_organization_id: null };
   }
+}
+
+/** Its organization ended: `current_organization_id` names none from then on (the ended one stays in `organization_ids`). */
+export function decideOrganizationEnded(state: AgentState, organizationId: number, day: number): Decision<AgentEvent> {
+  if (!state || state.current_organization_id !== organizationId) return accept();
+  return accept({ type: 'organization-left', day, organization_id: organizationId });
 }

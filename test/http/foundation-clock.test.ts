@@ -133,6 +133,13 @@ describe('clock over HTTP: bankruptcy (core rules 5 and 6)', () => {
     assert.equal(now.status, 'bankrupt');
   });
 
+  it('leaves its agent with no current organization, the bankrupt one still among those it founded', async () => {
+    const me = (await w.get('/api/agents/me', agent.key)).body;
+    assert.equal(me.current_organization_id, null);
+    assert.deepEqual(me.organization_ids, [org.id]);
+    assert.equal((await w.get(`/api/agents/${agent.id}`)).body.current_organization_id, null, 'the public profile says the same');
+  });
+
   it('reduces reputation for the unpaid upkeep', () => {
     const last = trail[trail.length - 1];
     assert.ok(last.reputation < org.reputation, `reputation ${org.reputation} -> ${last.reputation}`);

@@ -2,7 +2,7 @@
 // actors/organization/ending.ts). An organization with an employed adventurer, a quest
 // it requested (with another organization's pledge), a pledge to another's quest, an
 // accepted and a proposed contract and an alliance is dissolved; the process dies before
-// each step of what follows (the adventurer freed, the quest withdrawn, the pledge
+// each step of what follows (its agent told it controls it no more, the adventurer freed, the quest withdrawn, the pledge
 // returned, each contract closed, the alliance ended, the organization's record that it
 // is done), or inside the quest's withdrawal after it paid its funders back, or as a
 // contract records its closing. The world is reopened on the same folder: at start-up the follow-up
@@ -22,7 +22,7 @@ const questBody = (requester: number, reward: number) => ({
 });
 
 /** The steps of the follow-up, by the command each sends (the accepted contract is closed first: it has the lower id). */
-const STEPS = ['freed', 'organization-ended', 'sponsor-ended', 'party-ended', 'party-ended', 'member-ended', 'ending-followed'] as const;
+const STEPS = ['own-organization-ended', 'freed', 'organization-ended', 'sponsor-ended', 'party-ended', 'party-ended', 'member-ended', 'ending-followed'] as const;
 const stepName = (i: number) => (STEPS[i] === 'party-ended' ? `party-ended" (the ${STEPS[i - 1] === 'party-ended' ? 'proposed' : 'accepted'} contract)` : `${STEPS[i]}"`);
 
 interface Scene {
@@ -70,6 +70,9 @@ async function assertContractsClosed(w: TestWorld, s: Scene, how: 'went bankrupt
 /** Everything that follows the end is done. */
 async function assertFollowed(w: TestWorld, s: Scene, bTreasury: number) {
   assert.deepEqual(await pendingIntents(w), [], 'no intent is left pending');
+  const me = (await w.get('/api/agents/me', s.a.key)).body;
+  assert.equal(me.current_organization_id, null, 'its agent controls no organization now');
+  assert.ok(me.organization_ids.includes(s.a.org.id), 'and still lists the one it founded');
   const adv = (await w.get(`/api/adventurers/${s.adventurer}`)).body;
   assert.equal(adv.status, 'available', 'the adventurer is free');
   assert.equal(adv.organization_id, null);

@@ -1,6 +1,6 @@
 import assert from 'assert/strict';
 import type { AgentEvent, AgentState } from '../../actors/agent/messages';
-import { decideFoldKey, decideFoundOrganization, decideRegister, decideRetire, decideRetirementAnswer, evolve } from '../../actors/agent/rules';
+import { decideFoldKey, decideFoundOrganization, decideOrganizationEnded, decideRegister, decideRetire, decideRetirementAnswer, evolve } from '../../actors/agent/rules';
 
 const registered = (): AgentState => {
   const d = decideRegister(null, { type: 'register', id: 3, name: 'Ada', model: 'm', key_hash: 'h', day: 1 });
@@ -58,6 +58,17 @@ describe('agent rules', () => {
       const d = decideFoundOrganization(s, 11, true, 2);
       assert.ok('refusal' in d);
       assert.equal(d.refusal.status, 409);
+    });
+
+    it('names no current organization once it has ended, and keeps it among those it founded', () => {
+      const s = apply(registered(), decideFoundOrganization(registered(), 10, false, 1));
+      const ended = apply(s, decideOrganizationEnded(s, 10, 4));
+      assert.equal(ended!.current_organization_id, null);
+      assert.deepEqual(ended!.organization_ids, [10]);
+      assert.deepEqual(decideOrganizationEnded(ended, 10, 5), { events: [] }, 'told again, nothing changes');
+      const next = apply(ended, decideFoundOrganization(ended, 11, false, 9));
+      assert.deepEqual(decideOrganizationEnded(next, 10, 9), { events: [] }, 'the end of an older one leaves the new one current');
+      assert.deepEqual(decideOrganizationEnded(null, 10, 9), { events: [] }, 'an unknown agent has nothing to change');
     });
 
     it('allows a new one once the first has ended', () => {
