@@ -238,10 +238,39 @@ export function arrayOf<A>(item: Field<A>, min: number, max: number): Field<A[]>
 type Props = Record<string, Field<any>>;
 export type TypeOfProps<P extends Props> = { [K in keyof P]: t.TypeOf<P[K]> };
 
+/** Edits (insertions, deletions, substitutions) between two names. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+const bare = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
+const SUFFIXES = ['_id', '_ids', '_days'];
+
+/**
+ * The field an unknown one was probably meant to be: the same name in another case or
+ * spelling of its separators (`recipientId`), with or without its suffix (`recipient` for
+ * `recipient_id`, `deadline` for `deadline_days`), or two edits away (`recipent_id`). An
+ * optional field misspelt would otherwise be ignored and take its default: a private
+ * letter sent as a public message, a deadline never set.
+ */
+export function meantField(unknown: string, fields: string[]): string | undefined {
+  const u = bare(unknown);
+  return fields.find((f) => bare(f) === u)
+    ?? fields.find((f) => SUFFIXES.some((x) => f === `${unknown}${x}` || unknown === `${f}${x}`))
+    ?? (u.length >= 5 ? fields.find((f) => bare(f).length >= 5 && editDistance(u, bare(f)) <= 2) : undefined);
+}
+
 /**
  * A JSON object of named fields. Unknown fields are ignored, unless the object is `closed`:
- * then each is refused (`extra_forbidden`). Every field is checked and all problems are
- * reported together.
+ * then each is refused (`extra_forbidden`). An unknown field that is a near miss of a field
+ * the object takes and was not given (`meantField`) is refused either way, naming the
+ * field meant. Every field is checked and all problems are reported together.
  */
 export function object<P extends Props>(name: string, props: P, opts: { closed?: boolean } = {}): Field<TypeOfProps<P>> {
   const properties: Record<string, FieldSchema> = {};
@@ -261,12 +290,16 @@ export function object<P extends Props>(name: string, props: P, opts: { closed?:
         const r = codec.validate(v, t.appendContext(c, k, codec, v));
         if (r._tag === 'Left') errors.push(...r.left); else if (r.right !== undefined) out[k] = r.right;
       }
-      if (opts.closed) {
-        for (const [k, v] of Object.entries(u)) {
-          if (Object.prototype.hasOwnProperty.call(props, k)) continue;
-          const r = fail(v, t.appendContext(c, k, t.unknown, v), { type: 'extra_forbidden', msg: `Extra inputs are not permitted (the fields are ${Object.keys(props).join(', ')})` });
-          if (r._tag === 'Left') errors.push(...r.left);
-        }
+      const names = Object.keys(props);
+      for (const [k, v] of Object.entries(u)) {
+        if (Object.prototype.hasOwnProperty.call(props, k)) continue;
+        const meant = meantField(k, names.filter((f) => !Object.prototype.hasOwnProperty.call(u, f)));
+        if (!opts.closed && meant === undefined) continue;
+        const msg = meant === undefined
+          ? `Extra inputs are not permitted (the fields are ${names.join(', ')})`
+          : `Extra inputs are not permitted: did you mean ${meant}? (the fields are ${names.join(', ')})`;
+        const r = fail(v, t.appendContext(c, k, t.unknown, v), { type: 'extra_forbidden', msg });
+        if (r._tag === 'Left') errors.push(...r.left);
       }
       return errors.length ? t.failures(errors) : t.success(out as TypeOfProps<P>);
     },

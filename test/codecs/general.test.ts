@@ -45,6 +45,33 @@ describe('request codecs: common behaviour', () => {
       refuseOnce(AgentCreate, { ...agent, name: 'A', nickname: 'A' }, { loc: ['body', 'name'], type: 'string_too_short', ctx: { min_length: 3 }, input: 'A' });
     });
 
+    describe('a near miss of a field the shape takes and was not given is refused, naming the field meant', () => {
+      // [unknown field, codec, body, the field meant]
+      const misses: Array<[string, Codec, Record<string, unknown>, string]> = [
+        ['recipient', MessageCreate, { sender_id: 1, body: 'Meet me at dawn.', recipient: 6 }, 'recipient_id'],
+        ['recipientId', MessageCreate, { sender_id: 1, body: 'Meet me at dawn.', recipientId: 6 }, 'recipient_id'],
+        ['recipent_id', MessageCreate, { sender_id: 1, body: 'Meet me at dawn.', recipent_id: 6 }, 'recipient_id'],
+        ['deadline', QuestCreate, { ...quest, deadline: 3 }, 'deadline_days'],
+        ['Location_ID', OrganizationCreate, { name: 'Amber House', kind: 'merchant company', Location_ID: 'ironcrag' }, 'location_id'],
+      ];
+      for (const [field, codec, body, meant] of misses) {
+        it(`${field} for ${meant}`, () => {
+          const item = refuseOnce(codec, body, { loc: ['body', field], type: 'extra_forbidden', input: body[field] });
+          assert.match(item.msg, new RegExp(`did you mean ${meant}\\?`));
+        });
+      }
+
+      it('not when the field meant is given too, nor a name unlike any field (a treasury, a nickname)', () => {
+        accept(MessageCreate, { sender_id: 1, body: 'Meet me at dawn.', recipient_id: 6, recipient: 6 });
+        const founded = accept(OrganizationCreate, { name: 'Amber House', kind: 'merchant company', treasury: 5000, nickname: 'Amber' }) as Record<string, unknown>;
+        assert.ok(!('treasury' in founded) && !('nickname' in founded));
+      });
+
+      it('in a query too: a filter misspelt is not an unfiltered listing', () => {
+        refuseOnce(EventsQuery, { category: 'trade', agent: '3' }, { loc: ['query', 'agent'], type: 'extra_forbidden', input: '3' }, 'query');
+      });
+    });
+
     it('a field inherited from the prototype does not count as given', () => {
       const body = Object.create({ name: 'Inherited' }) as Record<string, unknown>;
       body.model = 'gpt';

@@ -68,6 +68,18 @@ describe('errors over HTTP: malformed JSON and unknown paths', () => {
     assert.deepEqual((await w.get(`/api/agents/${agent.id}`)).body.organizations, []);
   });
 
+  it('refuses a letter whose recipient field is misspelt (422, "did you mean recipient_id?"): nothing is sent in public, nothing charged', async () => {
+    const founded = await w.post('/api/organizations', { name: 'Careful Scribes', kind: 'merchant company' }, agent.key);
+    assert.equal(founded.status, 201, founded.text);
+    const messages = (await w.get('/api/messages')).body.length;
+    const r = await w.post('/api/messages', { sender_id: founded.body.id, body: 'For your eyes only.', recipient: 1 }, agent.key);
+    assert.equal(r.status, 422, r.text);
+    assert.deepEqual(r.body.detail.map((d: { loc: unknown[]; type: string }) => [d.loc, d.type]), [[['body', 'recipient'], 'extra_forbidden']]);
+    assert.match(r.body.detail[0].msg, /did you mean recipient_id\?/);
+    assert.equal((await w.get('/api/messages')).body.length, messages, 'nothing published');
+    assert.equal((await w.get(`/api/organizations/${founded.body.id}`)).body.treasury, founded.body.treasury, 'nothing charged');
+  });
+
   it('answers an unknown path with 404 and {detail}', async () => {
     for (const url of ['/api/nothing', '/api/agents/1/nothing', '/nothing', '/api', '/api/organizations/1/explode']) {
       const r = await raw(w, 'GET', url);
