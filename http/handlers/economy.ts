@@ -155,16 +155,19 @@ export const economyRoutes = [
       await location(s, from);
       const destination = await location(s, query.destination_id);
       const plan = travelPlan(await s.read.list<PlanPlace>('locations'), from, destination.id, await setOutCut(s, from));
+      // A read: no way between two places is a plan that does not exist (POST /api/travel, an action, answers 409).
       if (!plan) throw notFoundError(`no road leads from ${from} to ${destination.id}`);
       const day = await s.day();
       const travel = org?.travel as { destination_id: string; arrives_day: number } | null | undefined;
       return {
         ...plan, day, arrives_day: day + plan.days,
         // Whether the organization could set out today (a journey, once begun, runs to its end).
-        can_set_out: org === null ? null : org.status === 'active' && !travel && from !== destination.id,
+        // A journey sets out from where the organization stands: a plan from elsewhere is not one it can make today.
+        can_set_out: org === null ? null : org.status === 'active' && !travel && from === org.location_id && from !== destination.id,
         blocked_reason: org === null ? null : org.status !== 'active' ? `the organization is ${org.status}`
           : travel ? `already on the road to ${travel.destination_id} until day ${travel.arrives_day}`
-            : from === destination.id ? `already at ${destination.id}` : null,
+            : from !== org.location_id ? `it stands at ${org.location_id}, not ${from}; a journey sets out from where it stands`
+              : from === destination.id ? `already at ${destination.id}` : null,
       };
     },
   }),

@@ -104,6 +104,18 @@ describe('what an agent needs to decide (issue 13)', function () {
       assert.equal(still.body.can_set_out, false, 'a journey to where one stands is refused');
       expectStatus(await w.post('/api/travel', { organization_id: a.org.id, destination_id: 'emberfall' }, a.key), 409);
       expectStatus(await w.get('/api/travel/plan?organization_id=99999&destination_id=emberfall'), 404);
+      const elsewhere = await w.get(`/api/travel/plan?organization_id=${a.org.id}&from_id=greenhollow&destination_id=ironcrag`);
+      expectStatus(elsewhere, 200);
+      assert.equal(elsewhere.body.can_set_out, false, 'a plan from a place it does not stand at is not a journey it can make');
+      assert.match(elsewhere.body.blocked_reason, /stands at emberfall, not greenhollow/);
+      // A place no road reaches: no plan (404, a read), and the journey is refused (409, an action).
+      const lonely = { id: 'lonely-isle', name: 'Lonely Isle', kind: 'village', description: 'A rock far out at sea.', danger: 5, population: 50, monster_population: 0, routes: [] };
+      expectStatus(await w.call('POST', '/api/world-events', { admin: 'test-admin-key', body: {
+        title: 'Land ho', description: 'Sailors sight an island nobody knew.', duration_days: 1,
+        effects: [{ kind: 'maintenance_modifier', value: 0, resource: null, location_id: null, price: null }], quest: null, location: lonely,
+      } }), 201);
+      expectStatus(await w.get(`/api/travel/plan?organization_id=${a.org.id}&destination_id=lonely-isle`), 404);
+      expectStatus(await w.post('/api/travel', { organization_id: a.org.id, destination_id: 'lonely-isle' }, a.key), 409);
       expect422At(await w.get('/api/travel/plan'), ['query', 'destination_id']);
     });
   });
