@@ -113,6 +113,7 @@ export function rulebook() {
         `It sells held goods where the price is at least ${SELL_SHARE * 100}% of the best price elsewhere, and buys the good whose best price elsewhere is at least ${BUY_MARGIN} times the local one (at least ${MIN_LOT}, with ${TRADE_BUDGET_SHARE * 100}% of the gold above its reserve, at most ${ORDER_SUPPLY_SHARE * 100}% of the supply).`,
         `Idle, it carries its goods to the market that pays most for them, or with chance ${WANDER_CHANCE} (always where nobody trades) sets out for another market.`,
         'It pays upkeep like any organization and goes bankrupt when it cannot.',
+        'It answers no proposals: a contract or an alliance proposed to it is refused (409).',
       ],
       founding: `A place prospers when it has a market, at least ${PROSPEROUS_POPULATION} people, a market holding at least ${PROSPEROUS_STOCK_SHARE * 100}% of its usual stock (supply at base prices), and fewer active organizations standing there than one per ${PEOPLE_PER_ORGANIZATION} people. Each day, with chance ${FOUNDING_CHANCE} and while fewer than ${MAX_WORLD_FOUNDED} world-founded organizations are active, the world founds one at such a place, with no agent and the treasury its kind gives (flow founding_grant).`,
       numbers: {

@@ -225,6 +225,21 @@ describe('diplomacy over HTTP', function () {
       assert.deepEqual((await w.get('/api/contracts')).body, []);
     });
 
+    it('refuses a contract or an alliance proposed to an organization the world runs (409, naming why), recording nothing', async () => {
+      const council = (await w.get('/api/organizations/1')).body;
+      assert.equal(council.agent_id, null, 'organization 1 is the world\'s');
+      const history = (await w.get('/api/world')).body.counts.history_events;
+      const contract = await w.call('POST', '/api/contracts', { key: a.key, body: { ...contractBody(a, c), counterparty_id: 1 } });
+      expectStatus(contract, 409);
+      assert.match(contract.body.detail, /run by the world, which answers no proposal of a contract/);
+      const alliance = await w.call('POST', '/api/alliances', { key: a.key, body: { proposer_id: a.org.id, counterparty_id: 1, terms: 'Together against the dark.' } });
+      expectStatus(alliance, 409);
+      assert.match(alliance.body.detail, /run by the world, which answers no proposal of an alliance/);
+      assert.deepEqual((await w.get('/api/contracts')).body, []);
+      assert.deepEqual((await w.get('/api/alliances')).body, []);
+      assert.equal((await w.get('/api/world')).body.counts.history_events, history);
+    });
+
     it('pays exactly once when both parties fulfil at the same moment', async () => {
       await buy(w, a, 'ore', 4);
       const k = await propose(w, a, b, { value: 60, resource: 'ore', quantity: 4 });
