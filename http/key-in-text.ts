@@ -85,7 +85,7 @@ export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agent
   const texts: Array<[string, Array<string | number>]> = [];
   strings(body, loc, texts);
   for (const [text, at] of texts) {
-    if (holdsOperatorKey(text, operatorHashes)) out.push(detailItem(at, 'api_key_in_text', 'Text must not contain an operator key; it would be readable by everyone'));
+    if (holdsOperatorKey(text, operatorHashes)) out.push(detailItem(at, 'api_key_in_text', 'Text must not contain an operator key; it would be kept where others read it'));
   }
   const own = callerKey ? foldKey(callerKey) : null;
   // A key in any form leaves at least FOLDED_MIN characters (the caller's own: its folded length).
@@ -95,7 +95,7 @@ export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agent
   for (const [text, at] of texts) {
     if (text.length < shortest) continue; // a name, a resource, a side: nothing to look up
     if (own && text.toLowerCase().replace(/[^a-z0-9]/g, '').includes(own)) {
-      out.push(detailItem(at, 'api_key_in_text', 'Text must not contain your API key; it would be readable by everyone'));
+      out.push(detailItem(at, 'api_key_in_text', 'Text must not contain your API key; it would be kept where others read it'));
       continue;
     }
     let found = false;
@@ -109,7 +109,7 @@ export async function findKeysInText(body: unknown, read: Pick<ReadModel, 'agent
       }
       if (known.get(hash)) { found = true; break; }
     }
-    if (found) out.push(detailItem(at, 'api_key_in_text', 'Text must not contain an agent API key; it would be readable by everyone'));
+    if (found) out.push(detailItem(at, 'api_key_in_text', 'Text must not contain an agent API key; it would be kept where others read it'));
   }
 }
 

@@ -320,6 +320,9 @@ async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentI
   }, day, io);
 }
 
+/** Whose strength an acceptance weighs: the living, uninjured members the organization employs (fieldStrength). */
+const FIELDED = 'the organization\'s fielded';
+
 export const questKind: EntityKind<QuestState, QuestCommand, QuestEvent> = {
   kind: 'quest',
   rank: RANK.quest,
@@ -398,7 +401,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
       if (barred) return conflict(barred);
       const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
       if (!facts.ok) return { refusal: facts.refusal };
-      const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
+      const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) }, FIELDED);
       if (unmet) return conflict(unmet);
       return {
         events: [{ type: 'accepted', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, organization_name: await nameOf(io, c.organization_id) }],
@@ -416,7 +419,7 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
         if (barred) return conflict(barred);
         const facts = await standing(io, c.organization_id, c.agent_id, q.requester_id);
         if (!facts.ok) return { refusal: facts.refusal };
-        const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) });
+        const unmet = checkRequirements(q, { ...facts.value, strength: await fieldStrength(io, c.organization_id, c.day, await placeOf(io, q.location_id)) }, FIELDED);
         if (unmet) return conflict(unmet);
       } else if (q.status !== 'accepted') {
         return conflict(`quest ${q.id} is ${q.status}; a party can be dispatched only to an open or accepted quest`);
@@ -438,8 +441,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
       // Requirements hold at dispatch too (core rule 9): the party's strength, the organization's reputation and trust.
       const standingNow = await standing(io, c.organization_id, c.agent_id, q.requester_id);
       if (!standingNow.ok) return { refusal: standingNow.refusal };
-      const unmet = checkRequirements(q, { ...standingNow.value, strength });
-      if (unmet) return conflict(unmet.replace('strength', 'party strength'));
+      const unmet = checkRequirements(q, { ...standingNow.value, strength }, 'the party\'s');
+      if (unmet) return conflict(unmet);
       // The names the history gives the party and its organization, read now and kept on the intent.
       const organizationName = await nameOf(io, c.organization_id);
       const names = { ...(party?.name === undefined ? {} : { party_name: party.name }), ...(organizationName === undefined ? {} : { organization_name: organizationName }) };

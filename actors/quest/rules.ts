@@ -173,9 +173,10 @@ export function checkAcceptor(q: Quest, organizationId: number): string | null {
 }
 
 /** Requirements (core rule 9): strength, reputation and trust with the requester. */
-export function checkRequirements(q: Quest, facts: { strength: number; reputation: number; trust: number }): string | null {
+/** `whose`: whose strength was weighed (the organization's fielded members when it accepts, the party when it is sent), named in the refusal. */
+export function checkRequirements(q: Quest, facts: { strength: number; reputation: number; trust: number }, whose?: string): string | null {
   const unmet: string[] = [];
-  if (facts.strength < q.minimum_strength) unmet.push(`strength ${facts.strength} is below the required ${q.minimum_strength}`);
+  if (facts.strength < q.minimum_strength) unmet.push(`${whose ? `${whose} ` : ''}strength ${facts.strength} is below the required ${q.minimum_strength}`);
   if (facts.reputation < q.minimum_reputation) unmet.push(`reputation ${facts.reputation} is below the required ${q.minimum_reputation}`);
   if (facts.trust < q.minimum_relationship) unmet.push(`trust with the requester ${facts.trust} is below the required ${q.minimum_relationship}`);
   return unmet.length ? `requirements not met: ${unmet.join('; ')}` : null;

@@ -3,7 +3,7 @@
 import { own, setOwn } from '../../actors/own';
 import type { TradeReceipt } from '../../actors/location/actor';
 import type { OrganizationCommand } from '../../actors/organization/messages';
-import { travelCut, type EstablishmentLike } from '../../actors/organization/establishments';
+import { ESTABLISHMENT_FAMILIES, establishmentRole, travelCut, type EstablishmentLike } from '../../actors/organization/establishments';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
 import { travelPlan, type PlanPlace } from '../../actors/organization/travel-plan';
 import type { Market } from '../../actors/location/market';
@@ -116,7 +116,12 @@ export async function gapsOf(s: Services, id: string) {
       }
     }
     const present = new Set((await s.read.list<{ kind: string }>('establishmentsAt', id)).map((e) => e.kind.toLowerCase()));
-    for (const service of SERVICES) if (!present.has(service)) observations.push({ kind: 'missing_service', service });
+    // With what such an establishment would do (its family's effect), or null for a service of no family (a name only).
+    for (const service of SERVICES) {
+      if (present.has(service)) continue;
+      const role = establishmentRole(service);
+      observations.push({ kind: 'missing_service', service, effect: role === null ? null : ESTABLISHMENT_FAMILIES[role].effect });
+    }
   }
   if (l.danger >= HIGH_DANGER) observations.push({ kind: 'high_danger', danger: l.danger, monster_population: l.monster_population });
   if (await s.read.count('activeOrganizationsAt', id) === 0) observations.push({ kind: 'no_organizations_present' });

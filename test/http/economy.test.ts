@@ -361,6 +361,10 @@ describe('economy over HTTP: gaps of a place (core rule 17)', () => {
     assert.equal(r.body.location_id, 'emberfall');
     assert.ok(Array.isArray(r.body.observations), r.text);
     assert.ok(r.body.observations.some((o: any) => o.kind === 'missing_service' && o.service === 'inn'), r.text);
+    const services = Object.fromEntries(r.body.observations.filter((o: any) => o.kind === 'missing_service').map((o: any) => [o.service, o.effect]));
+    assert.match(services.inn, /pays its owner \d+ gold every day/, 'a missing service says what such an establishment would do');
+    assert.match(services.watchtower, /lowers the danger of its location/);
+    assert.equal(services.healer, null, 'a service of no family of establishments does nothing: said, not hidden');
     assert.ok(!r.body.observations.some((o: any) => o.kind === 'no_market'), 'emberfall has a market');
     assert.ok(!r.body.observations.some((o: any) => o.kind === 'high_danger'), 'emberfall is safe');
   });

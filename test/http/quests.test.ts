@@ -312,7 +312,7 @@ describe('quests, parties and adventurers over HTTP', function () {
       const q = await postOk(b, { reward: 10, minimum_strength: above });
       const r = await w.post(`/api/quests/${q.id}/accept`, { organization_id: a.org }, a.key);
       expectStatus(r, 409, 'strength requirement');
-      assert.match(r.body.detail, /strength/);
+      assert.match(r.body.detail, /the organization's fielded strength \d+ is below the required/, 'it names whose strength was weighed');
       assert.equal((await quest(q.id)).status, 'open');
       expectStatus(await w.post(`/api/quests/${q.id}/cancel`, undefined, b.key), 200, 'cancel the test quest');
     });
@@ -662,7 +662,7 @@ describe('quests, parties and adventurers over HTTP', function () {
       assert.ok(strengthAt([pool[0]], wood.danger) < q.minimum_strength);
       const r = await w.post(`/api/parties/${p.body.id}/dispatch`, { quest_id: q.id }, e.key);
       expectStatus(r, 409, 'dispatch a party below the minimum strength');
-      assert.match(r.body.detail, /strength/);
+      assert.match(r.body.detail, /the party's strength \d+ is below the required/, 'it names whose strength was weighed');
       const after = await quest(q.id);
       assert.equal(after.status, 'open', 'not accepted on the way either');
       assert.equal((await party(p.body.id)).status, 'formed');

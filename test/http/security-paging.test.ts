@@ -20,10 +20,13 @@ describe('security: listings come in pages', function () {
     for (let i = 0; i < 6; i++) pagers.push(await w.register(`Pager ${i}`));
     const made = (r: { status: number; text: string }) => assert.ok(r.status === 201 || r.status === 200, r.text);
     for (let i = 0; i < 5; i++) made(await w.post('/api/messages', { sender_id: founder.org.id, recipient_id: null, body: `notice number ${i}` }, founder.key));
+    // Partners run by agents: the world's own organizations answer no proposals.
+    const partners = [0, 1, 2, 3];
+    for (let i = 1; i <= 3; i++) partners[i] = (await foundOrg(w, `Paging Partner ${i}`)).org.id;
     // A few of everything else that is listed, so that each listing has pages to walk.
     for (let i = 1; i <= 3; i++) {
-      made(await w.post('/api/contracts', { proposer_id: founder.org.id, counterparty_id: i, title: `Deal ${i}`, terms: 'gold for goodwill, paid on acceptance', value: 5, resource: null }, founder.key));
-      made(await w.post('/api/alliances', { proposer_id: founder.org.id, counterparty_id: i, terms: 'mutual defence of the roads' }, founder.key));
+      made(await w.post('/api/contracts', { proposer_id: founder.org.id, counterparty_id: partners[i], title: `Deal ${i}`, terms: 'gold for goodwill, paid on acceptance', value: 5, resource: null }, founder.key));
+      made(await w.post('/api/alliances', { proposer_id: founder.org.id, counterparty_id: partners[i], terms: 'mutual defence of the roads' }, founder.key));
       made(await w.post('/api/parties', { organization_id: founder.org.id, name: `Party ${i}` }, founder.key));
       made(await w.post('/api/suggestions', { title: `Idea ${i}`, body: 'more roads between the towns, please' }, pagers[i - 1].key));
       made(await w.post('/api/agents/retire', { reason: 'enough paging for one lifetime' }, pagers[i + 2].key));

@@ -321,6 +321,7 @@ describe('quest rules', () => {
 
     it('names each unmet requirement with what is held and what is required', () => {
       assert.equal(checkRequirements(quest(), { strength: 29, reputation: 12, trust: 5 }), 'requirements not met: strength 29 is below the required 30');
+      assert.equal(checkRequirements(quest(), { strength: 29, reputation: 12, trust: 5 }, 'the party\'s'), 'requirements not met: the party\'s strength 29 is below the required 30', 'it names whose strength was weighed');
       assert.equal(checkRequirements(quest(), { strength: 30, reputation: 11, trust: 5 }), 'requirements not met: reputation 11 is below the required 12');
       assert.equal(checkRequirements(quest(), { strength: 30, reputation: 12, trust: 4 }), 'requirements not met: trust with the requester 4 is below the required 5');
       const all = checkRequirements(quest(), { strength: 1, reputation: 2, trust: -3 })!;
