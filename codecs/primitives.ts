@@ -238,32 +238,50 @@ export function arrayOf<A>(item: Field<A>, min: number, max: number): Field<A[]>
 type Props = Record<string, Field<any>>;
 export type TypeOfProps<P extends Props> = { [K in keyof P]: t.TypeOf<P[K]> };
 
-/** Edits (insertions, deletions, substitutions) between two names. */
-function editDistance(a: string, b: string): number {
+/** Edits (insertions, deletions, substitutions) between two short names, or `limit + 1` once it is known to be more. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
     for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...next) > limit) return limit + 1;
     row = next;
   }
   return row[b.length];
 }
 
 const bare = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
-const SUFFIXES = ['_id', '_ids', '_days'];
+const SUFFIXES = ['_ids', '_id', '_days'];
+/** A name without its suffix, and the suffix. */
+const stemOf = (name: string): [string, string] => {
+  const lower = name.toLowerCase();
+  const suffix = SUFFIXES.find((x) => lower.endsWith(x) && lower.length > x.length) ?? '';
+  return [bare(lower.slice(0, lower.length - suffix.length)), suffix];
+};
+/** Names longer than this are no one's misspelling; past this many unknown fields, the rest are not looked at. */
+const NAME_MAX = 64;
+const UNKNOWN_MAX = 32;
 
 /**
  * The field an unknown one was probably meant to be: the same name in another case or
- * spelling of its separators (`recipientId`), with or without its suffix (`recipient` for
- * `recipient_id`, `deadline` for `deadline_days`), or two edits away (`recipent_id`). An
+ * spelling of its separators (`recipientId`), without the suffix the field has
+ * (`recipient` for `recipient_id`, `deadline` for `deadline_days`), or with the same suffix
+ * and a stem one letter away (two for stems of eight letters or more: `recipent_id`). An
  * optional field misspelt would otherwise be ignored and take its default: a private
  * letter sent as a public message, a deadline never set.
  */
 export function meantField(unknown: string, fields: string[]): string | undefined {
+  if (unknown.length > NAME_MAX) return undefined;
   const u = bare(unknown);
+  const [stem, suffix] = stemOf(unknown);
   return fields.find((f) => bare(f) === u)
-    ?? fields.find((f) => SUFFIXES.some((x) => f === `${unknown}${x}` || unknown === `${f}${x}`))
-    ?? (u.length >= 5 ? fields.find((f) => bare(f).length >= 5 && editDistance(u, bare(f)) <= 2) : undefined);
+    ?? fields.find((f) => SUFFIXES.some((x) => f.toLowerCase() === `${unknown.toLowerCase()}${x}`))
+    ?? fields.find((f) => {
+      const [fStem, fSuffix] = stemOf(f);
+      const limit = Math.min(stem.length, fStem.length) >= 8 ? 2 : 1;
+      return fSuffix === suffix && fStem.length >= 4 && editDistance(stem, fStem, limit) <= limit;
+    });
 }
 
 /**
@@ -291,8 +309,10 @@ export function object<P extends Props>(name: string, props: P, opts: { closed?:
         if (r._tag === 'Left') errors.push(...r.left); else if (r.right !== undefined) out[k] = r.right;
       }
       const names = Object.keys(props);
+      let unknowns = 0;
       for (const [k, v] of Object.entries(u)) {
         if (Object.prototype.hasOwnProperty.call(props, k)) continue;
+        if (!opts.closed && ++unknowns > UNKNOWN_MAX) break;
         const meant = meantField(k, names.filter((f) => !Object.prototype.hasOwnProperty.call(u, f)));
         if (!opts.closed && meant === undefined) continue;
         const msg = meant === undefined

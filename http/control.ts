@@ -5,7 +5,7 @@
 // check again when they act.
 import type { Result } from '../actors/result';
 import type { Caller } from './auth';
-import { conflictError, forbiddenError, notFoundError } from './errors';
+import { forbiddenError, notFoundError } from './errors';
 import type { Services } from './services';
 
 export interface OrganizationRow {
@@ -21,19 +21,6 @@ export interface OrganizationRow {
 export async function organizationRow(s: Services, id: number): Promise<OrganizationRow> {
   const org = await s.read.row<OrganizationRow>('organization', id);
   if (!org) throw notFoundError(`organization ${id} not found`);
-  return org;
-}
-
-/**
- * The counterparty of a proposal (a contract, an alliance): an organization an agent runs.
- * The world's own organizations (no agent) answer no proposals, so one made to them would
- * wait for ever; it is refused at once (409), before anything is recorded.
- */
-export async function proposalCounterparty(s: Services, id: number, what: 'contract' | 'alliance'): Promise<OrganizationRow> {
-  const org = await organizationRow(s, id);
-  if (org.agent_id === null || org.agent_id <= 0) {
-    throw conflictError(`organization ${id} (${org.name}) is run by the world, which answers no proposal of ${what === 'contract' ? 'a contract' : 'an alliance'}; propose it to an organization an agent runs`);
-  }
   return org;
 }
 

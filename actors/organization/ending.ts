@@ -52,12 +52,6 @@ export const endReason = (how: Ended['how']) => (how === 'bankruptcy' ? 'its org
 export async function followEnding(entities: Entities, read: ReadModel, organizationId: number, day: number, how: 'bankruptcy' | 'dissolution'): Promise<string | null> {
   const reason = endReason(how);
   const failed = (what: string, r: Result<unknown>) => (r.ok ? null : `${what}: ${r.refusal.status} ${r.refusal.detail}`);
-  // Its agent controls it no more: the agent's current organization is none until it founds another.
-  const owner = (await read.row<{ agent_id: number | null }>('organization', organizationId))?.agent_id;
-  if (typeof owner === 'number' && owner > 0) {
-    const problem = failed(`agent ${owner}`, await entities.ask('agent', owner, { type: 'own-organization-ended', organization_id: organizationId, day }));
-    if (problem) return problem;
-  }
   for (const id of await read.ids('employeesOf', organizationId)) {
     const problem = failed(`adventurer ${id}`, await entities.ask('adventurer', id, { type: 'freed', organization_id: organizationId, day, reason }));
     if (problem) return problem;
@@ -87,7 +81,17 @@ export async function followEnding(entities: Entities, read: ReadModel, organiza
     if (problem) return problem;
   }
   // Dissolution also ends its alliances (core rule 7); a bankrupt member's partner may end them itself.
-  if (how !== 'dissolution') return null;
+  if (how === 'dissolution') {
+    const problem = await endAlliances(entities, read, organizationId, day, failed);
+    if (problem) return problem;
+  }
+  // Last, its agent controls it no more: the agent's current organization is none until it founds another.
+  const owner = (await read.row<{ agent_id: number | null }>('organization', organizationId))?.agent_id;
+  if (typeof owner === 'number' && owner > 0) return failed(`agent ${owner}`, await entities.ask('agent', owner, { type: 'own-organization-ended', organization_id: organizationId, day }));
+  return null;
+}
+
+async function endAlliances(entities: Entities, read: ReadModel, organizationId: number, day: number, failed: (what: string, r: Result<unknown>) => string | null): Promise<string | null> {
   const alliances = (await read.list<{ id: number; proposer_id: number; counterparty_id: number }>('liveAlliances'))
     .filter((a) => a.proposer_id === organizationId || a.counterparty_id === organizationId);
   for (const a of alliances) {

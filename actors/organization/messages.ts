@@ -29,8 +29,8 @@ export interface StatusCommand { type: 'status' }
 /** Facts about the place the organization stands, read by the daily fan-out. */
 export interface PlaceFacts { kind: string; danger: number }
 /** What active world events do to an organization today: gold added to upkeep, and the share by which plans' output changes. */
-/** Upkeep modifier where the organization stands; production modifiers by the place they aim at ('*': everywhere). */
-export interface DayModifiers { maintenance: number; production: Record<string, number> }
+/** The world events' modifiers of an organization's day (OrganizationModifiers in actors/world-event/effects.ts; production_at absent in an older version's command). */
+export interface DayModifiers { maintenance: number; production: number; production_at?: Record<string, number> }
 export interface DayBeganCommand { type: 'day-began'; day: number; seed: string; place: PlaceFacts | null; modifiers?: DayModifiers }
 /**
  * `days` were worked out (roads, danger, establishments) from `from_id`, where the sender read

@@ -63,9 +63,14 @@ export interface PolicyView {
   world: number[];
   /** Available adventurers (a bounded sample). */
   available: Array<{ id: number; strength: number; hiring_fee?: number }>;
+  /** Contracts and alliances proposed to it, not yet answered (absent: none). */
+  proposals?: { contracts: number[]; alliances: number[] };
 }
 
 export type PolicyAction =
+  /** The world signs no contracts and makes no alliances: it declines what agents propose to it. */
+  | { type: 'decline-contract'; contract_id: number }
+  | { type: 'decline-alliance'; alliance_id: number }
   | { type: 'complete'; quest_id: number }
   | { type: 'accept'; quest_id: number }
   | { type: 'travel'; destination_id: string; days: number }
@@ -83,6 +88,10 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
   const r = rng(v.seed, 'policy', v.org.id, v.day);
   const actions: PolicyAction[] = [];
   const { org } = v;
+
+  // Proposals get their answer on its next turn, wherever it is: no.
+  for (const id of v.proposals?.contracts ?? []) actions.push({ type: 'decline-contract', contract_id: id });
+  for (const id of v.proposals?.alliances ?? []) actions.push({ type: 'decline-alliance', alliance_id: id });
 
   // Parties sent out come back with their outcome the day after.
   for (const q of v.quests) {

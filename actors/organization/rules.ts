@@ -434,7 +434,7 @@ function decideOneDay(state: Organization, c: Pick<DayBeganCommand, 'day'> & Par
   if (org.travel && day >= org.travel.arrives_day) push({ type: 'arrived', day, location_id: org.travel.destination_id });
   const lost = workersLost(org.workers, org.travel ? null : c.place ?? null, rng(c.seed ?? '', 'workers', org.id, day));
   if (lost > 0) push({ type: 'workers-lost', day, quantity: lost, location_id: org.location_id });
-  const worked = workDay(org, day, (place) => productionFactorAt(c.modifiers?.production, place));
+  const worked = workDay(org, day, (place) => productionFactorAt(c.modifiers, place));
   if (worked) push(worked);
   for (const p of org.projects.filter(isDue)) push({ type: 'project-completed', day, project_id: p.id, ...completion(p, day) });
   const income = establishmentIncome(org.establishments);

@@ -25,6 +25,7 @@ export async function worldOrganizationsTurn(
   const places = await read.list<PolicyPlace>('locations');
   const establishments = (await read.list<EstablishmentLike>('establishments')).map(({ kind, location_id }) => ({ kind, location_id }));
   const markets = (await read.list<PolicyMarket>('markets')).map(({ location_id, resource, price, supply }) => ({ location_id, resource, price, supply }));
+  const alliancesProposed = (await read.list<{ id: number; counterparty_id: number; status: string }>('liveAlliances')).filter((a) => a.status === 'proposed');
   for (const id of [...ids].sort((a, b) => a - b)) {
     const org = await read.row<Row>('organization', id);
     if (!org || org.status !== 'active' || org.agent_id !== null) continue;
@@ -35,6 +36,11 @@ export async function worldOrganizationsTurn(
       org: { id, name: org.name, treasury: org.treasury, reputation: org.reputation, location_id: org.location_id, travel: org.travel, holdings: org.holdings, daily_maintenance: org.daily_maintenance },
       members, parties: await read.list<PolicyParty>('partiesOf', id), markets, quests, places, establishments, world: ids,
       available: await read.listPage<{ id: number; strength: number; hiring_fee?: number }>('adventurersAvailable', undefined, undefined, HIRE_SAMPLE),
+      proposals: {
+        // A contract row keeps its counterparty in agent_id (the read model's contractsOfferedTo).
+        contracts: (await read.list<{ id: number; status: string }>('contractsOfferedTo', id)).filter((c) => c.status === 'proposed').map((c) => c.id).sort((a, b) => a - b),
+        alliances: alliancesProposed.filter((a) => a.counterparty_id === id).map((a) => a.id).sort((a, b) => a - b),
+      },
     };
     let skipJourney = false;
     for (const action of decideTurn(view)) {
@@ -54,6 +60,8 @@ async function act(entities: Entities, read: ReadModel, seed: string, day: numbe
   const agent_id = WORLD_ACTOR;
   const refusal = (r: { ok: boolean; refusal?: { detail: string } }) => (r.ok ? null : r.refusal!.detail);
   switch (a.type) {
+    case 'decline-contract': return refusal(await entities.ask('contract', a.contract_id, { type: 'reject', organization_id: org.id, agent_id, day }));
+    case 'decline-alliance': return refusal(await entities.ask('alliance', a.alliance_id, { type: 'end', organization_id: org.id, agent_id, day }));
     case 'complete': return refusal(await entities.ask('quest', a.quest_id, { type: 'complete', agent_id, day, seed }));
     case 'accept': return refusal(await entities.ask('quest', a.quest_id, { type: 'accept', organization_id: org.id, agent_id, day, seed }));
     case 'travel': return refusal(await entities.ask('organization', org.id, { type: 'travel', agent_id, day, destination_id: a.destination_id, days: a.days, from_id: org.location_id }));

@@ -271,21 +271,22 @@ function withdraw(io: EntityIO, q: Quest, day: number, agentId: number | null, r
   }, day, io);
 }
 
-async function resolve(io: EntityIO, q: Quest, day: number, seed: string, agentId: number | null, forced: QuestOutcome | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
+/** `seed` undefined: a day command of an older version, which carried none; its party is resolved as then, without fates. */
+async function resolve(io: EntityIO, q: Quest, day: number, seed: string | undefined, agentId: number | null, forced: QuestOutcome | null, reason: string): Promise<Outcome<QuestState, QuestEvent>> {
   const place = await placeOf(io, q.location_id);
   const members: Member[] = (await rowsOf(io, q.party_members))
     .filter((a) => a.status !== 'dead');
   const strength = partyStrength(members, place);
   const expected = effectiveDanger(members, place);
-  const danger = dangerMet(expected, rng(seed, 'quest-danger', q.id)());
+  const danger = dangerMet(expected, rng(seed ?? '', 'quest-danger', q.id)());
   const outcome = forced ?? outcomeFor(strength, danger);
-  const draw = rng(seed, 'quest', q.id, day);
+  const draw = rng(seed ?? '', 'quest', q.id, day);
   const bonds = bondsFor(outcome, members);
   const casualties: number[] = [];
   const injured: number[] = [];
   // A party sent out fights, whether its organization reports back or its time runs out
   // first (a failure then, with a failure's fates: waiting is never safer than reporting).
-  const sent = q.party_id !== null;
+  const sent = q.party_id !== null && seed !== undefined;
   const outcomes: Closing['outcomes'] = [];
   for (const m of members) {
     const fate = sent ? fateOf(outcome, m, draw) : { died: false, injury_days: 0 };
@@ -467,8 +468,6 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
       const q = state!;
       const facts = await standing(io, q.requester_id, c.agent_id, q.requester_id);
       if (!facts.ok) return { refusal: facts.refusal };
-      // The world put up this reward for everyone: the organization it names did not, and may not take it off the board.
-      if (q.funds[0]?.organization_id === WORLD_FUND) return conflict(`quest ${q.id} is a bounty the world funded; it stays on the board until its deadline or until someone takes it`);
       return withdraw(io, q, c.day, c.agent_id, 'withdrawn by the requester');
     }
 

@@ -24,10 +24,12 @@ export interface LocationModifiers {
 
 /**
  * An organization's day: upkeep where it stands, and the production modifiers (summed
- * percentages) by the place they aim at, '*' for everywhere: a production plan is worked
- * where it is, whoever owns it and wherever the owner stands (productionFactorAt).
+ * percentages) by the place they aim at, '*' for everywhere (`production_at`): a
+ * production plan is worked where it is, whoever owns it and wherever the owner stands
+ * (productionFactorAt). `production`, the sum where it stands, is what a command of an
+ * older version carried alone; it is still sent, for a node of that version.
  */
-export interface OrganizationModifiers { maintenance: number; production: Record<string, number> }
+export interface OrganizationModifiers { maintenance: number; production: number; production_at: Record<string, number> }
 
 /** A forest: wild land of trees (the forest danger modifier aims at these unless it names a place). */
 export const isForest = (p: PlaceLike) => p.kind === 'forest'
@@ -68,16 +70,26 @@ export function locationModifiers(effects: Effect[], place: PlaceLike): Location
 
 export function organizationModifiers(effects: Effect[], locationId: string): OrganizationModifiers {
   let maintenance = 0;
-  const production: Record<string, number> = {};
+  let production = 0;
+  const productionAt: Record<string, number> = {};
   for (const e of effects) {
     if (e.kind === 'maintenance_modifier' && here(e, locationId)) maintenance += e.value;
-    if (e.kind === 'production_modifier') { const key = e.location_id ?? '*'; setOwn(production, key, (own(production, key) ?? 0) + e.value); }
+    if (e.kind !== 'production_modifier') continue;
+    if (here(e, locationId)) production += e.value;
+    const key = e.location_id ?? '*';
+    setOwn(productionAt, key, (own(productionAt, key) ?? 0) + e.value);
   }
-  return { maintenance, production };
+  return { maintenance, production, production_at: productionAt };
 }
 
-/** The factor on a production plan's output at `locationId`: the modifiers aimed there and everywhere. */
-export const productionFactorAt = (production: Record<string, number> | undefined, locationId: string) =>
-  rateFactor((own(production ?? {}, '*') ?? 0) + (own(production ?? {}, locationId) ?? 0));
+/**
+ * The factor on a production plan's output at `locationId`: the modifiers aimed there and
+ * everywhere; from a command without `production_at` (an older version's), its one sum.
+ */
+export function productionFactorAt(modifiers: Partial<OrganizationModifiers> | undefined, locationId: string): number {
+  const at = modifiers?.production_at;
+  if (!at) return rateFactor(modifiers?.production ?? 0);
+  return rateFactor((own(at, '*') ?? 0) + (own(at, locationId) ?? 0));
+}
 
 export const NO_LOCATION_MODIFIERS: LocationModifiers = { danger: 0, monster_growth: 1, population_growth: 1, production: 1, prices: {} };

@@ -66,7 +66,7 @@ export function rulebook() {
       'The estate of an ended organization: its gold and goods pass to the world, and its workers go home, the day it ends; gold or goods that reach it later (a refund of its quest or pledge) pass to the world as they arrive. Move what you want to keep before dissolving.',
       `Quest outcome by party strength against location danger: full when strength >= danger; partial when strength >= half the danger; failure below that (no reward, reputation loss, possible casualties). A reputation gain counts once a day per requester: a second quest of the same requester resolved the same day raises it no further. The danger a party meets is the expected danger (the place's danger, lowered by cautious members) times a factor drawn evenly within ${DANGER_SPREAD * 100}% either side; the resolution shows both (expected_danger, effective_danger).`,
       'Quest requirements (minimum party strength, reputation, trust with the requester) are checked before acceptance and dispatch; minimum_relationship defaults to -100.',
-      `An acceptance holds ${ACCEPTANCE_DAYS} days (acceptance_ends_day on the quest): an organization that sent no party by then loses the quest, which is open again, and may not accept it again; a quest whose party has not reported back by then ends in failure. A party sent out and not reported back by the quest's deadline or the acceptance's end has fought and failed: its members meet a failure's fates (death, wounds), as a completion that failed would.`,
+      `An acceptance holds ${ACCEPTANCE_DAYS} days (acceptance_ends_day on the quest): an organization that sent no party by then loses the quest, which is open again, and may not accept it again; a quest whose party has not reported back by then ends in failure. A party sent out and not reported back by the quest's deadline or the acceptance's end has fought and failed: its members meet a failure's fates (death, wounds, bonds; the monsters grow as after a lost fight), as a completion that failed would.`,
       'Quest outcomes change the monster population and the danger of the quest location; wilderness and dungeon monsters grow every day.',
       'Full success grants 10 experience, partial 5; every 20 experience raises level and strength.',
       'Traits: brave (stronger in dangerous places), reckless (hits harder, dies more), cautious (lowers effective danger), patient (recovers sooner), loyal (bonds more strongly), curious (learns more in dungeons).',
@@ -113,7 +113,7 @@ export function rulebook() {
         `It sells held goods where the price is at least ${SELL_SHARE * 100}% of the best price elsewhere, and buys the good whose best price elsewhere is at least ${BUY_MARGIN} times the local one (at least ${MIN_LOT}, with ${TRADE_BUDGET_SHARE * 100}% of the gold above its reserve, at most ${ORDER_SUPPLY_SHARE * 100}% of the supply).`,
         `Idle, it carries its goods to the market that pays most for them, or with chance ${WANDER_CHANCE} (always where nobody trades) sets out for another market.`,
         'It pays upkeep like any organization and goes bankrupt when it cannot.',
-        'It answers no proposals: a contract or an alliance proposed to it is refused (409).',
+        'It signs no contracts and makes no alliances: on its next turn it rejects a contract proposed to it and declines an alliance.',
       ],
       founding: `A place prospers when it has a market, at least ${PROSPEROUS_POPULATION} people, a market holding at least ${PROSPEROUS_STOCK_SHARE * 100}% of its usual stock (supply at base prices), and fewer active organizations standing there than one per ${PEOPLE_PER_ORGANIZATION} people. Each day, with chance ${FOUNDING_CHANCE} and while fewer than ${MAX_WORLD_FOUNDED} world-founded organizations are active, the world founds one at such a place, with no agent and the treasury its kind gives (flow founding_grant).`,
       numbers: {
@@ -151,7 +151,7 @@ export function rulebook() {
       flows: FLOWS,
     },
     errors: {
-      422: 'input does not fit its shape: {"detail": [{"loc", "msg", "type", "input", "ctx"}]}',
+      422: 'input does not fit its shape: {"detail": [{"loc", "msg", "type", "input", "ctx"}]}. Unknown fields are ignored, but a near miss of a field you did not send (recipient for recipient_id, deadline for deadline_days) is refused, extra_forbidden, "did you mean ...?"',
       401: 'a required key is missing or unknown',
       403: 'the key may not do this (not your organization, retired agent)',
       404: 'an identifier does not exist',

@@ -22,8 +22,11 @@ export async function agentProfile(s: Services, id: number) {
   const organizations = await s.read.list<Record<string, unknown>>('organizationsOfAgent', id);
   const recent = await s.read.history({ limit: RECENT_EVENTS, agent_id: id });
   const today = await s.day();
+  // An organization that ended before its end's follow-up told the agent (a world older than that step) is not current.
+  const current = organizations.find((o) => o.id === agent.current_organization_id);
   return {
     ...agent,
+    current_organization_id: current && current.status !== 'active' ? null : agent.current_organization_id,
     founding_allowance: foundingAllowance(organizations, today),
     organizations,
     statistics: {

@@ -67,6 +67,18 @@ describe('request codecs: common behaviour', () => {
         assert.ok(!('treasury' in founded) && !('nickname' in founded));
       });
 
+      it('not a field of another kind or another name that only looks alike (location_id for an event\'s new location, event_id for agent_id, count for amount)', () => {
+        accept(WorldEventCreate, { ...event, location_id: 'emberfall', quest_id: 4 });
+        accept(EventsQuery, { event_id: '3' }, 'query');
+        accept(TradeCreate, { ...trade, count: 3 });
+      });
+
+      it('looks at the first 32 unknown fields only: a body of many names costs no more than that', () => {
+        const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`note_${i}`, i]));
+        accept(MessageCreate, { sender_id: 1, body: 'Meet me at dawn.', ...many, recipient: 6 });
+        refuseOnce(MessageCreate, { sender_id: 1, body: 'Meet me at dawn.', recipient: 6, ...many }, { loc: ['body', 'recipient'], type: 'extra_forbidden', input: 6 });
+      });
+
       it('in a query too: a filter misspelt is not an unfiltered listing', () => {
         refuseOnce(EventsQuery, { category: 'trade', agent: '3' }, { loc: ['query', 'agent'], type: 'extra_forbidden', input: '3' }, 'query');
       });

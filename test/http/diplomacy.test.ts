@@ -225,19 +225,22 @@ describe('diplomacy over HTTP', function () {
       assert.deepEqual((await w.get('/api/contracts')).body, []);
     });
 
-    it('refuses a contract or an alliance proposed to an organization the world runs (409, naming why), recording nothing', async () => {
+    it('a contract or an alliance proposed to an organization the world runs is declined on its next turn: rejected, ended, nothing paid', async () => {
       const council = (await w.get('/api/organizations/1')).body;
       assert.equal(council.agent_id, null, 'organization 1 is the world\'s');
-      const history = (await w.get('/api/world')).body.counts.history_events;
       const contract = await w.call('POST', '/api/contracts', { key: a.key, body: { ...contractBody(a, c), counterparty_id: 1 } });
-      expectStatus(contract, 409);
-      assert.match(contract.body.detail, /run by the world, which answers no proposal of a contract/);
+      expectStatus(contract, 201);
       const alliance = await w.call('POST', '/api/alliances', { key: a.key, body: { proposer_id: a.org.id, counterparty_id: 1, terms: 'Together against the dark.' } });
-      expectStatus(alliance, 409);
-      assert.match(alliance.body.detail, /run by the world, which answers no proposal of an alliance/);
-      assert.deepEqual((await w.get('/api/contracts')).body, []);
-      assert.deepEqual((await w.get('/api/alliances')).body, []);
-      assert.equal((await w.get('/api/world')).body.counts.history_events, history);
+      expectStatus(alliance, 201);
+      const aBefore = (await w.get(`/api/organizations/${a.org.id}`)).body;
+      await w.tick();
+      assert.equal((await w.get(`/api/contracts/${contract.body.id}`)).body.status, 'rejected', 'the world signs no contracts');
+      assert.equal((await w.get(`/api/alliances/${alliance.body.id}`)).body.status, 'ended', 'and makes no alliances');
+      const aAfter = (await w.get(`/api/organizations/${a.org.id}`)).body;
+      assert.equal(aAfter.treasury, aBefore.treasury - aBefore.daily_maintenance, 'no gold moved but the day\'s upkeep');
+      const said = (await w.get('/api/events?limit=100')).body.map((e: { summary: string }) => e.summary);
+      assert.ok(said.includes(`Emberfall Council rejected the contract "${contract.body.title}" (${contract.body.value} gold)`), 'history tells the rejection');
+      assert.ok(said.includes('The alliance of Amber Traders and Emberfall Council ended (the proposal was declined)'), 'and the declined alliance');
     });
 
     it('pays exactly once when both parties fulfil at the same moment', async () => {

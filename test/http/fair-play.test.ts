@@ -505,7 +505,8 @@ describe('fair play over HTTP', function () {
   });
 
   describe('a party its quest\'s time overtakes', () => {
-    it('meets a failed fight\'s fates when its deadline passes before it reports back: waiting is not safer than reporting', async () => {
+    /** A party of three sent on a quest of `deadlineDays`; the members as they set out. */
+    async function sentParty(deadlineDays: number | null) {
       const band = await foundOrg(w, 'Overdue Blades', 'adventurers band');
       const mill = await foundOrg(w, 'Patient Mill', 'merchant company');
       const hires = (await w.get('/api/adventurers?status=available')).body.slice(0, 3);
@@ -514,19 +515,21 @@ describe('fair play over HTTP', function () {
         expectStatus(await w.post('/api/adventurers/hire', { organization_id: band.org.id, adventurer_id: a.id }, band.key), 200);
         expectStatus(await w.post(`/api/parties/${party.id}/members`, { adventurer_id: a.id }, band.key), 200);
       }
-      const quest = (await w.post('/api/quests', questBody(mill.org.id, { reward: 20, deadline_days: 1 }), mill.key)).body;
+      const quest = (await w.post('/api/quests', questBody(mill.org.id, { reward: 20, deadline_days: deadlineDays }), mill.key)).body;
       expectStatus(await w.post(`/api/parties/${party.id}/dispatch`, { quest_id: quest.id }, band.key), 200);
       const sent = (await w.get(`/api/quests/${quest.id}`)).body;
       const members = await Promise.all(sent.party_members.map(async (id: number) => (await w.get(`/api/adventurers/${id}`)).body));
-      await w.tick();
-      await w.tick();
-      const after = (await w.get(`/api/quests/${quest.id}`)).body;
+      return { band, quest: sent, members };
+    }
+
+    /** The quest failed, and each member met the fate a completion that failed on that day would have drawn. */
+    async function assertFoughtAndFailed(questId: number, members: Array<{ id: number; strength: number; traits: string[] }>, reason: RegExp) {
+      const after = (await w.get(`/api/quests/${questId}`)).body;
       assert.equal(after.status, 'resolved');
       assert.equal(after.outcome, 'failure');
-      assert.match(after.resolution.reason, /deadline passed/);
-      // The fates a completion that failed on that day would have drawn, member by member.
-      const draw = rng(w.services.seed, 'quest', quest.id, after.resolved_day);
-      const fates = members.map((m) => ({ id: m.id, ...fateOf('failure', m, draw) }));
+      assert.match(after.resolution.reason, reason);
+      const draw = rng(w.services.seed, 'quest', questId, after.resolved_day);
+      const fates = members.map((m) => ({ id: m.id, ...fateOf('failure', m as never, draw) }));
       const casualties = fates.filter((f) => f.died).map((f) => f.id);
       const injured = fates.filter((f) => f.injury_days > 0).map((f) => f.id);
       assert.ok(casualties.length + injured.length > 0, 'the seed gives this party some wound to meet (else the test shows nothing)');
@@ -536,6 +539,23 @@ describe('fair play over HTTP', function () {
         const a = (await w.get(`/api/adventurers/${f.id}`)).body;
         assert.equal(a.status === 'dead', f.died, `adventurer ${f.id} ${f.died ? 'died' : 'lives'}`);
       }
+    }
+
+    it('meets a failed fight\'s fates when its deadline passes before it reports back: waiting is not safer than reporting', async () => {
+      const { quest, members } = await sentParty(1);
+      await w.tick();
+      await w.tick();
+      await assertFoughtAndFailed(quest.id, members, /deadline passed/);
+    });
+
+    it('meets them too when its acceptance runs out before it reports back (settled by a late completion, one node)', async () => {
+      if (w.nodes.length > 1) { await w.close(); w = await startTestWorld({ nodes: 1 }); }
+      const { band, quest, members } = await sentParty(null);
+      // The day after the acceptance's last: the completion settles the lapse first, as the day would.
+      sinon.stub(w.services, 'day').resolves(quest.acceptance_ends_day + 1);
+      expectStatus(await w.post(`/api/quests/${quest.id}/complete`, undefined, band.key), 409);
+      sinon.restore();
+      await assertFoughtAndFailed(quest.id, members, /did not report back within 20 days/);
     });
   });
 

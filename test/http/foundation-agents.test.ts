@@ -4,6 +4,7 @@
 // (spec parts 2, 4, 5; core rules 25 and 26; api-conventions errors).
 import assert from 'assert/strict';
 import fs from 'fs';
+import sinon from 'sinon';
 import { expect422At, expectStatus, propertyNames, sha256 } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
 
@@ -28,6 +29,24 @@ describe('agents over HTTP: registration and reading', () => {
     assert.equal(alice.body.status, 'active');
     assert.equal(typeof alice.key, 'string');
     assert.ok(alice.key.length >= 20, 'a key long enough to be secret');
+  });
+
+  it('names no current organization once it has ended, also in a world whose end never told the agent (an older version\'s)', async () => {
+    const agent = await w.register('Ulla Unwound');
+    const org = (await w.post('/api/organizations', { name: 'Unwound House', kind: 'merchant company' }, agent.key)).body;
+    // As a version before the follow-up told the agent: the agent never hears of the end.
+    const ask = w.services.entities.ask.bind(w.services.entities);
+    const stub = sinon.stub(w.services.entities, 'ask').callsFake(((kind: string, id: string | number, command: { type: string }, timeout?: number) =>
+      (command.type === 'own-organization-ended' ? Promise.resolve({ ok: true, value: null }) : ask(kind as never, id, command as never, timeout))) as never);
+    try {
+      expectStatus(await w.post(`/api/organizations/${org.id}/dissolve`, undefined, agent.key), 200);
+    } finally {
+      stub.restore();
+    }
+    const me = (await w.get('/api/agents/me', agent.key)).body;
+    assert.equal(me.current_organization_id, null, 'read as the organizations say');
+    assert.deepEqual(me.organization_ids, [org.id]);
+    assert.equal((await w.get(`/api/agents/${agent.id}`)).body.current_organization_id, null);
   });
 
   it('gives every agent a different key and id', async () => {

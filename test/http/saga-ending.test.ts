@@ -2,8 +2,9 @@
 // actors/organization/ending.ts). An organization with an employed adventurer, a quest
 // it requested (with another organization's pledge), a pledge to another's quest, an
 // accepted and a proposed contract and an alliance is dissolved; the process dies before
-// each step of what follows (its agent told it controls it no more, the adventurer freed, the quest withdrawn, the pledge
-// returned, each contract closed, the alliance ended, the organization's record that it
+// each step of what follows (the adventurer freed, the quest withdrawn, the pledge
+// returned, each contract closed, the alliance ended, its agent told it controls it no
+// more, the organization's record that it
 // is done), or inside the quest's withdrawal after it paid its funders back, or as a
 // contract records its closing. The world is reopened on the same folder: at start-up the follow-up
 // is finished, every piece of it, no gold is created or destroyed, and running it again
@@ -22,7 +23,7 @@ const questBody = (requester: number, reward: number) => ({
 });
 
 /** The steps of the follow-up, by the command each sends (the accepted contract is closed first: it has the lower id). */
-const STEPS = ['own-organization-ended', 'freed', 'organization-ended', 'sponsor-ended', 'party-ended', 'party-ended', 'member-ended', 'ending-followed'] as const;
+const STEPS = ['freed', 'organization-ended', 'sponsor-ended', 'party-ended', 'party-ended', 'member-ended', 'own-organization-ended', 'ending-followed'] as const;
 const stepName = (i: number) => (STEPS[i] === 'party-ended' ? `party-ended" (the ${STEPS[i - 1] === 'party-ended' ? 'proposed' : 'accepted'} contract)` : `${STEPS[i]}"`);
 
 interface Scene {

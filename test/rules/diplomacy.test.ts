@@ -462,7 +462,7 @@ describe('diplomacy rules', () => {
 
     it('changes nothing without active events', () => {
       assert.deepEqual(locationModifiers([], place('emberfall')), NO_LOCATION_MODIFIERS);
-      assert.deepEqual(organizationModifiers([], 'emberfall'), { maintenance: 0, production: {} });
+      assert.deepEqual(organizationModifiers([], 'emberfall'), { maintenance: 0, production: 0, production_at: {} });
     });
 
     it('raises the danger of forests only, unless a place is named', () => {
@@ -504,18 +504,20 @@ describe('diplomacy rules', () => {
 
     it('gives organizations their maintenance modifier by where they stand, and production modifiers by where they aim', () => {
       const e = [effect('maintenance_modifier', 20, { location_id: 'emberfall' }), effect('production_modifier', -40), effect('maintenance_modifier', 3)];
-      assert.deepEqual(organizationModifiers(e, 'emberfall'), { maintenance: 23, production: { '*': -40 } });
-      assert.deepEqual(organizationModifiers(e, 'greenhollow'), { maintenance: 3, production: { '*': -40 } });
+      assert.deepEqual(organizationModifiers(e, 'emberfall'), { maintenance: 23, production: -40, production_at: { '*': -40 } });
+      assert.deepEqual(organizationModifiers(e, 'greenhollow'), { maintenance: 3, production: -40, production_at: { '*': -40 } });
     });
 
     it('works a production plan by the modifiers where the plan is, wherever its owner stands', () => {
       const e = [effect('production_modifier', 300, { location_id: 'greenhollow' }), effect('production_modifier', -50, { location_id: 'emberfall' }), effect('production_modifier', 10)];
-      const { production } = organizationModifiers(e, 'greenhollow');
-      assert.equal(productionFactorAt(production, 'emberfall'), 0.6, 'the plan at emberfall: -50% there and +10% everywhere');
-      assert.equal(productionFactorAt(production, 'greenhollow'), 4.1);
-      assert.equal(productionFactorAt(production, 'ironcrag'), 1.1);
+      const m = organizationModifiers(e, 'greenhollow');
+      assert.equal(productionFactorAt(m, 'emberfall'), 0.6, 'the plan at emberfall: -50% there and +10% everywhere');
+      assert.equal(productionFactorAt(m, 'greenhollow'), 4.1);
+      assert.equal(productionFactorAt(m, 'ironcrag'), 1.1);
       assert.equal(productionFactorAt(undefined, 'ironcrag'), 1);
-      assert.deepEqual(organizationModifiers(e, 'ironcrag').production, production, 'the same for an owner anywhere');
+      assert.deepEqual(organizationModifiers(e, 'ironcrag').production_at, m.production_at, 'the same for an owner anywhere');
+      // A command of an older version carries only the sum where the owner stands, and is worked by it.
+      assert.equal(productionFactorAt({ maintenance: 0, production: 310 }, 'emberfall'), 4.1);
     });
 
     it('ignores a resource introduction in the daily modifiers (it acts once, when the event begins)', () => {

@@ -32,6 +32,11 @@ describe('the policy of an organization no agent controls', () => {
     assert.deepEqual(decideTurn(v), [{ type: 'complete', quest_id: 7 }]);
   });
 
+  it('declines every contract and alliance proposed to it, first, even on the road', () => {
+    const v = view({ proposals: { contracts: [4, 9], alliances: [2] } }, { travel: { destination_id: 'ironcrag', arrives_day: 12 } });
+    assert.deepEqual(decideTurn(v), [{ type: 'decline-contract', contract_id: 4 }, { type: 'decline-contract', contract_id: 9 }, { type: 'decline-alliance', alliance_id: 2 }]);
+  });
+
   it('sends its fit free members on a quest it can win where it stands', () => {
     const v = view({ members: [member(1, 25), member(2, 20), member(3, 30, { injured_until: 20 })], quests: [quest()] }, { location_id: 'moors' });
     const send = decideTurn(v).find((a) => a.type === 'send-party');
