@@ -73,7 +73,7 @@ export const Project = record('Project', {
 
 export const ProductionPlan = record('ProductionPlan', {
   id: int(), project_id: int(), owner_id: int(), title: str(), location_id: str(), resource: str(), quantity_per_day: int(),
-  workers_required: int(), staffed: bool(), produced_total: int(), status: str(), started_day: int(), ends_day: int(),
+  workers_required: int(), staffed: nullable(bool('Whether its last day was staffed; null before its first day.')), produced_total: int(), status: str(), started_day: int(), ends_day: int(),
 });
 
 export const Establishment = record('Establishment', {

@@ -36,7 +36,8 @@ export const projectView = (p: Project) => ({
 
 export const productionView = (p: Project) => ({
   id: p.id, project_id: p.id, owner_id: p.owner_id, title: p.title, location_id: p.location_id, resource: p.output_resource,
-  quantity_per_day: p.output_quantity, workers_required: p.production!.workers_required, staffed: p.production!.staffed,
+  // Whether its last day was staffed: null before its first day, which nothing has decided yet.
+  quantity_per_day: p.output_quantity, workers_required: p.production!.workers_required, staffed: p.progress_days === 0 ? null : p.production!.staffed,
   produced_total: p.production!.produced_total, status: p.status, started_day: p.started_day, ends_day: p.started_day + p.duration_days,
 });
 

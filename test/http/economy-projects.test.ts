@@ -271,6 +271,7 @@ describe('economy over HTTP: production plans (core rule 16)', () => {
     assert.equal(plan.quantity_per_day, 10);
     assert.equal(plan.owner_id, orgId);
     assert.equal(plan.status, 'active');
+    assert.equal(plan.staffed, null, 'before its first day nothing says whether it is staffed');
   });
 
   it('understaffed, it stays active and produces nothing', async () => {
