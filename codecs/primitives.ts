@@ -310,10 +310,12 @@ export function object<P extends Props>(name: string, props: P, opts: { closed?:
       }
       const names = Object.keys(props);
       let unknowns = 0;
+      let notGiven: string[] | undefined; // the fields a near miss may have meant, found at the first unknown one
       for (const [k, v] of Object.entries(u)) {
         if (Object.prototype.hasOwnProperty.call(props, k)) continue;
         if (!opts.closed && ++unknowns > UNKNOWN_MAX) break;
-        const meant = meantField(k, names.filter((f) => !Object.prototype.hasOwnProperty.call(u, f)));
+        notGiven ??= names.filter((f) => !Object.prototype.hasOwnProperty.call(u, f));
+        const meant = meantField(k, notGiven);
         if (!opts.closed && meant === undefined) continue;
         const msg = meant === undefined
           ? `Extra inputs are not permitted (the fields are ${names.join(', ')})`

@@ -1,5 +1,6 @@
 // What an organization actor is told, and what it records.
 import type { Applied } from '../applied';
+import type { OrganizationModifiers } from '../world-event/effects';
 export interface FoundCommand {
   type: 'found';
   id: number;
@@ -28,9 +29,8 @@ export interface DissolveCommand { type: 'dissolve'; agent_id: number; day: numb
 export interface StatusCommand { type: 'status' }
 /** Facts about the place the organization stands, read by the daily fan-out. */
 export interface PlaceFacts { kind: string; danger: number }
-/** What active world events do to an organization today: gold added to upkeep, and the share by which plans' output changes. */
-/** The world events' modifiers of an organization's day (OrganizationModifiers in actors/world-event/effects.ts; production_at absent in an older version's command). */
-export interface DayModifiers { maintenance: number; production: number; production_at?: Record<string, number> }
+/** What active world events do to an organization's day (production_at is absent from an older version's command). */
+export type DayModifiers = Omit<OrganizationModifiers, 'production_at'> & Partial<Pick<OrganizationModifiers, 'production_at'>>;
 export interface DayBeganCommand { type: 'day-began'; day: number; seed: string; place: PlaceFacts | null; modifiers?: DayModifiers }
 /**
  * `days` were worked out (roads, danger, establishments) from `from_id`, where the sender read

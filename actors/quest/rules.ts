@@ -172,8 +172,11 @@ export function checkAcceptor(q: Quest, organizationId: number): string | null {
   return q.lapsed_by?.includes(organizationId) ? `organization ${organizationId} accepted quest ${q.id} before and sent no party within ${ACCEPTANCE_DAYS} days; it cannot accept it again` : null;
 }
 
-/** Requirements (core rule 9): strength, reputation and trust with the requester. */
-/** `whose`: whose strength was weighed (the organization's fielded members when it accepts, the party when it is sent), named in the refusal. */
+/**
+ * Requirements (core rule 9): strength, reputation and trust with the requester. `whose`:
+ * whose strength was weighed (the organization's fielded members when it accepts, the
+ * party when it is sent), named in the refusal.
+ */
 export function checkRequirements(q: Quest, facts: { strength: number; reputation: number; trust: number }, whose?: string): string | null {
   const unmet: string[] = [];
   if (facts.strength < q.minimum_strength) unmet.push(`${whose ? `${whose} ` : ''}strength ${facts.strength} is below the required ${q.minimum_strength}`);

@@ -96,6 +96,11 @@ export async function unitPrice(s: Services, locationId: string, resource: strin
 const askOrg = (s: Services, id: number, c: OrganizationCommand) => s.entities.ask('organization', id, c).then(unwrap);
 
 export const SERVICES = ['inn', 'smithy', 'healer', 'warehouse', 'watchtower'];
+/** What an establishment of each service would do (its family's effect), or null for a service of no family (a name only). */
+const SERVICE_EFFECTS = new Map(SERVICES.map((service) => {
+  const role = establishmentRole(service);
+  return [service, role === null ? null : ESTABLISHMENT_FAMILIES[role].effect];
+}));
 export const SCARCE_SUPPLY_RATIO = 0.5;
 export const SCARCE_PRICE_RATIO = 1.5;
 export const HIGH_DANGER = 30;
@@ -116,12 +121,7 @@ export async function gapsOf(s: Services, id: string) {
       }
     }
     const present = new Set((await s.read.list<{ kind: string }>('establishmentsAt', id)).map((e) => e.kind.toLowerCase()));
-    // With what such an establishment would do (its family's effect), or null for a service of no family (a name only).
-    for (const service of SERVICES) {
-      if (present.has(service)) continue;
-      const role = establishmentRole(service);
-      observations.push({ kind: 'missing_service', service, effect: role === null ? null : ESTABLISHMENT_FAMILIES[role].effect });
-    }
+    for (const service of SERVICES) if (!present.has(service)) observations.push({ kind: 'missing_service', service, effect: SERVICE_EFFECTS.get(service) });
   }
   if (l.danger >= HIGH_DANGER) observations.push({ kind: 'high_danger', danger: l.danger, monster_population: l.monster_population });
   if (await s.read.count('activeOrganizationsAt', id) === 0) observations.push({ kind: 'no_organizations_present' });
