@@ -7,6 +7,8 @@ import { forbiddenError, unauthorized } from './errors';
 export const AGENT_KEY_HEADER = 'x-agent-key';
 export const ADMIN_KEY_HEADER = 'x-admin-key';
 export const SPECTATOR_KEY_HEADER = 'x-spectator-key';
+/** The longest header value read (a key header): a longer one is a 422. */
+export const HEADER_MAX = 256;
 
 export const newAgentKey = () => `wsk_${crypto.randomBytes(24).toString('base64url')}`;
 export const newOperatorKey = () => crypto.randomBytes(24).toString('base64url');

@@ -8,6 +8,7 @@ import type restify from 'restify';
 import { rulebook } from '../actors/world/rulebook';
 import { toJsonSchema, type JsonSchema, type ValueSchema } from '../codecs/json-schema';
 import { ErrorBody, RESPONSES, ValidationErrorBody } from '../codecs/responses';
+import { HEADER_MAX } from './auth';
 import { FixedAnswer } from './compression';
 import { IDEMPOTENCY_KEY_MAX } from './idempotency';
 import { STREAM_PATH, StreamQuery } from './stream';
@@ -18,6 +19,20 @@ export const SECURITY_SCHEMES = {
   AdminKey: { type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: "The operator's key (WORLD_ADMIN_KEY, or generated and printed at start-up)." },
   SpectatorKey: { type: 'apiKey', in: 'header', name: 'X-Spectator-Key', description: "The spectators' key: opens every message, private ones included." },
 } as const;
+
+/**
+ * The key header a route reads, also declared as a header parameter, optional (the
+ * specification, part 5: "in the interface these header parameters are declared optional"):
+ * a request without it gets 401 from the route, not 422 from its shape.
+ */
+const KEY_HEADER: Record<Auth, { name: string; description: string } | null> = {
+  none: null,
+  agent: { name: 'X-Agent-Key', description: SECURITY_SCHEMES.AgentKey.description },
+  'agent-read': { name: 'X-Agent-Key', description: SECURITY_SCHEMES.AgentKey.description },
+  'agent-optional': { name: 'X-Agent-Key', description: `${SECURITY_SCHEMES.AgentKey.description} Optional here.` },
+  admin: { name: 'X-Admin-Key', description: SECURITY_SCHEMES.AdminKey.description },
+  spectator: { name: 'X-Spectator-Key', description: SECURITY_SCHEMES.SpectatorKey.description },
+};
 
 /** Which key a route needs; an empty requirement in the list means the key may be left out. */
 const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
@@ -105,6 +120,8 @@ export function openApiDocument(routes: Route[]): JsonSchema {
     for (const [name, field] of Object.entries(r.query?.schema.properties ?? {})) {
       parameters.push({ name, in: 'query', required: field.required !== false && field.default === undefined, schema: convert(field) });
     }
+    const key = KEY_HEADER[r.auth];
+    if (key) parameters.push({ name: key.name, in: 'header', required: false, description: key.description, schema: { type: 'string', maxLength: HEADER_MAX } });
     if (r.method !== 'GET') {
       parameters.push({
         name: 'Idempotency-Key', in: 'header', required: false,

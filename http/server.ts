@@ -6,7 +6,7 @@ import restify from 'restify';
 import * as E from 'fp-ts/Either';
 import { detailItem, detailItems, type DetailItem, type Place } from '../codecs/report';
 import type { Field } from '../codecs/primitives';
-import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, SPECTATOR_KEY_HEADER, checkOperatorKey, keyHashOf, requireActive, resolveAgent, type Caller } from './auth';
+import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, HEADER_MAX, SPECTATOR_KEY_HEADER, checkOperatorKey, keyHashOf, requireActive, resolveAgent, type Caller } from './auth';
 import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
 import { registerMcp } from './mcp';
@@ -22,8 +22,6 @@ import { serveHistoryStream, type LiveStreams, type StreamLimits } from './strea
 import { serveSpectatorPage } from './spectator-page';
 import { FixedJson, JsonText, ReadCache, type KeptAnswer } from './read-cache';
 import { gzipFixedFor, gzipFor } from './compression';
-
-const HEADER_MAX = 256;
 
 export interface ServerHandle {
   server: restify.Server;

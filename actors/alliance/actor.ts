@@ -113,6 +113,13 @@ export const allianceKind: EntityKind<AllianceState, AllianceCommand, AllianceEv
         if ('refusal' in d) return d;
         const mine = await io.ask('organization', c.organization_id, { type: 'control', agent_id: c.agent_id });
         if (!mine.ok) return { refusal: mine.refusal };
+        if (c.type === 'accept') {
+          // A bankrupt proposer's proposal outlives it (core rule 7 ends alliances on dissolution only), but no one may bind it to a new alliance.
+          const proposer = await io.read.row<{ status: string }>('organization', state!.proposer_id);
+          if (proposer && proposer.status !== 'active') {
+            return { refusal: { status: 409, detail: `organization ${state!.proposer_id} is ${proposer.status}; its proposal can no longer be accepted (decline it with POST /api/alliances/${state!.id}/end)` } };
+          }
+        }
         // A proposal withdrawn or declined ends at once; an acceptance or the end of an active alliance moves trust first.
         if (!d.events.some((e) => e.type === 'change-begun')) return { events: d.events };
         return { events: d.events, andThen: (s) => continueChange(s, io) };

@@ -71,7 +71,8 @@ export function decideAction(state: ContractState, c: ContractAction): Decision<
       if (!involved) return forbidden(`organization ${c.organization_id} is not a party to contract ${state.id}`);
       if (state.status !== 'accepted') return notNow(state, 'fulfilled', 'an accepted');
       if (state.resource === null && c.organization_id !== state.counterparty_id) {
-        return forbidden(`contract ${state.id} is a service contract: only the counterparty, organization ${state.counterparty_id}, fulfils it, by paying once the service is delivered`);
+        // The caller controls an involved organization (the spec's condition); this is a rule of the contract, so 409.
+        return conflict(`contract ${state.id} is a service contract: only the counterparty, organization ${state.counterparty_id}, fulfils it, by paying once the service is delivered`);
       }
       return accept({ type: 'fulfilled', day: c.day, agent_id: c.agent_id, organization_id: c.organization_id });
   }

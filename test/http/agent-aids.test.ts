@@ -267,7 +267,7 @@ describe('what an agent needs to decide (issue 13)', function () {
       const c = await w.post('/api/contracts', contract({ title: 'Night watch', value: 30 }), a.key);
       expectStatus(await w.post(`/api/contracts/${c.body.id}/accept`, { organization_id: b.org.id }, b.key), 200);
       const before = { a: (await orgOf(w, a.org.id)).treasury, b: (await orgOf(w, b.org.id)).treasury, history: await historyCount(w) };
-      expectStatus(await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: a.org.id }, a.key), 403);
+      expectStatus(await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: a.org.id }, a.key), 409);
       assert.deepEqual({ a: (await orgOf(w, a.org.id)).treasury, b: (await orgOf(w, b.org.id)).treasury, history: await historyCount(w) }, before, 'the refusal moved nothing');
       const paid = await w.post(`/api/contracts/${c.body.id}/fulfill`, { organization_id: b.org.id }, b.key);
       expectStatus(paid, 200);

@@ -291,7 +291,7 @@ describe('diplomacy over HTTP', function () {
       assert.equal(await contractStatus(w, k2.id), 'rejected');
     });
 
-    it('fulfils only an accepted contract (409 when proposed, rejected or fulfilled), a service contract by the counterparty only, never by a stranger (403)', async () => {
+    it('fulfils only an accepted contract (409 when proposed, rejected or fulfilled), a service contract by the counterparty only (409 for the proposer), never by a stranger (403)', async () => {
       const k = await propose(w, a, b, { value: 40 });
       expectStatus(await contractAct(w, 'fulfill', k.id, a), 409);
       expectStatus(await contractAct(w, 'fulfill', k.id, b), 409);
@@ -305,7 +305,7 @@ describe('diplomacy over HTTP', function () {
       assert.equal(await contractStatus(w, k.id), 'accepted');
 
       // A service contract: the proposer, the side paid, may not collect it (docs/decisions.md).
-      expectStatus(await contractAct(w, 'fulfill', k.id, a), 403);
+      expectStatus(await contractAct(w, 'fulfill', k.id, a), 409);
       assert.deepEqual(await sides(w, a.org.id, b.org.id, c.org.id), before);
       const done = await contractAct(w, 'fulfill', k.id, b);
       expectStatus(done, 200);
@@ -542,6 +542,21 @@ describe('diplomacy over HTTP', function () {
       expectStatus(await allianceAct(w, 'end', ab.id, b), 409);
       expectStatus(await allianceAct(w, 'end', ab.id, a), 200);
       assert.equal((await allianceOf(w, ab.id)).status, 'ended');
+    });
+
+    it('refuses to accept an alliance its proposer proposed before it went bankrupt (409, nothing moves); the counterparty may still decline it', async () => {
+      const ba = await proposeAlliance(w, b, a);
+      await drainTo(w, b, c, 0);
+      await w.tick();
+      assert.equal((await orgOf(w, b.org.id)).status, 'bankrupt');
+      const trust = await trustBetween(w, a.org.id, b.org.id);
+      const r = await allianceAct(w, 'accept', ba.id, a);
+      expectStatus(r, 409);
+      assert.match(r.body.detail, new RegExp(`organization ${b.org.id} .*bankrupt`));
+      assert.equal((await allianceOf(w, ba.id)).status, 'proposed');
+      assert.equal(await trustBetween(w, a.org.id, b.org.id), trust, 'no trust moved');
+      expectStatus(await allianceAct(w, 'end', ba.id, a), 200);
+      assert.equal((await allianceOf(w, ba.id)).status, 'ended');
     });
   });
 

@@ -85,6 +85,24 @@ describe('GET /openapi.json: the API as an OpenAPI 3.1 document', function () {
     }
   });
 
+  it('declares each key header as an optional header parameter of the routes that read it (spec part 5, rule 5)', () => {
+    const keyHeaders = (method: string, p: string) => (doc.paths[p][method].parameters ?? [])
+      .filter((x: any) => x.in === 'header' && /^X-(Agent|Admin|Spectator)-Key$/.test(x.name))
+      .map((x: any) => `${x.name} required=${x.required} ${x.schema.type}`);
+    assert.deepEqual(keyHeaders('post', '/api/agents'), []);
+    assert.deepEqual(keyHeaders('get', '/api/world'), []);
+    assert.deepEqual(keyHeaders('post', '/api/trade'), ['X-Agent-Key required=false string']);
+    assert.deepEqual(keyHeaders('get', '/api/agents/me'), ['X-Agent-Key required=false string']);
+    assert.deepEqual(keyHeaders('get', '/api/market'), ['X-Agent-Key required=false string']);
+    assert.deepEqual(keyHeaders('post', '/api/tick'), ['X-Admin-Key required=false string']);
+    assert.deepEqual(keyHeaders('get', '/api/messages/investigation'), ['X-Spectator-Key required=false string']);
+    const names = { agent: 'X-Agent-Key', 'agent-read': 'X-Agent-Key', 'agent-optional': 'X-Agent-Key', admin: 'X-Admin-Key', spectator: 'X-Spectator-Key', none: null } as const;
+    for (const r of routes) {
+      const declared = keyHeaders(r.method.toLowerCase(), r.path);
+      assert.deepEqual(declared, names[r.auth] ? [`${names[r.auth]} required=false string`] : [], `${r.method} ${r.path}`);
+    }
+  });
+
   it('states the codecs\' bounds, defaults and enum words', () => {
     const schemas = doc.components.schemas;
     assert.deepEqual(doc.paths['/api/agents'].post.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/AgentCreate' });

@@ -59,9 +59,9 @@ describe('rules of what an agent needs to decide', () => {
       assert.deepEqual(events, [{ type: 'fulfilled', day: 7, agent_id: 1, organization_id: COUNTERPARTY }]);
     });
 
-    it('is refused to the proposer, the side paid (403)', () => {
-      assert.equal(statusOf(contract.decideAction(accepted(), act('fulfill', PROPOSER))), 403);
-      assert.equal(statusOf(contract.decideBeginFulfilment(accepted(), act('fulfill', PROPOSER), null)), 403);
+    it('is refused to the proposer, the side paid: a rule of the contract, not a missing right (409)', () => {
+      assert.equal(statusOf(contract.decideAction(accepted(), act('fulfill', PROPOSER))), 409);
+      assert.equal(statusOf(contract.decideBeginFulfilment(accepted(), act('fulfill', PROPOSER), null)), 409);
     });
 
     it('leaves a resource contract to either side, since the goods move in the same step', () => {
