@@ -288,9 +288,12 @@ export function meantField(unknown: string, fields: string[]): string | undefine
  * A JSON object of named fields. Unknown fields are ignored, unless the object is `closed`:
  * then each is refused (`extra_forbidden`). An unknown field that is a near miss of a field
  * the object takes and was not given (`meantField`) is refused either way, naming the
- * field meant. Every field is checked and all problems are reported together.
+ * field meant. So is a field named in `misleading`, one that a caller may well send
+ * expecting what it does elsewhere (paging forward with after_id where the listing pages
+ * otherwise), with what to send instead. Every field is checked and all problems are
+ * reported together.
  */
-export function object<P extends Props>(name: string, props: P, opts: { closed?: boolean } = {}): Field<TypeOfProps<P>> {
+export function object<P extends Props>(name: string, props: P, opts: { closed?: boolean; misleading?: Record<string, string> } = {}): Field<TypeOfProps<P>> {
   const properties: Record<string, FieldSchema> = {};
   for (const [k, v] of Object.entries(props)) properties[k] = v.schema;
   return new Field<TypeOfProps<P>>(
@@ -313,6 +316,12 @@ export function object<P extends Props>(name: string, props: P, opts: { closed?:
       let notGiven: string[] | undefined; // the fields a near miss may have meant, found at the first unknown one
       for (const [k, v] of Object.entries(u)) {
         if (Object.prototype.hasOwnProperty.call(props, k)) continue;
+        const instead = opts.misleading && Object.prototype.hasOwnProperty.call(opts.misleading, k) ? opts.misleading[k] : undefined;
+        if (instead !== undefined) {
+          const r = fail(v, t.appendContext(c, k, t.unknown, v), { type: 'extra_forbidden', msg: `Extra inputs are not permitted: ${k} is not a field here; ${instead} (the fields are ${names.join(', ')})` });
+          if (r._tag === 'Left') errors.push(...r.left);
+          continue;
+        }
         if (!opts.closed && ++unknowns > UNKNOWN_MAX) break;
         notGiven ??= names.filter((f) => !Object.prototype.hasOwnProperty.call(u, f));
         const meant = meantField(k, notGiven);

@@ -275,7 +275,7 @@ export const EventsQuery = object('EventsQuery', {
   agent_id: optional(boundedInt(1, undefined, 'text')),
   organization_id: optional(boundedInt(1, undefined, 'text')),
   before_id: optional(boundedInt(1, undefined, 'text')),
-});
+}, { misleading: { after_id: 'the history comes newest first and pages back with before_id (the Link header gives the next page); GET /api/events/stream continues after an id' } });
 
 export const InvestigationQuery = object('InvestigationQuery', {
   window_days: withDefault(boundedInt(0, 30, 'text'), 3),
@@ -325,6 +325,6 @@ export type OrganizationUpdateT = t.TypeOf<typeof OrganizationUpdate>;
 export const MessagesQuery = object('MessagesQuery', {
   limit: withDefault(boundedInt(1, 500, 'text'), 100),
   offset: withDefault(boundedInt(0, 1_000_000, 'text'), 0),
-});
+}, { misleading: { after_id: 'messages come newest first and page by offset, the number of newer ones to skip (the Link header gives the next page)' } });
 
 export const WorldEventPath = pathIdCodec('event_id');

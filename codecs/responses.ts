@@ -162,6 +162,11 @@ const WorldSummary = record('WorldSummary', {
   day: int(), population: int(),
   pressure: record('WorldPressure', { monster_population: int(), average_danger: int(), most_dangerous_location: nullable(str()), wild_monsters_per_place: int() }),
   organizations: int(), quests: int(), locations: int(),
+  clock: record('WorldClock', {
+    seconds_per_day: int('Real seconds a world day lasts (WORLD_DAY_SECONDS); 0 when the background clock is off and days advance only by POST /api/tick.'),
+    day_began_at: nullable(str('When the current day began (ISO 8601, UTC); null when not known (a world of an older version, until its next day).')),
+    next_day_at: nullable(str('When the background clock begins the next day (ISO 8601, UTC): one day after the current one began, across restarts; null when the clock is off or the time is not known.')),
+  }),
   places: listOf(record('PlaceSummary', { id: str(), name: str(), kind: str(), danger: int(), population: int(), monster_population: int() })),
   counts: record('WorldCounts', {
     agents: int(), active_agents: int(), organizations_active: int(), organizations_bankrupt: int(), organizations_dissolved: int(),

@@ -62,11 +62,23 @@ function strings(value: unknown, loc: Array<string | number>, out: Array<[string
 /** The shortest word hashed to look for an operator key; a key shorter than this is weak anyway (README.md, "Quick start"). */
 export const OPERATOR_KEY_MIN = 8;
 
+const WORD_SEPARATORS = /[\s,;()<>[\]{}"'`]+/;
+
+/**
+ * Why a configured operator key would not be recognised in text (holdsOperatorKey), or null
+ * when it would be: too short, or holding a character that splits words. Never says the key.
+ */
+export function unrecognisableOperatorKey(key: string): string | null {
+  if (key.length < OPERATOR_KEY_MIN) return `it is shorter than ${OPERATOR_KEY_MIN} characters`;
+  if (WORD_SEPARATORS.test(key)) return 'it holds a space, comma, semicolon, quote or bracket';
+  return null;
+}
+
 /** Whether one of the words of `text` is an operator key, by its hash. */
 export function holdsOperatorKey(text: string, operatorHashes: readonly string[]): boolean {
   if (text.length < OPERATOR_KEY_MIN) return false;
   const seen = new Set<string>();
-  for (const word of text.split(/[\s,;()<>[\]{}"'`]+/)) {
+  for (const word of text.split(WORD_SEPARATORS)) {
     for (const w of [word, word.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')]) {
       if (w.length < OPERATOR_KEY_MIN || seen.has(w)) continue;
       seen.add(w);

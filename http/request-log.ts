@@ -37,6 +37,21 @@ function routeOf(req: restify.Request): string | null {
   return template;
 }
 
+/** restify's status for a request whose client went away (as nginx's "client closed request"). */
+export const CLIENT_CLOSED = 444;
+
+/**
+ * The status a request ended with: the one its client was sent, also when the client went
+ * away afterwards (a live stream left, a long answer cut short), which restify records as
+ * 444; 444 only when it went away before any answer.
+ */
+function statusOf(res: restify.Response): number {
+  if (res.statusCode !== CLIENT_CLOSED || !res.headersSent) return res.statusCode;
+  // Node keeps the head it sent, status line first.
+  const sent = /^HTTP\/1\.[01] (\d{3})/.exec(String((res as unknown as { _header?: unknown })._header ?? ''));
+  return sent ? Number(sent[1]) : res.statusCode;
+}
+
 /** A restify `pre` handler that hands every finished request to the observers. */
 export function observeRequests(observers: Array<(record: RequestRecord) => void>): restify.RequestHandler {
   return (req, res, next) => {
@@ -47,7 +62,7 @@ export function observeRequests(observers: Array<(record: RequestRecord) => void
     // 'close' comes after the answer has gone, and also when the client went away first.
     res.once('close', () => {
       const record: RequestRecord = {
-        requestId, method: req.method ?? 'UNKNOWN', route: routeOf(req), status: res.statusCode,
+        requestId, method: req.method ?? 'UNKNOWN', route: routeOf(req), status: statusOf(res),
         seconds: (performance.now() - started) / 1000, client: req.socket?.remoteAddress ?? 'unknown',
       };
       for (const observe of observers) observe(record);

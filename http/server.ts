@@ -3,6 +3,7 @@
 // handler, whose refusals carry their own status. Nothing else reaches the client: no
 // stack trace, no unformatted error.
 import restify from 'restify';
+import type { Socket } from 'net';
 import * as E from 'fp-ts/Either';
 import { detailItem, detailItems, type DetailItem, type Place } from '../codecs/report';
 import type { Field } from '../codecs/primitives';
@@ -171,6 +172,14 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
   // server answers 502 (load balancers commonly keep them 60 s). docs/operations.md.
   server.server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  // Connections that have not carried a request yet (a browser's or a client pool's opened
+  // ahead): Node does not count them idle, so a close would wait headersTimeout for them.
+  const unused = new Set<Socket>();
+  server.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  server.server.on('request', (req: { socket: Socket }) => { unused.delete(req.socket); });
 
   server.on('restifyError', (req: restify.Request, _res: restify.Response, err: any, cb: () => void) => {
     const status = err.statusCode ?? 500;
@@ -330,7 +339,10 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     setHealthFacts: (f) => { facts = f; },
     streams,
     async close() {
-      const idle = setInterval(() => server.server.closeIdleConnections(), 100);
+      const idle = setInterval(() => {
+        server.server.closeIdleConnections();
+        for (const socket of unused) socket.destroy();
+      }, 100);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(idle);
     },

@@ -17,6 +17,8 @@ export interface Services {
   seed: string;
   /** The current world day, from the read model. */
   day(): Promise<number>;
+  /** Real seconds a world day lasts on the background clock (WORLD_DAY_SECONDS); 0 or absent when it is off. */
+  daySeconds?: number;
   /** The time (ms since the epoch) remembered answers of Idempotency-Keys are dated and expire by. */
   now(): number;
   /**

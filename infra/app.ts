@@ -19,6 +19,7 @@ import { resumeIntents } from '../actors/intents';
 import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
 import { WorldMetrics, serveMetrics } from '../http/metrics';
+import { unrecognisableOperatorKey } from '../http/key-in-text';
 import { observeRequests, requestLogger } from '../http/request-log';
 import { DEFAULT_RATE_LIMITS, RateLimiter, rateLimitHandler } from '../http/rate-limit';
 import { jsonLogger, lineLog, type Logger } from './log';
@@ -215,6 +216,10 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   const store = await patiently(`opening ${storeName(config)}`, () => openStore(config, metrics, cluster ? (key) => (fence ? fence(key) : 'this node has not joined the cluster yet') : undefined));
   const operator = await patiently('reading the operator keys', () => operatorKeys(store, config));
   for (const role of operator.rehashed) log(`worldsim: the kept ${role} key is now kept as its hash only`);
+  for (const [variable, key] of [['WORLD_ADMIN_KEY', config.adminKey], ['WORLD_SPECTATOR_KEY', config.spectatorKey]] as const) {
+    const weak = key === null ? null : unrecognisableOperatorKey(key);
+    if (weak) log(`worldsim: ${variable} is weak: ${weak}, so public text holding it is not recognised and refused; choose a long random key (README.md)`);
+  }
   operatorHashes = operator.hashes;
   // The world's seed is fixed when it is first created; a restart keeps it.
   const seed = await patiently('reading the world seed', async () => {
@@ -266,7 +271,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     await patiently('joining the other nodes through Kafka', () => clusterNode.start().catch((e: unknown) => {
       throw new StoreUnavailableError(`Kafka at ${config.kafka.brokers.join(', ')}: ${(e as Error)?.message ?? e}`);
     }));
-    await patiently('seeding the world', () => seedWorld(entities, store, seed));
+    await patiently('seeding the world', () => seedWorld(entities, store, seed, Date.now()));
     seedingDone();
     // The leases of a node that died may take a few seconds to run out.
     await clusterNode.whenHostingAssigned(20_000);
@@ -280,7 +285,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     const settlements = new StoreSettlements(store, NODE);
     region = await worldRegion(store, bus, settlements, seed, log, metrics, idleMsOf(config));
     entities = region;
-    await patiently('seeding the world', () => seedWorld(region, store, seed));
+    await patiently('seeding the world', () => seedWorld(region, store, seed, Date.now()));
     // Finish every action a crash cut short between its actors (actors/intents.ts); what
     // cannot be finished now is tried again on every tick.
     await patiently('finishing unfinished actions', () => resumeIntents(region, store, log));
@@ -304,12 +309,16 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     }
   }
 
-  const services: Services = { entities, read: store, store, operatorKeyHashes: operator.hashes, seed, day: () => currentDay(store), now: () => Date.now() };
+  const services: Services = { entities, read: store, store, operatorKeyHashes: operator.hashes, seed, day: () => currentDay(store), daySeconds: config.daySeconds, now: () => Date.now() };
   const awake = region;
   metrics.measure({ actorsAwake: () => awake.awake, storeQueueDepth: () => store.queueDepth });
   const ticker = new IntervalTicker();
   // Only the node that hosts the clock advances it.
-  ticker.start(config.daySeconds * 1000, () => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000) : Promise.resolve()));
+  ticker.start(
+    config.daySeconds * 1000,
+    async () => (await store.row<{ began_at?: number | null }>('world', CLOCK_ID))?.began_at ?? null,
+    (at) => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance', at }, 30 * 60_000) : Promise.resolve()),
+  );
   if (!cluster) relay?.start();
   setHealthFacts(() => ({ store: config.store, bus: config.bus, streams: streams.open(), ...(node ? { node: node.status() } : {}), ...(relay ? { history_relay: relay.status() } : {}) }));
   setReady(services);

@@ -44,6 +44,7 @@ function allTestFiles(dir = TEST_DIR): string[] {
 /** Files the three-node pass leaves out, and why; every one of them runs in the whole suite (the embedded store and bus). */
 const NOT_ON_NODES: Record<string, string> = {
   'accounting.test.js': 'its 400 random actions take more than 300 s on three nodes',
+  'clock-beat.test.js': 'it restarts a world within days of a few seconds, shorter than three nodes take to start on two shared cores',
 };
 
 function httpFiles(): string[] {

@@ -43,7 +43,7 @@ export function clockKind(bus: Bus, settlements: DaySettlements, log: (line: str
     commands: { begin: true, advance: true, resume: true, now: true },
     initialState: null,
     evolve,
-    project: (s) => (s ? [{ kind: 'world', id: CLOCK_ID, doc: { day: s.day, seed: s.seed } }] : []),
+    project: (s) => (s ? [{ kind: 'world', id: CLOCK_ID, doc: { day: s.day, seed: s.seed, began_at: s.began_at ?? null } }] : []),
     chronicle: (e) => [{
       day: e.day, category: 'world', agent_id: null, organization_ids: [],
       summary: e.type === 'world-began' ? 'The world began' : dayBeganSummary(e.day),
@@ -51,9 +51,9 @@ export function clockKind(bus: Bus, settlements: DaySettlements, log: (line: str
     view: clockView,
     async handle(state, c) {
       switch (c.type) {
-        case 'begin': return decideBegin(state, c.seed);
+        case 'begin': return decideBegin(state, c.seed, c.at);
         case 'advance': {
-          const d = decideAdvance(state);
+          const d = decideAdvance(state, c.at);
           if ('refusal' in d) return d;
           try {
             await bus.ready();

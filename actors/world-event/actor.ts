@@ -95,9 +95,15 @@ const project = (s: WorldEventState): ProjectionRow[] => (s && s.status !== 'beg
  */
 async function beginEvent(io: EntityIO, spec: WorldEventSpec, day: number): Promise<Outcome<WorldEventState, WorldEventEvent>> {
   const introduced: Array<{ location_id: string; resource: string }> = [];
-  for (const e of spec.effects.filter((x) => x.kind === 'resource_introduction')) {
+  const introductions = spec.effects.filter((x) => x.kind === 'resource_introduction');
+  // A market that trades the resource already is left alone (the location's rule): it is not named as introduced.
+  const traded = introductions.length === 0 ? new Set<string>()
+    : new Set((await io.read.list<{ location_id: string; resource: string }>('markets')).map((m) => `${m.location_id}:${m.resource}`));
+  for (const e of introductions) {
     const targets = e.location_id ? [e.location_id] : (await io.read.list<{ id: string; has_market: boolean }>('locations')).filter((l) => l.has_market).map((l) => l.id);
-    for (const target of targets) introduced.push({ location_id: target, resource: e.resource! });
+    for (const target of targets) {
+      if (!traded.has(`${target}:${e.resource}`)) introduced.push({ location_id: target, resource: e.resource! });
+    }
   }
   return { events: [{ type: 'beginning', day, event: spec, introduced }], andThen: (s) => continueBeginning(s, io) };
 }

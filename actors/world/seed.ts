@@ -10,7 +10,8 @@ import { generateWorld } from './generate';
 
 const SEEDED = 'world_seeded';
 
-export async function seedWorld(entities: Entities, store: Store, seed: string): Promise<void> {
+/** `at`: when the world begins (wall-clock milliseconds), from which the background clock counts its first day. */
+export async function seedWorld(entities: Entities, store: Store, seed: string, at?: number): Promise<void> {
   if (await store.setting(SEEDED)) return;
   const world = generateWorld(seed);
   const must = async (what: string, p: Promise<{ ok: boolean; refusal?: { status: number; detail: string } }>) => {
@@ -20,7 +21,7 @@ export async function seedWorld(entities: Entities, store: Store, seed: string):
     if (r.refusal?.status === 503) throw new StoreUnavailableError(`seeding ${what}: ${r.refusal.detail}`);
     throw new Error(`seeding ${what} failed: ${r.refusal?.detail}`);
   };
-  await must('clock', entities.ask('clock', CLOCK_ID, { type: 'begin', seed }));
+  await must('clock', entities.ask('clock', CLOCK_ID, { type: 'begin', seed, ...(at === undefined ? {} : { at }) }));
   for (const { profile, ...location } of world.locations) {
     await must(`location ${location.id}`, entities.ask('location', location.id, { type: 'seed', location, profile, day: FIRST_DAY }));
   }

@@ -1,7 +1,7 @@
 // The world as a whole: its summary, the rulebook with the API surface, the clock, and history.
 import { rulebook } from '../../actors/world/rulebook';
 import { CLOCK_ID } from '../../actors/clock/actor';
-import { FIRST_DAY } from '../../actors/clock/rules';
+import { FIRST_DAY, nextDayAt } from '../../actors/clock/rules';
 import { EventPath, EventsQuery, InvestigationQuery } from '../../codecs/requests';
 import { notFoundError, unwrap } from '../errors';
 import { FixedJson } from '../read-cache';
@@ -19,9 +19,9 @@ async function worldSummary(s: Services) {
   // The counts are independent reads: asked together, a store that waits for each (Cassandra) answers in the time of the slowest.
   const counted: QueryName[] = ['activeOrganizations', 'openQuests', 'agents', 'activeAgents', 'bankruptOrganizations', 'dissolvedOrganizations',
     'adventurersAvailable', 'adventurersEmployed', 'adventurersDead'];
-  const [locations, day, historyEvents, ...counts] = await Promise.all([
+  const [locations, clock, historyEvents, ...counts] = await Promise.all([
     s.read.list<{ id: string; name: string; kind: string; danger: number; population: number; monster_population: number }>('locations'),
-    s.day(),
+    s.read.row<{ day: number; began_at?: number | null }>('world', CLOCK_ID),
     s.read.historyCount(),
     ...counted.map((query) => s.read.count(query)),
   ]);
@@ -29,6 +29,10 @@ async function worldSummary(s: Services) {
   const population = locations.reduce((n, l) => n + l.population, 0);
   const monsters = locations.reduce((n, l) => n + l.monster_population, 0);
   const wild = locations.filter((l) => l.kind === 'wilderness' || l.kind === 'dungeon');
+  const day = clock?.day ?? 0;
+  const beganAt = clock?.began_at ?? null;
+  const secondsPerDay = s.daySeconds ?? 0;
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     day,
     population,
@@ -41,6 +45,11 @@ async function worldSummary(s: Services) {
     organizations: count('activeOrganizations'),
     quests: count('openQuests'),
     locations: locations.length,
+    clock: {
+      seconds_per_day: secondsPerDay,
+      day_began_at: iso(beganAt),
+      next_day_at: iso(secondsPerDay > 0 && beganAt !== null ? nextDayAt(beganAt, beganAt, secondsPerDay * 1000) : null),
+    },
     places: locations.map(({ id, name, kind, danger, population: p, monster_population }) => ({ id, name, kind, danger, population: p, monster_population })),
     counts: {
       agents: count('agents'),
@@ -97,7 +106,7 @@ export function worldRoutes(allRoutes: () => Route[]) {
     route({
       method: 'POST', path: '/api/tick', auth: 'admin', summary: 'Advance exactly one day (operator only); answers once the day is settled.',
       async handle(_r, s) {
-        const clock = unwrap(await s.entities.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000));
+        const clock = unwrap(await s.entities.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance', at: s.now() }, 30 * 60_000));
         return { day: clock.day };
       },
     }),

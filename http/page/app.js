@@ -180,7 +180,7 @@
     $('quests').replaceChildren(...(board.length ? board.map((q) => el('li', { class: `quest ${q.status}` },
       el('strong', {}, q.title),
       el('span', { class: 'reward' }, `${number(q.reward)} gold`),
-      el('span', { class: 'meta' }, `${q.status} · at ${names.get(q.location_id) || q.location_id} · due day ${q.deadline_day}`))) : [el('li', { class: 'empty' }, 'No open quests.')]));
+      el('span', { class: 'meta' }, `${q.status} · at ${names.get(q.location_id) || q.location_id} · ${q.deadline_day === null ? 'no deadline' : `due day ${q.deadline_day}`}`))) : [el('li', { class: 'empty' }, 'No open quests.')]));
   }
 
   function renderOrganizations(organizations) {

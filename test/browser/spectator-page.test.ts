@@ -44,6 +44,8 @@ describe('the spectator page in Chromium', function () {
     const founded = await foundOrg(w, 'Lantern Watchers', 'merchant company');
     const quest = await w.post('/api/quests', { requester_id: founded.org.id, title: 'Light the northern beacons', description: 'Carry oil to the beacons on the Ironcrag road.', location_id: 'ironcrag', reward: 120, deadline_days: 10 }, founded.key);
     assert.equal(quest.status, 201, quest.text);
+    const open = await w.post('/api/quests', { requester_id: founded.org.id, title: 'Keep the lighthouse lit', description: 'Oil for the lighthouse, whenever it runs low.', location_id: 'emberfall', reward: 110, deadline_days: null }, founded.key);
+    assert.equal(open.status, 201, open.text);
     await w.tick();
     const organizations = (await w.get('/api/organizations')).body as Array<{ id: number; name: string; treasury: number }>;
     richest = [...organizations].sort((a, b) => b.treasury - a.treasury || a.id - b.id)[0];
@@ -84,7 +86,10 @@ describe('the spectator page in Chromium', function () {
     const markets = await page.locator('#markets').innerText();
     assert.match(markets, /Emberfall/);
     assert.match(markets, /food/);
-    assert.match(await page.locator('#quests').innerText(), /Light the northern beacons[\s\S]*120 gold/);
+    const board = await page.locator('#quests').innerText();
+    assert.match(board, /Light the northern beacons[\s\S]*120 gold[\s\S]*due day \d+/);
+    assert.match(board, /Keep the lighthouse lit[\s\S]*110 gold[\s\S]*no deadline/, 'a quest without a deadline says so');
+    assert.doesNotMatch(board, /null/);
     assert.equal((await page.locator('#by-treasury li').first().innerText()).split('\n')[0].trim(), richest.name);
     assert.ok(await page.locator('#by-reputation li').count() > 0);
     assert.ok(await page.locator('#feed li').count() > 0, 'the recent history in the feed');

@@ -39,6 +39,30 @@ describe('query codecs', () => {
     });
   });
 
+  describe('after_id where a listing pages otherwise: refused, saying how it pages, not ignored (an answer from the newest would pass for the page asked for)', () => {
+    it('EventsQuery: the history pages back with before_id', () => {
+      const [item, ...rest] = refuse(EventsQuery, { after_id: '5', limit: '2' }, 'query');
+      assert.equal(rest.length, 0);
+      assert.deepEqual(item.loc, ['query', 'after_id']);
+      assert.equal(item.type, 'extra_forbidden');
+      assert.equal(item.input, '5');
+      assert.match(item.msg, /newest first and pages back with before_id/);
+      assert.match(item.msg, /GET \/api\/events\/stream continues after an id/);
+    });
+
+    it('MessagesQuery: messages page by offset', () => {
+      const [item, ...rest] = refuse(MessagesQuery, { after_id: '5' }, 'query');
+      assert.equal(rest.length, 0);
+      assert.deepEqual(item.loc, ['query', 'after_id']);
+      assert.equal(item.type, 'extra_forbidden');
+      assert.match(item.msg, /page by offset/);
+    });
+
+    it('PageQuery, which pages by after_id, takes it', () => {
+      accept(PageQuery, { after_id: '5' });
+    });
+  });
+
   describeShape('InvestigationQuery', InvestigationQuery, {
     place: 'query',
     minimal: {},

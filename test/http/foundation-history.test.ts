@@ -156,6 +156,12 @@ describe('history over HTTP: GET /api/events', () => {
     expect422At(await w.get('/api/events?before_id=0'), ['query', 'before_id']);
     expect422At(await w.get('/api/events?before_id=x'), ['query', 'before_id']);
   });
+
+  it('refuses after_id with 422 saying the history pages back with before_id, rather than answer the newest page as if it were the one asked for', async () => {
+    const r = await w.get('/api/events?after_id=5&limit=2');
+    expect422At(r, ['query', 'after_id']);
+    assert.match(r.body.detail[0].msg, /pages back with before_id/);
+  });
 });
 
 describe('history over HTTP: GET /api/events/{id}/investigation', () => {

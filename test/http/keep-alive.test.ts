@@ -59,6 +59,25 @@ describe('idle keep-alive connections', function () {
     assert.ok(closedAt > 0 && closedAt - started < 10_000, 'the connection was closed');
   });
 
+  it('do not hold up the world\'s close: one opened ahead that never carried a request (a browser\'s, a client pool\'s) is closed at once', async () => {
+    const world = await startTestWorld({ nodes: 1 });
+    const { hostname, port } = new URL(world.url);
+    const used = net.connect(Number(port), hostname);
+    await new Promise((r) => used.once('connect', r));
+    assert.match(await exchange(used, '/api/world') ?? '', /^HTTP\/1\.1 200/);
+    const ahead = net.connect(Number(port), hostname);
+    await new Promise((r) => ahead.once('connect', r));
+    const closed = new Promise<void>((r) => ahead.once('close', () => r()));
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await world.close();
+    const took = Date.now() - started;
+    used.destroy();
+    await closed;
+    ahead.destroy();
+    assert.ok(took < 10_000, `the world closed after ${took} ms (Node would have waited headersTimeout, ${(KEEP_ALIVE_MS + 1_000) / 1000} s, for the unused connection)`);
+  });
+
   it('are kept longer than a minute (longer than the usual idle timeout of a load balancer), and say so in Keep-Alive', async () => {
     assert.ok(KEEP_ALIVE_MS > 60_000);
     const { hostname, port } = new URL(w.url);

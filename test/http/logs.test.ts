@@ -88,6 +88,20 @@ describe('the JSON log (issue 12)', function () {
     }
   });
 
+  it('logs a live stream its client left with the status it was sent (200), not restify\'s 444 for a client gone', async () => {
+    const first = lines.length;
+    const controller = new AbortController();
+    const res = await fetch(`${w.url}/api/events/stream`, { signal: controller.signal });
+    assert.equal(res.status, 200);
+    const reader = res.body!.getReader();
+    await reader.read(); // the stream's first bytes
+    controller.abort();
+    await reader.read().catch(() => undefined);
+    const streamLine = () => lines.slice(first).map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === 'request' && r.route === '/api/events/stream');
+    for (let i = 0; i < 100 && !streamLine(); i++) await sleep(20);
+    assert.equal(streamLine()?.status, 200, lines.slice(first).join('\n'));
+  });
+
   it('npm start logs JSON lines on stdout, prints no operator key it was given, and warns of a world on the default seed', async function () {
     const admin = 'start-admin-key-c81f0e';
     const spectator = 'start-spectator-key-2b7d94';

@@ -99,4 +99,18 @@ describe('security: operator keys are kept only as hashes', function () {
       await second.close();
     }
   });
+
+  it('warns at start-up of a configured key that public text holding it would not be refused (too short, or split by a space), without saying the key', async () => {
+    const weak: string[] = [];
+    const w = await startWorld({ ...configFor(tempDir('worldsim-security-weak-')), adminKey: 'abc', spectatorKey: 'has space in key' }, (l) => { weak.push(l); });
+    await w.close();
+    assert.ok(weak.some((l) => /WORLD_ADMIN_KEY is weak: it is shorter than 8 characters/.test(l)), weak.join('\n'));
+    assert.ok(weak.some((l) => /WORLD_SPECTATOR_KEY is weak: it holds a space/.test(l)), weak.join('\n'));
+    assert.ok(!weak.some((l) => l.includes('abc') || l.includes('has space in key')), 'no line says the key');
+
+    const strong: string[] = [];
+    const s = await startWorld({ ...configFor(tempDir('worldsim-security-strong-')), adminKey: 'a-long-random-admin-key', spectatorKey: 'a-long-random-spectator-key' }, (l) => { strong.push(l); });
+    await s.close();
+    assert.ok(!strong.some((l) => /is weak/.test(l)), strong.join('\n'));
+  });
 });

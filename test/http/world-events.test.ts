@@ -278,6 +278,17 @@ describe('world events and suggestions over HTTP', function () {
       expectStatus(await w.get('/api/market?location_id=whisperwood'), 404);
     });
 
+    it('resource_introduction leaves a market that trades the resource already alone, and does not name it as introduced', async () => {
+      const food = await entry(w, 'emberfall', 'food');
+      const ev = await begin(w, eventBody([effect('resource_introduction', 5, { resource: 'food', location_id: 'emberfall', price: 3 })], { duration_days: 1 }));
+      assert.deepEqual(ev.introduced, [], 'nothing was introduced');
+      const after = await entry(w, 'emberfall', 'food');
+      assert.equal(after.price, food.price);
+      assert.equal(after.supply, food.supply);
+      const everywhere = await begin(w, eventBody([effect('resource_introduction', 0, { resource: 'food' }), effect('resource_introduction', 0, { resource: 'amber' })], { duration_days: 1 }));
+      assert.deepEqual(everywhere.introduced.map((x) => `${x.location_id}:${x.resource}`).sort(), ['emberfall:amber', 'greenhollow:amber', 'ironcrag:amber']);
+    });
+
     it('maintenance_modifier makes an organization pay more upkeep while active, only where it aims', async () => {
       const a = await foundOrg(w, 'Amber Traders');
       assert.equal(a.org.treasury, 800);

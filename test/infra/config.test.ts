@@ -383,4 +383,73 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     assert.ok(!out.includes(admin!) && !out.includes(spectator!) && !/X-(Admin|Spectator)-Key/.test(out), `a restart prints no key: ${out}`);
     assert.equal((await call(`http://127.0.0.1:${port2}`, 'POST', '/api/tick', { 'x-admin-key': admin! })).status, 200, 'the printed admin key still works');
   });
+
+  it('prints the keys it generated even when SIGTERM comes before it showed them, then stops: no kept key goes unshown', async () => {
+    const dataDir = tempDir('worldsim-interrupted-');
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0' };
+    delete env.WORLD_ADMIN_KEY;
+    delete env.WORLD_SPECTATOR_KEY;
+    delete env.WORLD_SEED; // the default seed's warning is the first line, written before the keys are shown
+    const main = path.resolve(__dirname, '../../infra/main.js');
+    const first = spawn(process.execPath, ['--no-deprecation', main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let atSignal = '';
+    const exited = new Promise<number | null>((resolve) => first.once('exit', (code) => resolve(code)));
+    first.stdout!.on('data', (d) => {
+      out += String(d);
+      if (!atSignal) { atSignal = out; first.kill('SIGTERM'); }
+    });
+    first.stderr!.on('data', (d) => { out += String(d); });
+    assert.equal(await exited, 0, `stops cleanly: ${out}`);
+    assert.ok(!/X-Admin-Key/.test(atSignal), `the signal came before the keys were shown: ${atSignal}`);
+    const admin = /X-Admin-Key (\S+)/.exec(out)?.[1];
+    assert.ok(admin && /X-Spectator-Key \S+/.test(out), `both generated keys were printed before it stopped: ${out}`);
+
+    // The next start generates none (the kept hashes are of the printed keys), and the printed admin key works.
+    if (child && child.exitCode === null) {
+      const stopped = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await stopped;
+    }
+    child = spawn(process.execPath, ['--no-deprecation', main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let again = '';
+    child.stdout!.on('data', (d) => { again += String(d); });
+    child.stderr!.on('data', (d) => { again += String(d); });
+    const deadline = Date.now() + 30_000;
+    while (!/listening on/.test(again) && child.exitCode === null && Date.now() < deadline) await sleep(50);
+    const port = /listening on 127\.0\.0\.1:(\d+)/.exec(again)?.[1];
+    assert.ok(port, again);
+    assert.ok(!/X-(Admin|Spectator)-Key/.test(again), `a restart prints no key: ${again}`);
+    assert.equal((await call(`http://127.0.0.1:${port}`, 'POST', '/api/tick', { 'x-admin-key': admin! })).status, 200, 'the printed admin key works');
+  });
+
+  it('stops when `npm start` is sent SIGTERM: the signal reaches the service, which lets its port go', async () => {
+    // --ignore-scripts leaves out prestart (the build, already done): the start script itself runs as it does for an operator.
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', WORLD_DATA_DIR: tempDir('worldsim-npm-start-'), WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'npm-start-admin-key', WORLD_SPECTATOR_KEY: 'npm-start-spectator-key' };
+    // The last test's service is stopped first: `after` stops only the last one started.
+    if (child && child.exitCode === null) {
+      const stopped = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await stopped;
+    }
+    child = spawn('npm', ['start', '--ignore-scripts'], { cwd: path.resolve(__dirname, '../../..'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d) => { out += String(d); });
+    child.stderr!.on('data', (d) => { out += String(d); });
+    const deadline = Date.now() + 30_000;
+    while (!/listening on 127\.0\.0\.1:\d+/.test(out) && child.exitCode === null && Date.now() < deadline) await sleep(50);
+    const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+    assert.ok(port, `npm start serves: ${out}`);
+    const base = `http://127.0.0.1:${port}`;
+    assert.equal((await call(base, 'GET', '/healthz')).status, 200);
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    await exited;
+    // The service itself (npm's child) is gone too: nothing answers on its port any more.
+    let answered = true;
+    for (const end = Date.now() + 10_000; answered && Date.now() < end; await sleep(100)) {
+      answered = await call(base, 'GET', '/healthz').then(() => true, () => false);
+    }
+    assert.equal(answered, false, `the service still answers on ${base} after npm start was sent SIGTERM`);
+  });
 });

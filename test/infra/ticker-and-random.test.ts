@@ -10,33 +10,93 @@ describe('interval ticker', () => {
   beforeEach(() => { clock = sinon.useFakeTimers(); });
   afterEach(() => clock.restore());
 
-  it('advances one day per period', async () => {
+  const HOUR = 3600_000;
+  /** A world's clock as the store keeps it: the time its current day began, moved by each day begun. */
+  function world(beganAt: number | null) {
+    const w = { beganAt, days: [] as number[] };
+    return {
+      w,
+      dayBeganAt: async () => w.beganAt,
+      advance: async (at: number) => { w.days.push(at); w.beganAt = at; },
+    };
+  }
+
+  it('begins one day per period, each at the time it was due', async () => {
     const ticker = new IntervalTicker();
-    let days = 0;
-    ticker.start(3600_000, async () => { days += 1; });
-    await clock.tickAsync(3 * 3600_000);
-    assert.equal(days, 3);
+    const { w, dayBeganAt, advance } = world(0);
+    ticker.start(HOUR, dayBeganAt, advance);
+    await clock.tickAsync(3 * HOUR);
+    assert.deepEqual(w.days, [HOUR, 2 * HOUR, 3 * HOUR]);
     ticker.stop();
-    await clock.tickAsync(3600_000);
-    assert.equal(days, 3);
+    await clock.tickAsync(HOUR);
+    assert.equal(w.days.length, 3);
   });
 
   it('is off when the period is 0', async () => {
     const ticker = new IntervalTicker();
-    let days = 0;
-    ticker.start(0, async () => { days += 1; });
-    await clock.tickAsync(10 * 3600_000);
-    assert.equal(days, 0);
+    const { w, dayBeganAt, advance } = world(0);
+    ticker.start(0, dayBeganAt, advance);
+    await clock.tickAsync(10 * HOUR);
+    assert.equal(w.days.length, 0);
   });
 
   it('never overlaps a day still being settled', async () => {
     const ticker = new IntervalTicker();
     let started = 0;
-    ticker.start(1000, () => { started += 1; return new Promise((r) => setTimeout(r, 2500)); });
+    ticker.start(1000, async () => null, () => { started += 1; return new Promise((r) => setTimeout(r, 2500)); });
     await clock.tickAsync(3000);
     assert.equal(started, 1);
     await clock.tickAsync(1000);
     assert.equal(started, 2);
+    ticker.stop();
+  });
+
+  it('keeps the beat across a restart: a day that began half a period before the start ends half a period after it', async () => {
+    await clock.tickAsync(10 * HOUR);
+    const { w, dayBeganAt, advance } = world(10 * HOUR - HOUR / 2);
+    const ticker = new IntervalTicker();
+    ticker.start(HOUR, dayBeganAt, advance);
+    await clock.tickAsync(HOUR / 2 - 1000);
+    assert.equal(w.days.length, 0);
+    await clock.tickAsync(1000);
+    assert.deepEqual(w.days, [10 * HOUR + HOUR / 2]);
+    ticker.stop();
+  });
+
+  it('begins an overdue day at once after a long stop, one day for the whole stop, and counts the next period from then', async () => {
+    await clock.tickAsync(10 * HOUR);
+    const { w, dayBeganAt, advance } = world(HOUR); // stopped nine hours ago, in the middle of a day
+    const ticker = new IntervalTicker();
+    ticker.start(HOUR, dayBeganAt, advance);
+    await clock.tickAsync(1000);
+    assert.deepEqual(w.days, [10 * HOUR + 1000]);
+    await clock.tickAsync(HOUR - 1000);
+    assert.equal(w.days.length, 1, 'one day for the whole stop');
+    await clock.tickAsync(1000);
+    assert.deepEqual(w.days, [10 * HOUR + 1000, 11 * HOUR + 1000]);
+    ticker.stop();
+  });
+
+  it('counts from its start in a world that does not know when its day began (an older version\'s)', async () => {
+    await clock.tickAsync(5 * HOUR);
+    const { w, dayBeganAt, advance } = world(null);
+    const ticker = new IntervalTicker();
+    ticker.start(HOUR, dayBeganAt, advance);
+    await clock.tickAsync(HOUR - 1000);
+    assert.equal(w.days.length, 0);
+    await clock.tickAsync(1000);
+    assert.deepEqual(w.days, [6 * HOUR]);
+    ticker.stop();
+  });
+
+  it('tries a day the world could not begin (its bus down) again at its next look, not a period later', async () => {
+    const { w, dayBeganAt, advance } = world(0);
+    let refusals = 5;
+    const ticker = new IntervalTicker();
+    ticker.start(HOUR, dayBeganAt, async (at) => { if (refusals-- > 0) throw new Error('the bus cannot be reached'); await advance(at); });
+    await clock.tickAsync(HOUR + 5000);
+    // Five looks a second apart were refused; the sixth begins the day, as late as it is (past a poll's slack).
+    assert.deepEqual(w.days, [HOUR + 5000]);
     ticker.stop();
   });
 });
