@@ -6,7 +6,7 @@ import type { ValueSchema } from './json-schema';
 
 const str = (description?: string): ValueSchema => ({ type: 'string', ...(description ? { description } : {}) });
 const int = (description?: string): ValueSchema => ({ type: 'integer', ...(description ? { description } : {}) });
-const num = (): ValueSchema => ({ type: 'number' });
+const num = (description?: string): ValueSchema => ({ type: 'number', ...(description ? { description } : {}) });
 const bool = (description?: string): ValueSchema => ({ type: 'boolean', ...(description ? { description } : {}) });
 const any = (): ValueSchema => ({ type: 'any' });
 const words = (...enumWords: string[]): ValueSchema => ({ type: 'string', enum: enumWords });
@@ -163,7 +163,7 @@ const WorldSummary = record('WorldSummary', {
   pressure: record('WorldPressure', { monster_population: int(), average_danger: int(), most_dangerous_location: nullable(str()), wild_monsters_per_place: int() }),
   organizations: int(), quests: int(), locations: int(),
   clock: record('WorldClock', {
-    seconds_per_day: int('Real seconds a world day lasts (WORLD_DAY_SECONDS); 0 when the background clock is off and days advance only by POST /api/tick.'),
+    seconds_per_day: num('Real seconds a world day lasts (WORLD_DAY_SECONDS); 0 when the background clock is off and days advance only by POST /api/tick.'),
     day_began_at: nullable(str('When the current day began (ISO 8601, UTC); null when not known (a world of an older version, until its next day).')),
     next_day_at: nullable(str('When the background clock begins the next day (ISO 8601, UTC): one day after the current one began, across restarts; null when the clock is off or the time is not known.')),
   }),

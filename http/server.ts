@@ -172,14 +172,14 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
   // server answers 502 (load balancers commonly keep them 60 s). docs/operations.md.
   server.server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.server.headersTimeout = KEEP_ALIVE_MS + 1_000;
-  // Connections that have not carried a request yet (a browser's or a client pool's opened
-  // ahead): Node does not count them idle, so a close would wait headersTimeout for them.
-  const unused = new Set<Socket>();
+  // The open connections, so that a close can end those that never sent a byte (a browser's
+  // or a client pool's opened ahead): Node does not count them idle, and would wait
+  // headersTimeout for them.
+  const connections = new Set<Socket>();
   server.server.on('connection', (socket: Socket) => {
-    unused.add(socket);
-    socket.once('close', () => unused.delete(socket));
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
   });
-  server.server.on('request', (req: { socket: Socket }) => { unused.delete(req.socket); });
 
   server.on('restifyError', (req: restify.Request, _res: restify.Response, err: any, cb: () => void) => {
     const status = err.statusCode ?? 500;
@@ -341,7 +341,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     async close() {
       const idle = setInterval(() => {
         server.server.closeIdleConnections();
-        for (const socket of unused) socket.destroy();
+        for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
       }, 100);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(idle);

@@ -190,7 +190,12 @@ const startupStep = (what: string) => (r: { ok: boolean; refusal?: { status: num
  * Starts the world and serves it. The log goes to `output`: a logger, or a function that
  * takes each JSON line (tests, benchmarks); stdout by default.
  */
-export async function startWorld(config: Config, output?: ((line: string) => void) | Logger): Promise<World> {
+/**
+ * `onGeneratedKeys`: told the operator keys this start generated as soon as they are kept
+ * (as hashes), before the rest of the start, which may wait long for a store or a bus: a
+ * caller stopped meanwhile can still show them (infra/main.ts).
+ */
+export async function startWorld(config: Config, output?: ((line: string) => void) | Logger, onGeneratedKeys?: (keys: Partial<Record<OperatorRole, string>>) => void): Promise<World> {
   const logger = typeof output === 'object' ? output : jsonLogger(output, isCluster(config) ? { node: nodeName(config) } : {});
   const log = lineLog(logger);
   const metrics = new WorldMetrics();
@@ -215,6 +220,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   let fence: ((persistenceKey: string) => string | null) | undefined;
   const store = await patiently(`opening ${storeName(config)}`, () => openStore(config, metrics, cluster ? (key) => (fence ? fence(key) : 'this node has not joined the cluster yet') : undefined));
   const operator = await patiently('reading the operator keys', () => operatorKeys(store, config));
+  onGeneratedKeys?.(operator.generated);
   for (const role of operator.rehashed) log(`worldsim: the kept ${role} key is now kept as its hash only`);
   for (const [variable, key] of [['WORLD_ADMIN_KEY', config.adminKey], ['WORLD_SPECTATOR_KEY', config.spectatorKey]] as const) {
     const weak = key === null ? null : unrecognisableOperatorKey(key);
@@ -314,11 +320,14 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   metrics.measure({ actorsAwake: () => awake.awake, storeQueueDepth: () => store.queueDepth });
   const ticker = new IntervalTicker();
   // Only the node that hosts the clock advances it.
-  ticker.start(
-    config.daySeconds * 1000,
-    async () => (await store.row<{ began_at?: number | null }>('world', CLOCK_ID))?.began_at ?? null,
-    (at) => (hostsClock() ? entities.ask('clock', CLOCK_ID, { type: 'advance', at }, 30 * 60_000) : Promise.resolve()),
-  );
+  ticker.start(config.daySeconds * 1000, {
+    hostsClock,
+    current: async () => {
+      const world = await store.row<{ day: number; began_at?: number | null }>('world', CLOCK_ID);
+      return world ? { day: world.day, began_at: world.began_at ?? null } : null;
+    },
+    advance: (at, fromDay) => entities.ask('clock', CLOCK_ID, { type: 'advance', at, from_day: fromDay }, 30 * 60_000),
+  });
   if (!cluster) relay?.start();
   setHealthFacts(() => ({ store: config.store, bus: config.bus, streams: streams.open(), ...(node ? { node: node.status() } : {}), ...(relay ? { history_relay: relay.status() } : {}) }));
   setReady(services);

@@ -2,6 +2,7 @@
 // (infra/log.ts); operator keys the service generated are announced on stderr, apart
 // from the log, and configured ones not at all.
 import { nodeName, startWorld } from './app';
+import type { OperatorRole } from './operator-keys';
 import { isCluster, readConfig } from './config';
 import { limitHeapGrowth } from './heap';
 import { jsonLogger } from './log';
@@ -13,37 +14,49 @@ async function main() {
   limitHeapGrowth();
   const config = readConfig();
   const logger = jsonLogger(undefined, isCluster(config) ? { node: nodeName(config) } : {});
-  // A signal before the keys are shown is held until they are: a key generated (and kept
-  // hashed) by then is printed before the process stops, or it would be lost for good.
+  // A generated key is shown this once, and never in the log: only its hash is kept. A configured key is not printed.
+  let generated: Partial<Record<OperatorRole, string>> = {};
+  let keysShown = false;
+  const showKeys = () => {
+    if (keysShown) return;
+    keysShown = true;
+    if (generated.admin) process.stderr.write(`worldsim: X-Admin-Key ${generated.admin} (generated now and shown only this once; keep it)\n`);
+    if (generated.spectator) process.stderr.write(`worldsim: X-Spectator-Key ${generated.spectator} (generated now and shown only this once; keep it)\n`);
+  };
+  // The first SIGINT or SIGTERM stops the world cleanly; while it starts, the keys it has
+  // generated (and kept hashed) are shown at once, and the start is let finish first. A
+  // second signal stops the process at once.
   let stop: (() => Promise<void>) | null = null;
-  let interrupted = false;
+  let signals = 0;
+  let giveUp: NodeJS.Timeout | undefined;
   const onSignal = () => {
+    if (++signals > 1) {
+      process.stderr.write('worldsim: stopped at once (a second signal)\n');
+      process.exit(130);
+    }
     if (stop) { void stop(); return; }
-    if (interrupted) return;
-    interrupted = true;
-    setTimeout(() => {
+    showKeys();
+    giveUp = setTimeout(() => {
       process.stderr.write('worldsim: stopped while starting\n');
       process.exit(1);
-    }, INTERRUPTED_START_MS).unref();
+    }, INTERRUPTED_START_MS);
+    giveUp.unref();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const world = await startWorld(config, logger);
+  const world = await startWorld(config, logger, (keys) => { generated = keys; });
   logger.info(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
   // The log goes out in chunks (infra/log.ts): the line that says where the world listens goes before the keys.
   await new Promise<void>((resolve) => logger.flush(() => resolve()));
-  // A generated key is shown this once, and never in the log: only its hash is kept. A configured key is not printed.
-  const { admin, spectator } = world.generatedKeys;
-  if (admin) process.stderr.write(`worldsim: X-Admin-Key ${admin} (generated now and shown only this once; keep it)\n`);
-  if (spectator) process.stderr.write(`worldsim: X-Spectator-Key ${spectator} (generated now and shown only this once; keep it)\n`);
-  let stopping: Promise<void> | null = null;
-  stop = () => (stopping ??= (async () => {
+  showKeys();
+  stop = async () => {
+    clearTimeout(giveUp);
     await world.close();
     // The log's last lines are written before the process exits (it writes asynchronously).
     logger.flush(() => process.exit(0));
     setTimeout(() => process.exit(0), 2_000).unref();
-  })());
-  if (interrupted) await stop();
+  };
+  if (signals > 0) await stop();
 }
 
 main().catch((e) => {

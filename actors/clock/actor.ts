@@ -53,8 +53,8 @@ export function clockKind(bus: Bus, settlements: DaySettlements, log: (line: str
       switch (c.type) {
         case 'begin': return decideBegin(state, c.seed, c.at);
         case 'advance': {
-          const d = decideAdvance(state, c.at);
-          if ('refusal' in d) return d;
+          const d = decideAdvance(state, c.at, c.from_day);
+          if ('refusal' in d || d.events.length === 0) return d;
           try {
             await bus.ready();
           } catch (e) {

@@ -1,8 +1,12 @@
 // What the clock actor is told, and what it records.
 /** `at`: when the world began, in wall-clock milliseconds (absent from an older node). */
 export interface BeginCommand { type: 'begin'; seed: string; at?: number }
-/** Advance one day (the background ticker, or POST /api/tick); `at`: when the day begins, in wall-clock milliseconds (absent from an older node). */
-export interface AdvanceCommand { type: 'advance'; at?: number }
+/**
+ * Advance one day (the background ticker, or POST /api/tick); `at`: when the day begins, in
+ * wall-clock milliseconds; `from_day`: the day the ticker saw, so that a day another tick
+ * began meanwhile is not followed by a second (both absent from an older node, or the operator's tick).
+ */
+export interface AdvanceCommand { type: 'advance'; at?: number; from_day?: number }
 /** After a restart: settle the current day again; entities that already settled it ignore it. */
 export interface ResumeCommand { type: 'resume' }
 export interface NowCommand { type: 'now' }

@@ -15,8 +15,10 @@ export function decideBegin(state: ClockState, seed: string, at?: number): Decis
   return accept({ type: 'world-began', day: FIRST_DAY, seed, ...(at === undefined ? {} : { at }) });
 }
 
-export function decideAdvance(state: ClockState, at?: number): Decision<ClockEvent> {
+export function decideAdvance(state: ClockState, at?: number, fromDay?: number): Decision<ClockEvent> {
   if (!state) return conflict('the world has not begun yet');
+  // The ticker saw an earlier day: another tick began the day it meant to begin.
+  if (fromDay !== undefined && state.day !== fromDay) return accept();
   return accept({ type: 'day-advanced', day: state.day + 1, ...(at === undefined ? {} : { at }) });
 }
 

@@ -55,7 +55,7 @@ export function rulebook() {
   return {
     version: '0.1.0',
     core_rules: [
-      `Time advances in whole days, from day ${FIRST_DAY}. A background clock advances one day per WORLD_DAY_SECONDS; only an administrator may advance one day by hand (POST /api/tick).`,
+      `Time advances in whole days, from day ${FIRST_DAY}. A background clock advances one day per WORLD_DAY_SECONDS, the next one that long after the current one began (GET /api/world clock.next_day_at says when); only an administrator may advance one day by hand (POST /api/tick).`,
       'An agent may change only organizations it controls. Seeded organizations belong to no agent: they, and the organizations the world founds, act by the world\'s policies (see world_organizations).',
       'An agent controls at most one active organization; a new one may be founded once the previous one is bankrupt or dissolved.',
       `A new organization's treasury is assigned by the world from its kind; the caller never supplies it. Each kind has an amount between ${TREASURY_BOUNDS.min} and ${TREASURY_BOUNDS.max} gold (numbers.starting_treasury), and the founding allowance grants all or part of it: an agent's first organization gets the whole amount; after that the grant refills evenly over ${GRANT_REFILL_DAYS} days from the agent's previous founding (founded d days later, a new organization gets min(1, d/${GRANT_REFILL_DAYS}) of its kind's amount, rounded down). A founding whose grant would not pay its first day of upkeep (${MAINTENANCE_BASE} gold) is refused (409), naming the day from which it would.`,

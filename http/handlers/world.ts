@@ -32,7 +32,8 @@ async function worldSummary(s: Services) {
   const day = clock?.day ?? 0;
   const beganAt = clock?.began_at ?? null;
   const secondsPerDay = s.daySeconds ?? 0;
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  // A time beyond what a Date holds (a day of millions of years) is not said.
+  const iso = (ms: number | null) => (ms === null || !(Math.abs(ms) <= 8.64e15) ? null : new Date(ms).toISOString());
   return {
     day,
     population,

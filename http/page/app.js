@@ -116,19 +116,77 @@
     const xs = points.map(([, q]) => q.x); const ys = points.map(([, q]) => q.y);
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const [mx, my] = [Math.min(MAP.margin, box.width / 4), 50];
-    const scale = Math.min((box.width - 2 * mx) / Math.max(maxX - minX, 1e-6), (box.height - 2 * my) / Math.max(maxY - minY, 1e-6));
+    const fitX = (box.width - 2 * mx) / Math.max(maxX - minX, 1e-6);
+    const fitY = (box.height - 2 * my) / Math.max(maxY - minY, 1e-6);
+    // Scaled alike both ways, but for room to spare along the box's length, which the map may
+    // take up to half as much again: labels are wider than they are tall.
+    const scale = Math.min(fitX, fitY);
+    const along = Math.min(box.portrait ? fitY : fitX, scale * 1.5);
     return new Map(points.map(([id, q]) => [id, {
-      x: box.width / 2 + (q.x - (minX + maxX) / 2) * scale,
-      y: box.height / 2 + (q.y - (minY + maxY) / 2) * scale,
+      x: box.width / 2 + (q.x - (minX + maxX) / 2) * (box.portrait ? scale : along),
+      y: box.height / 2 + (q.y - (minY + maxY) / 2) * (box.portrait ? along : scale),
     }]));
   }
+
+  const placeRadius = (l) => Math.min(7 + Math.sqrt(l.population) / 8, 26);
+  /** The short facts a place shows under its circle on a wide map. */
+  const placeFacts = (l) => [`danger ${l.danger}`, [l.population ? `${number(l.population)} people` : '', l.monster_population ? `${number(l.monster_population)} monsters` : ''].filter(Boolean).join(' · ')].filter(Boolean);
+
+  /**
+   * Moves places apart until their labels (name above, facts below) no longer overlap, as far
+   * as the box allows: the layout knows the roads, not the labels' widths, and a place a world
+   * event adds can land among others. Widths are reckoned from the text's length, generously.
+   */
+  function spread(positions, locations, box) {
+    const items = locations.map((l) => {
+      const r = placeRadius(l);
+      const nameHalf = (l.name.length * 8) / 2 + 3;
+      const factsHalf = box.portrait ? 0 : Math.max(0, ...placeFacts(l).map((s) => s.length * 6.4)) / 2 + 3;
+      return { id: l.id, p: { ...positions.get(l.id) }, r, nameHalf, factsHalf, half: Math.max(nameHalf, factsHalf, r + 4), up: r + 22, down: box.portrait ? r + 4 : r + 36 };
+    });
+    const clamp = (it) => {
+      it.p.x = Math.min(Math.max(it.p.x, it.half), box.width - it.half);
+      it.p.y = Math.min(Math.max(it.p.y, it.up), box.height - it.down);
+    };
+    for (let round = 0; round < 80; round++) {
+      let moved = false;
+      for (let i = 0; i < items.length; i++) {
+        for (let j = i + 1; j < items.length; j++) {
+          const a = items[i]; const b = items[j];
+          const ox = a.half + b.half - Math.abs(a.p.x - b.p.x);
+          const oy = Math.min(a.p.y + a.down, b.p.y + b.down) - Math.max(a.p.y - a.up, b.p.y - b.up);
+          if (ox <= 0 || oy <= 0) continue;
+          moved = true;
+          if (ox < oy) {
+            const s = a.p.x < b.p.x || (a.p.x === b.p.x && i < j) ? -1 : 1;
+            a.p.x += (s * (ox + 1)) / 2; b.p.x -= (s * (ox + 1)) / 2;
+          } else {
+            const s = a.p.y < b.p.y || (a.p.y === b.p.y && i < j) ? -1 : 1;
+            a.p.y += (s * (oy + 1)) / 2; b.p.y -= (s * (oy + 1)) / 2;
+          }
+          clamp(a); clamp(b);
+        }
+      }
+      if (!moved) break;
+    }
+    // What each place covers, for the roads' labels: its name, its circle and its facts.
+    const boxes = items.flatMap(({ p, r, nameHalf, factsHalf, down }) => [
+      { x1: p.x - nameHalf, x2: p.x + nameHalf, y1: p.y - r - 22, y2: p.y - r },
+      { x1: p.x - r - 2, x2: p.x + r + 2, y1: p.y - r - 2, y2: p.y + r + 2 },
+      ...(factsHalf ? [{ x1: p.x - factsHalf, x2: p.x + factsHalf, y1: p.y + r, y2: p.y + down }] : []),
+    ]);
+    return { positions: new Map(items.map((it) => [it.id, it.p])), boxes };
+  }
+
+  const overlaps = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
 
   function renderMap(locations) {
     const key = JSON.stringify(locations.map((l) => [l.id, (l.routes || []).map((r) => r.destination_id)]));
     if (key !== layoutKey) { shape = layout(locations); layoutKey = key; }
     lastLocations = locations;
     const box = mapBox();
-    const positions = fit(shape, box);
+    const { positions, boxes } = spread(fit(shape, box), locations, box);
+    const taken = [...boxes];
     const map = $('map');
     map.setAttribute('viewBox', `0 0 ${box.width} ${box.height}`);
     map.replaceChildren();
@@ -141,8 +199,18 @@
         drawn.add(pair);
         const road = svg('g', { class: 'road' });
         road.append(svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: dangerColour(r.danger) }));
-        // On a phone the map keeps names only: the table below gives every figure.
-        if (!box.portrait) road.append(svg('text', { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 - 4, 'text-anchor': 'middle' }, `${r.distance_days}d, danger ${r.danger}`));
+        // On a phone the map keeps names only: the table below gives every figure. A road's
+        // label goes where along it no place's label or other road's is; a road with no such
+        // room keeps its figures in its tooltip.
+        const label = `${r.distance_days}d, danger ${r.danger}`;
+        const spot = box.portrait ? null : [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8].flatMap((t) => [-4, 13].map((dy) => {
+          const x = a.x + (b.x - a.x) * t; const y = a.y + (b.y - a.y) * t + dy;
+          return { x, y, area: { x1: x - label.length * 3, x2: x + label.length * 3, y1: y - 10, y2: y + 3 } };
+        })).find((s) => !taken.some((o) => overlaps(s.area, o)));
+        if (spot) {
+          taken.push(spot.area);
+          road.append(svg('text', { x: spot.x, y: spot.y, 'text-anchor': 'middle' }, label));
+        }
         road.append(svg('title', {}, `${l.name} to ${r.destination_id}: ${r.distance_days} days, danger ${r.danger}`));
         map.append(road);
       }
@@ -150,13 +218,12 @@
     for (const l of locations) {
       const at = positions.get(l.id);
       const place = svg('g', { class: 'place', 'data-id': l.id });
-      const radius = 7 + Math.sqrt(l.population) / 8;
-      place.append(svg('circle', { cx: at.x, cy: at.y, r: Math.min(radius, 26), fill: dangerColour(l.danger) }));
-      place.append(svg('text', { x: at.x, y: at.y - Math.min(radius, 26) - 6, 'text-anchor': 'middle', class: 'name' }, l.name));
+      const radius = placeRadius(l);
+      place.append(svg('circle', { cx: at.x, cy: at.y, r: radius, fill: dangerColour(l.danger) }));
+      place.append(svg('text', { x: at.x, y: at.y - radius - 6, 'text-anchor': 'middle', class: 'name' }, l.name));
       // Short on the map (the table below has every figure): the danger, then the people and monsters there are.
-      const facts = svg('text', { y: at.y + Math.min(radius, 26) + 14, 'text-anchor': 'middle', class: 'facts' });
-      const lines = [`danger ${l.danger}`, [l.population ? `${number(l.population)} people` : '', l.monster_population ? `${number(l.monster_population)} monsters` : ''].filter(Boolean).join(' · ')];
-      lines.filter(Boolean).forEach((line, i) => facts.append(svg('tspan', { x: at.x, dy: i ? 13 : 0 }, line)));
+      const facts = svg('text', { y: at.y + radius + 14, 'text-anchor': 'middle', class: 'facts' });
+      placeFacts(l).forEach((line, i) => facts.append(svg('tspan', { x: at.x, dy: i ? 13 : 0 }, line)));
       if (!box.portrait) place.append(facts);
       place.append(svg('title', {}, `${l.name} (${l.kind}): danger ${l.danger}, population ${l.population}, monsters ${l.monster_population}`));
       map.append(place);

@@ -130,4 +130,37 @@ describe('the spectator page in Chromium', function () {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  it('keeps the map readable when world events crowd new settlements in: no two of its labels overlap', async () => {
+    const settle = async (id: string, name: string, routes: Array<{ destination_id: string; distance_days: number; danger: number }>) => {
+      const r = await w.call('POST', '/api/world-events', {
+        admin: 'test-admin-key',
+        body: {
+          title: `The founding of ${name}`, description: `Settlers raise ${name} by the road.`, duration_days: 1, quest: null,
+          effects: [{ kind: 'population_growth_modifier', value: 1, resource: null, location_id: null, price: null }],
+          location: { id, name, kind: 'village', description: `${name}, a new settlement.`, danger: 3, population: 400, monster_population: 0, routes },
+        },
+      });
+      assert.equal(r.status, 201, r.text);
+    };
+    await settle('riverbend', 'Riverbend', [{ destination_id: 'emberfall', distance_days: 1, danger: 2 }]);
+    await settle('new-place', 'New Place', [{ destination_id: 'emberfall', distance_days: 1, danger: 2 }, { destination_id: 'riverbend', distance_days: 1, danger: 2 }]);
+    const { page, problems } = await openPage(browser, `${w.url}/`, { width: 1280, height: 900 });
+    await page.waitForSelector('#map .place[data-id="new-place"]');
+    const labels = await page.locator('#map text').evaluateAll((texts) => texts.map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent ?? '', x1: r.left, x2: r.right, y1: r.top, y2: r.bottom };
+    }));
+    assert.ok(labels.some((l) => l.text === 'New Place') && labels.some((l) => /danger \d+$/.test(l.text) && /d, /.test(l.text)), 'places and roads are labelled');
+    const clashes: string[] = [];
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        const a = labels[i]; const b = labels[j];
+        if (a.x1 + 1 < b.x2 && b.x1 + 1 < a.x2 && a.y1 + 1 < b.y2 && b.y1 + 1 < a.y2) clashes.push(`"${a.text}" and "${b.text}"`);
+      }
+    }
+    assert.deepEqual(clashes, [], 'labels drawn over each other');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

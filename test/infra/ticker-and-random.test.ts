@@ -1,6 +1,7 @@
 import assert from 'assert/strict';
 import sinon from 'sinon';
 import { IntervalTicker } from '../../infra/clock/interval-ticker';
+import type { TickerWorld } from '../../actors/ports/clock';
 import { forEachLimited } from '../../actors/concurrency';
 import { hash32, rng } from '../../actors/random';
 import { generateWorld } from '../../actors/world/generate';
@@ -11,22 +12,27 @@ describe('interval ticker', () => {
   afterEach(() => clock.restore());
 
   const HOUR = 3600_000;
-  /** A world's clock as the store keeps it: the time its current day began, moved by each day begun. */
-  function world(beganAt: number | null) {
-    const w = { beganAt, days: [] as number[] };
-    return {
-      w,
-      dayBeganAt: async () => w.beganAt,
-      advance: async (at: number) => { w.days.push(at); w.beganAt = at; },
+  /** A world's clock as the store keeps it: its day and when that day began, moved by each day begun. */
+  function world(beganAt: number | null, day = 1) {
+    const w = { day, beganAt, days: [] as number[], hosts: true };
+    const ticked: TickerWorld = {
+      hostsClock: () => w.hosts,
+      current: async () => ({ day: w.day, began_at: w.beganAt }),
+      advance: async (at, fromDay) => {
+        if (fromDay !== w.day) return; // another tick began it (decideAdvance's from_day)
+        w.day += 1; w.days.push(at); w.beganAt = at;
+      },
     };
+    return { w, ticked };
   }
 
   it('begins one day per period, each at the time it was due', async () => {
     const ticker = new IntervalTicker();
-    const { w, dayBeganAt, advance } = world(0);
-    ticker.start(HOUR, dayBeganAt, advance);
+    const { w, ticked } = world(0);
+    ticker.start(HOUR, ticked);
     await clock.tickAsync(3 * HOUR);
     assert.deepEqual(w.days, [HOUR, 2 * HOUR, 3 * HOUR]);
+    assert.equal(w.day, 4);
     ticker.stop();
     await clock.tickAsync(HOUR);
     assert.equal(w.days.length, 3);
@@ -34,16 +40,31 @@ describe('interval ticker', () => {
 
   it('is off when the period is 0', async () => {
     const ticker = new IntervalTicker();
-    const { w, dayBeganAt, advance } = world(0);
-    ticker.start(0, dayBeganAt, advance);
+    const { w, ticked } = world(0);
+    ticker.start(0, ticked);
     await clock.tickAsync(10 * HOUR);
     assert.equal(w.days.length, 0);
+  });
+
+  it('begins no day on a node that does not host the clock, and does not even look', async () => {
+    const ticker = new IntervalTicker();
+    const { w, ticked } = world(0);
+    w.hosts = false;
+    let looks = 0;
+    ticker.start(HOUR, { ...ticked, current: async () => { looks += 1; return ticked.current(); } });
+    await clock.tickAsync(3 * HOUR);
+    assert.equal(w.days.length, 0);
+    assert.equal(looks, 0);
+    w.hosts = true; // the clock's shard moved here: the overdue day begins at the next look
+    await clock.tickAsync(1000);
+    assert.equal(w.days.length, 1);
+    ticker.stop();
   });
 
   it('never overlaps a day still being settled', async () => {
     const ticker = new IntervalTicker();
     let started = 0;
-    ticker.start(1000, async () => null, () => { started += 1; return new Promise((r) => setTimeout(r, 2500)); });
+    ticker.start(1000, { hostsClock: () => true, current: async () => ({ day: 1, began_at: null }), advance: () => { started += 1; return new Promise((r) => setTimeout(r, 2500)); } });
     await clock.tickAsync(3000);
     assert.equal(started, 1);
     await clock.tickAsync(1000);
@@ -51,11 +72,23 @@ describe('interval ticker', () => {
     ticker.stop();
   });
 
+  it('begins no day once stopped, even from a look already under way', async () => {
+    const ticker = new IntervalTicker();
+    const { w, ticked } = world(0);
+    let release!: () => void;
+    ticker.start(HOUR, { ...ticked, current: () => new Promise((r) => { release = () => r({ day: w.day, began_at: w.beganAt }); }) });
+    await clock.tickAsync(HOUR);
+    ticker.stop();
+    release();
+    await clock.tickAsync(1000);
+    assert.equal(w.days.length, 0);
+  });
+
   it('keeps the beat across a restart: a day that began half a period before the start ends half a period after it', async () => {
     await clock.tickAsync(10 * HOUR);
-    const { w, dayBeganAt, advance } = world(10 * HOUR - HOUR / 2);
+    const { w, ticked } = world(10 * HOUR - HOUR / 2);
     const ticker = new IntervalTicker();
-    ticker.start(HOUR, dayBeganAt, advance);
+    ticker.start(HOUR, ticked);
     await clock.tickAsync(HOUR / 2 - 1000);
     assert.equal(w.days.length, 0);
     await clock.tickAsync(1000);
@@ -65,9 +98,9 @@ describe('interval ticker', () => {
 
   it('begins an overdue day at once after a long stop, one day for the whole stop, and counts the next period from then', async () => {
     await clock.tickAsync(10 * HOUR);
-    const { w, dayBeganAt, advance } = world(HOUR); // stopped nine hours ago, in the middle of a day
+    const { w, ticked } = world(HOUR); // stopped nine hours ago, in the middle of a day
     const ticker = new IntervalTicker();
-    ticker.start(HOUR, dayBeganAt, advance);
+    ticker.start(HOUR, ticked);
     await clock.tickAsync(1000);
     assert.deepEqual(w.days, [10 * HOUR + 1000]);
     await clock.tickAsync(HOUR - 1000);
@@ -79,9 +112,9 @@ describe('interval ticker', () => {
 
   it('counts from its start in a world that does not know when its day began (an older version\'s)', async () => {
     await clock.tickAsync(5 * HOUR);
-    const { w, dayBeganAt, advance } = world(null);
+    const { w, ticked } = world(null);
     const ticker = new IntervalTicker();
-    ticker.start(HOUR, dayBeganAt, advance);
+    ticker.start(HOUR, ticked);
     await clock.tickAsync(HOUR - 1000);
     assert.equal(w.days.length, 0);
     await clock.tickAsync(1000);
@@ -90,10 +123,10 @@ describe('interval ticker', () => {
   });
 
   it('tries a day the world could not begin (its bus down) again at its next look, not a period later', async () => {
-    const { w, dayBeganAt, advance } = world(0);
+    const { w, ticked } = world(0);
     let refusals = 5;
     const ticker = new IntervalTicker();
-    ticker.start(HOUR, dayBeganAt, async (at) => { if (refusals-- > 0) throw new Error('the bus cannot be reached'); await advance(at); });
+    ticker.start(HOUR, { ...ticked, advance: async (at, fromDay) => { if (refusals-- > 0) throw new Error('the bus cannot be reached'); await ticked.advance(at, fromDay); } });
     await clock.tickAsync(HOUR + 5000);
     // Five looks a second apart were refused; the sixth begins the day, as late as it is (past a poll's slack).
     assert.deepEqual(w.days, [HOUR + 5000]);

@@ -36,6 +36,14 @@ describe('clock rules (core rule 1)', () => {
       assert.deepEqual(s, { day: FIRST_DAY + 1, seed: 'seed', began_at: 3_601_000 });
     });
 
+    it('begins no second day for a ticker that saw the day before another tick began this one (from_day)', () => {
+      const s: ClockState = { day: 7, seed: 's', began_at: 1_000 };
+      assert.deepEqual(decideAdvance(s, 2_000, 6), { events: [] });
+      const d = decideAdvance(s, 2_000, 7);
+      assert.ok('events' in d);
+      assert.deepEqual(d.events, [{ type: 'day-advanced', day: 8, at: 2_000 }]);
+    });
+
     it('forgets it for a day begun without its time (by an older node), rather than keep the day before\'s', () => {
       const s = evolve({ day: 4, seed: 's', began_at: 1_000 }, { type: 'day-advanced', day: 5 });
       assert.equal(s!.began_at, null);
