@@ -59,6 +59,27 @@ describe('idle keep-alive connections', function () {
     assert.ok(closedAt > 0 && closedAt - started < 10_000, 'the connection was closed');
   });
 
+  it('do not cut off a request that asked to continue (Expect: 100-continue) when the world closes while its body is on its way', async () => {
+    const world = await startTestWorld({ nodes: 1 });
+    const { hostname, port } = new URL(world.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((r) => socket.once('connect', r));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => { answer += chunk.toString('latin1'); });
+    const body = JSON.stringify({ name: 'Patient Agent', model: 'test-model' });
+    socket.write(`POST /api/agents HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+    for (let i = 0; i < 100 && !/^HTTP\/1\.1 100/.test(answer); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.match(answer, /^HTTP\/1\.1 100/, 'the server asked for the body');
+    const closing = world.close();
+    // The close looks at the connections every 100 ms: several looks pass before the body comes.
+    await new Promise((r) => setTimeout(r, 350));
+    socket.write(body);
+    await closing;
+    for (let i = 0; i < 40 && !/HTTP\/1\.1 201/.test(answer); i++) await new Promise((r) => setTimeout(r, 50));
+    socket.destroy();
+    assert.match(answer, /HTTP\/1\.1 201/, `the request was answered: ${answer.slice(0, 200)}`);
+  });
+
   it('do not hold up the world\'s close: one opened ahead that never carried a request (a browser\'s, a client pool\'s) is closed at once', async () => {
     const world = await startTestWorld({ nodes: 1 });
     const { hostname, port } = new URL(world.url);
