@@ -16,6 +16,7 @@ import { worldEventKind } from '../actors/world-event/actor';
 import { Region } from '../actors/region';
 import { seedWorld } from '../actors/world/seed';
 import { resumeIntents } from '../actors/intents';
+import { tellAgentsOfEarlierEnds } from '../actors/agent/ended-before';
 import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
 import { WorldMetrics, serveMetrics } from '../http/metrics';
@@ -236,6 +237,11 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   // Every draw is a pure function of the seed: a known seed foretells quest dangers, casualties and harvests.
   if (seed === DEFAULT_SEED) log(`worldsim: this world runs on the default seed ("${DEFAULT_SEED}"), which anyone can read in the source and use to foretell its draws (quest dangers, casualties, harvests); a world open to agents should be created with a secret WORLD_SEED`);
 
+  // A world older than the step that tells agents their organization ended: they are told once (actors/agent/ended-before.ts).
+  const tellAgentsOnce = () => currentDay(store).then((day) => tellAgentsOfEarlierEnds(entities, store, day)).then(
+    (told) => { if (told > 0) log(`worldsim: told ${told} agents that their organization had ended (a world older than that step)`); },
+    (e: unknown) => log(`worldsim: ${(e as Error)?.message ?? e}; tried again at the next start`),
+  );
   const { bus, relay } = openBus(config, store, log);
   let closing = false;
   let region: Region;
@@ -287,6 +293,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     // each shard it takes later once it takes it.
     const hostedHere = (kind: string, id: string | number) => clusterNode.hosts(clusterNode.shardOf(kind, id));
     await patiently('finishing unfinished actions', () => resumeIntents(entities, store, log, hostedHere));
+    await tellAgentsOnce();
   } else {
     const settlements = new StoreSettlements(store, NODE);
     region = await worldRegion(store, bus, settlements, seed, log, metrics, idleMsOf(config));
@@ -295,6 +302,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     // Finish every action a crash cut short between its actors (actors/intents.ts); what
     // cannot be finished now is tried again on every tick.
     await patiently('finishing unfinished actions', () => resumeIntents(region, store, log));
+    await tellAgentsOnce();
     // Settle the current day again in case the last run stopped halfway through it. A bus
     // that cannot be reached does not keep the world from serving: the day is settled in
     // the background once the bus answers (the clock does not advance meanwhile).

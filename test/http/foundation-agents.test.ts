@@ -6,7 +6,8 @@ import assert from 'assert/strict';
 import fs from 'fs';
 import sinon from 'sinon';
 import { expect422At, expectStatus, propertyNames, sha256 } from '../support/http';
-import { startTestWorld, type TestWorld } from '../support/world';
+import { AGENTS_TOLD_OF_ENDS } from '../../actors/agent/ended-before';
+import { startTestWorld, tempDir, type TestWorld } from '../support/world';
 
 const historyCount = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.counts.history_events;
 
@@ -47,6 +48,36 @@ describe('agents over HTTP: registration and reading', () => {
     assert.equal(me.current_organization_id, null, 'read as the organizations say');
     assert.deepEqual(me.organization_ids, [org.id]);
     assert.equal((await w.get(`/api/agents/${agent.id}`)).body.current_organization_id, null);
+  });
+
+  it('tells, at the next start, an agent whose organization ended in a world older than that step: every listing then names no current organization', async () => {
+    const dataDir = tempDir('worldsim-told-');
+    // One node: the stub below stands for the older version in the one process that follows the end up.
+    let world = await startTestWorld({ dataDir, nodes: 1 });
+    try {
+      const agent = await world.register('Olga Older');
+      const org = (await world.post('/api/organizations', { name: 'Older House', kind: 'merchant company' }, agent.key)).body;
+      const ask = world.services.entities.ask.bind(world.services.entities);
+      const stub = sinon.stub(world.services.entities, 'ask').callsFake(((kind: string, id: string | number, command: { type: string }, timeout?: number) =>
+        (command.type === 'own-organization-ended' ? Promise.resolve({ ok: true, value: null }) : ask(kind as never, id, command as never, timeout))) as never);
+      try {
+        expectStatus(await world.post(`/api/organizations/${org.id}/dissolve`, undefined, agent.key), 200);
+      } finally {
+        stub.restore();
+      }
+      const listed = async () => ((await world.get('/api/agents')).body as Array<{ id: number; current_organization_id: number | null }>).find((a) => a.id === agent.id)!;
+      assert.equal((await listed()).current_organization_id, org.id, 'the listing still names it, as an older world kept it');
+      // An older world never marked its agents told.
+      await world.services.store.setSetting(AGENTS_TOLD_OF_ENDS, '');
+      await world.close();
+      world = await startTestWorld({ dataDir, nodes: 1 });
+      assert.equal((await listed()).current_organization_id, null, 'told at the start');
+      assert.equal((await world.get(`/api/agents/${agent.id}`)).body.current_organization_id, null);
+      assert.ok(await world.services.store.setting(AGENTS_TOLD_OF_ENDS), 'marked told: the next start reads nothing again');
+    } finally {
+      await world.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('gives every agent a different key and id', async () => {
