@@ -16,12 +16,14 @@ async function main() {
   const logger = jsonLogger(undefined, isCluster(config) ? { node: nodeName(config) } : {});
   // A generated key is shown this once, and never in the log: only its hash is kept. A configured key is not printed.
   let generated: Partial<Record<OperatorRole, string>> = {};
-  let keysShown = false;
+  const shown = new Set<OperatorRole>();
   const showKeys = () => {
-    if (keysShown) return;
-    keysShown = true;
-    if (generated.admin) process.stderr.write(`worldsim: X-Admin-Key ${generated.admin} (generated now and shown only this once; keep it)\n`);
-    if (generated.spectator) process.stderr.write(`worldsim: X-Spectator-Key ${generated.spectator} (generated now and shown only this once; keep it)\n`);
+    for (const [role, header] of [['admin', 'X-Admin-Key'], ['spectator', 'X-Spectator-Key']] as const) {
+      const key = generated[role];
+      if (!key || shown.has(role)) continue;
+      shown.add(role);
+      process.stderr.write(`worldsim: ${header} ${key} (generated now and shown only this once; keep it)\n`);
+    }
   };
   // The first SIGINT or SIGTERM stops the world cleanly; while it starts, the keys it has
   // generated (and kept hashed) are shown at once, and the start is let finish first. A
@@ -44,7 +46,11 @@ async function main() {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const world = await startWorld(config, logger, (keys) => { generated = keys; });
+  const world = await startWorld(config, logger, (keys) => {
+    generated = keys;
+    // Generated after a signal came: shown at once, as the start may yet be stopped.
+    if (signals > 0) showKeys();
+  });
   logger.info(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
   // The log goes out in chunks (infra/log.ts): the line that says where the world listens goes before the keys.
   await new Promise<void>((resolve) => logger.flush(() => resolve()));
