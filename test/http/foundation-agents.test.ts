@@ -11,6 +11,21 @@ import { startTestWorld, tempDir, type TestWorld } from '../support/world';
 
 const historyCount = async (w: TestWorld): Promise<number> => (await w.get('/api/world')).body.counts.history_events;
 
+/**
+ * Dissolves the organization as a version before the end's follow-up told the agent: the
+ * agent never hears of the end (its `own-organization-ended` is answered and dropped).
+ */
+async function dissolveUntold(w: TestWorld, orgId: number, key: string): Promise<void> {
+  const ask = w.services.entities.ask.bind(w.services.entities);
+  const stub = sinon.stub(w.services.entities, 'ask').callsFake(((kind: string, id: string | number, command: { type: string }, timeout?: number) =>
+    (command.type === 'own-organization-ended' ? Promise.resolve({ ok: true, value: null }) : ask(kind as never, id, command as never, timeout))) as never);
+  try {
+    expectStatus(await w.post(`/api/organizations/${orgId}/dissolve`, undefined, key), 200);
+  } finally {
+    stub.restore();
+  }
+}
+
 describe('agents over HTTP: registration and reading', () => {
   let w: TestWorld;
   let alice: { id: number; key: string; body: any };
@@ -35,15 +50,7 @@ describe('agents over HTTP: registration and reading', () => {
   it('names no current organization once it has ended, also in a world whose end never told the agent (an older version\'s)', async () => {
     const agent = await w.register('Ulla Unwound');
     const org = (await w.post('/api/organizations', { name: 'Unwound House', kind: 'merchant company' }, agent.key)).body;
-    // As a version before the follow-up told the agent: the agent never hears of the end.
-    const ask = w.services.entities.ask.bind(w.services.entities);
-    const stub = sinon.stub(w.services.entities, 'ask').callsFake(((kind: string, id: string | number, command: { type: string }, timeout?: number) =>
-      (command.type === 'own-organization-ended' ? Promise.resolve({ ok: true, value: null }) : ask(kind as never, id, command as never, timeout))) as never);
-    try {
-      expectStatus(await w.post(`/api/organizations/${org.id}/dissolve`, undefined, agent.key), 200);
-    } finally {
-      stub.restore();
-    }
+    await dissolveUntold(w, org.id, agent.key);
     const me = (await w.get('/api/agents/me', agent.key)).body;
     assert.equal(me.current_organization_id, null, 'read as the organizations say');
     assert.deepEqual(me.organization_ids, [org.id]);
@@ -57,14 +64,7 @@ describe('agents over HTTP: registration and reading', () => {
     try {
       const agent = await world.register('Olga Older');
       const org = (await world.post('/api/organizations', { name: 'Older House', kind: 'merchant company' }, agent.key)).body;
-      const ask = world.services.entities.ask.bind(world.services.entities);
-      const stub = sinon.stub(world.services.entities, 'ask').callsFake(((kind: string, id: string | number, command: { type: string }, timeout?: number) =>
-        (command.type === 'own-organization-ended' ? Promise.resolve({ ok: true, value: null }) : ask(kind as never, id, command as never, timeout))) as never);
-      try {
-        expectStatus(await world.post(`/api/organizations/${org.id}/dissolve`, undefined, agent.key), 200);
-      } finally {
-        stub.restore();
-      }
+      await dissolveUntold(world, org.id, agent.key);
       const listed = async () => ((await world.get('/api/agents')).body as Array<{ id: number; current_organization_id: number | null }>).find((a) => a.id === agent.id)!;
       assert.equal((await listed()).current_organization_id, org.id, 'the listing still names it, as an older world kept it');
       // An older world never marked its agents told.

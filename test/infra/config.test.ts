@@ -331,13 +331,15 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
 describe('npm start entry point (dist/infra/main.js)', function () {
   this.timeout(60_000);
   let child: ChildProcess | null = null;
-  after(async () => {
+  /** Stops the service the last test left running, if any. */
+  const stopChild = async () => {
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child!.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
     }
-  });
+  };
+  after(stopChild);
 
   it('serves on the configured address and prints the keys it generates once, when it generates them', async () => {
     const dataDir = tempDir('worldsim-main-');
@@ -406,11 +408,7 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     assert.ok(admin && /X-Spectator-Key \S+/.test(out), `both generated keys were printed before it stopped: ${out}`);
 
     // The next start generates none (the kept hashes are of the printed keys), and the printed admin key works.
-    if (child && child.exitCode === null) {
-      const stopped = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGTERM');
-      await stopped;
-    }
+    await stopChild();
     child = spawn(process.execPath, ['--no-deprecation', main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let again = '';
     child.stdout!.on('data', (d) => { again += String(d); });
@@ -427,11 +425,7 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     // --ignore-scripts leaves out prestart (the build, already done): the start script itself runs as it does for an operator.
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', WORLD_DATA_DIR: tempDir('worldsim-npm-start-'), WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'npm-start-admin-key', WORLD_SPECTATOR_KEY: 'npm-start-spectator-key' };
     // The last test's service is stopped first: `after` stops only the last one started.
-    if (child && child.exitCode === null) {
-      const stopped = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGTERM');
-      await stopped;
-    }
+    await stopChild();
     child = spawn('npm', ['start', '--ignore-scripts'], { cwd: path.resolve(__dirname, '../../..'), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout!.on('data', (d) => { out += String(d); });
