@@ -5,7 +5,7 @@
 // check again when they act.
 import type { Result } from '../actors/result';
 import type { Caller } from './auth';
-import { forbiddenError, notFoundError } from './errors';
+import { conflictError, forbiddenError, notFoundError } from './errors';
 import type { Services } from './services';
 
 export interface OrganizationRow {
@@ -21,6 +21,21 @@ export interface OrganizationRow {
 export async function organizationRow(s: Services, id: number): Promise<OrganizationRow> {
   const org = await s.read.row<OrganizationRow>('organization', id);
   if (!org) throw notFoundError(`organization ${id} not found`);
+  return org;
+}
+
+/**
+ * The counterparty of a proposal (a contract, an alliance). An organization whose agent has
+ * retired stays active, but nobody may answer for it any more (its agent's key changes
+ * nothing), so a proposal to it would wait until its proposer withdrew it: refused at once
+ * (409), before anything is recorded. The world's own organizations decline proposals on
+ * their next turn (actors/organization/policy.ts).
+ */
+export async function proposalCounterparty(s: Services, id: number, what: 'contract' | 'alliance'): Promise<OrganizationRow> {
+  const org = await organizationRow(s, id);
+  if (org.agent_id !== null && org.agent_id > 0 && (await s.read.row<{ status: string }>('agent', org.agent_id))?.status === 'retired') {
+    throw conflictError(`organization ${id} (${org.name}) has no one to answer ${what === 'contract' ? 'a contract' : 'an alliance'}: its agent has retired`);
+  }
   return org;
 }
 

@@ -71,11 +71,16 @@ export function observeRequests(observers: Array<(record: RequestRecord) => void
   };
 }
 
-/** The request log: one line per request, at `error` for a 5xx, `info` otherwise. */
+/**
+ * The request log: one line per request, at `error` for a 5xx, `info` otherwise. A health
+ * probe answered 503 (the world still starting, or its store out of reach) is at `warn`:
+ * the probe did its work, and what made the world unready has its own line.
+ */
 export function requestLogger(logger: Logger): (record: RequestRecord) => void {
   return (r) => {
     const line = { request_id: r.requestId, method: r.method, route: r.route, status: r.status, latency_ms: Math.round(r.seconds * 1e4) / 10, client: r.client };
-    if (r.status >= 500) logger.error(line, 'request');
+    if (r.status === 503 && r.route === '/healthz') logger.warn(line, 'request');
+    else if (r.status >= 500) logger.error(line, 'request');
     else logger.info(line, 'request');
   };
 }

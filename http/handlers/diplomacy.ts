@@ -5,7 +5,7 @@ import {
   AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, RelationshipsQuery
 } from '../../codecs/requests';
 import { pairKey } from '../../actors/relationship/rules';
-import { controlledOrganization, organizationRow, plannedWhereItStands, type OrganizationRow } from '../control';
+import { controlledOrganization, organizationRow, plannedWhereItStands, proposalCounterparty, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
 import { offsetPageOf, Page, pageOf, readPage } from '../paging';
 import { route } from '../route';
@@ -98,7 +98,7 @@ export const diplomacyRoutes = [
     summary: 'Propose a contract. On fulfilment the counterparty pays the value to the proposer, who hands over the resource quantity.',
     async handle({ body, caller }, s) {
       const proposer = await controlledOrganization(s, body.proposer_id, caller);
-      const counterparty = await organizationRow(s, body.counterparty_id);
+      const counterparty = await proposalCounterparty(s, body.counterparty_id, 'contract');
       const id = await s.store.nextId('contract');
       // The names go with the contract so that its history names both sides.
       const contract = { id, ...body, proposer_name: proposer.name, counterparty_name: counterparty.name };
@@ -133,7 +133,7 @@ export const diplomacyRoutes = [
     summary: 'Propose an alliance to another organization.',
     async handle({ body, caller }, s) {
       const proposer = await controlledOrganization(s, body.proposer_id, caller);
-      const counterparty = await organizationRow(s, body.counterparty_id);
+      const counterparty = await proposalCounterparty(s, body.counterparty_id, 'alliance');
       const id = await s.store.nextId('alliance');
       const alliance = { id, ...body, proposer_name: proposer.name, counterparty_name: counterparty.name };
       // The pair's relationship keeps one proposed or active alliance per pair, also under concurrent proposals.

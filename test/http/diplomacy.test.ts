@@ -70,7 +70,7 @@ async function propose(w: TestWorld, from: Actor, to: Actor | number, over: Reco
   return r.body as { id: number; status: string; proposer_id: number; counterparty_id: number; value: number; resource: string | null; quantity: number };
 }
 
-const contractAct = (w: TestWorld, verb: 'accept' | 'reject' | 'fulfill', id: number, who: Actor, orgId = who.org.id) =>
+const contractAct = (w: TestWorld, verb: 'accept' | 'reject' | 'withdraw' | 'fulfill', id: number, who: Actor, orgId = who.org.id) =>
   w.call('POST', `/api/contracts/${id}/${verb}`, { key: who.key, body: { organization_id: orgId } });
 
 const allianceAct = (w: TestWorld, verb: 'accept' | 'end', id: number, who: Actor, orgId = who.org.id) =>
@@ -717,6 +717,23 @@ describe('diplomacy over HTTP', function () {
       assert.equal(await contractStatus(w, k.id), 'proposed');
       assert.equal((await allianceOf(w, al.id)).status, 'proposed');
       assert.deepEqual(await sides(w, a.org.id, b.org.id), before);
+    });
+
+    it('is proposed nothing more (409: nobody could answer), and what was proposed to it before can still be withdrawn', async () => {
+      const k = await propose(w, a, b, { value: 10 });
+      const al = await proposeAlliance(w, a, b);
+      expectStatus(await w.call('POST', '/api/agents/retire', { key: b.key, body: { reason: 'Gone fishing.' } }), 200);
+      const contracts = (await w.get<unknown[]>('/api/contracts')).body.length;
+      const contract = await w.call('POST', '/api/contracts', { key: a.key, body: contractBody(a, b) });
+      expectStatus(contract, 409);
+      assert.match((contract.body as { detail: string }).detail, /agent has retired/);
+      const alliance = await w.call('POST', '/api/alliances', { key: a.key, body: { proposer_id: a.org.id, counterparty_id: b.org.id, terms: 'Even so, together.' } });
+      expectStatus(alliance, 409);
+      assert.match((alliance.body as { detail: string }).detail, /agent has retired/);
+      assert.equal((await w.get<unknown[]>('/api/contracts')).body.length, contracts, 'no contract was recorded');
+      expectStatus(await contractAct(w, 'withdraw', k.id, a), 200);
+      expectStatus(await allianceAct(w, 'end', al.id, a), 200);
+      assert.equal((await allianceOf(w, al.id)).status, 'ended');
     });
   });
 

@@ -6,6 +6,8 @@ import assert from 'assert';
 import { spawn } from 'child_process';
 import path from 'path';
 import { startWorld, type World } from '../../infra/app';
+import { jsonLogger } from '../../infra/log';
+import { requestLogger } from '../../http/request-log';
 import { DEFAULT_CASSANDRA, DEFAULT_KAFKA } from '../../infra/config';
 import { TEST_RATE_LIMITS, tempDir } from '../support/world';
 
@@ -86,6 +88,19 @@ describe('the JSON log (issue 12)', function () {
     for (const line of lines) {
       for (const secret of secrets) assert.ok(!line.includes(secret), `a log line carries "${secret}": ${line}`);
     }
+  });
+
+  it('logs a 5xx at error, but a health probe answered 503 (not ready) at warn', () => {
+    const written: Array<Record<string, unknown>> = [];
+    const log = requestLogger(jsonLogger((line) => written.push(JSON.parse(line))));
+    const record = { requestId: 'r', method: 'GET', seconds: 0.001, client: '127.0.0.1' };
+    log({ ...record, route: '/healthz', status: 503 });
+    log({ ...record, route: '/api/world', status: 503 });
+    log({ ...record, route: '/healthz', status: 500 });
+    log({ ...record, route: '/healthz', status: 200 });
+    assert.deepEqual(written.map((l) => [l.route, l.status, l.level]), [
+      ['/healthz', 503, 'warn'], ['/api/world', 503, 'error'], ['/healthz', 500, 'error'], ['/healthz', 200, 'info'],
+    ]);
   });
 
   it('logs a live stream its client left with the status it was sent (200), not restify\'s 444 for a client gone', async () => {
