@@ -35,9 +35,17 @@ export const IDEMPOTENCY_LEASE_MS = 60_000;
 export const IDEMPOTENCY_WAIT_MS = 30_000;
 
 const PRINTABLE = /^[\x20-\x7e]+$/;
+/** A random (version 4) UUID, as RFC 9562 writes it. */
+export const RANDOM_UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
+const RANDOM_UUID = new RegExp(RANDOM_UUID_PATTERN);
 
-/** The Idempotency-Key of a request, or undefined without one; a 422 item in `problems` when it does not fit. */
-export function readIdempotencyKey(value: string | string[] | undefined, problems: DetailItem[]): string | undefined {
+/**
+ * The Idempotency-Key of a request, or undefined without one; a 422 item in `problems` when it
+ * does not fit. On a route without a caller's key (`unscoped`: registration) nothing but the
+ * Idempotency-Key tells the first sender from anyone else who sends the same public body,
+ * and the replayed answer holds the new agent's api_key: there it must be a random UUID.
+ */
+export function readIdempotencyKey(value: string | string[] | undefined, problems: DetailItem[], unscoped = false): string | undefined {
   if (value === undefined) return undefined;
   const key = Array.isArray(value) ? value.join(', ') : value;
   const loc = ['header', IDEMPOTENCY_HEADER];
@@ -47,6 +55,8 @@ export function readIdempotencyKey(value: string | string[] | undefined, problem
     problems.push(detailItem(loc, 'string_too_long', `String should have at most ${IDEMPOTENCY_KEY_MAX} characters`, undefined, { max_length: IDEMPOTENCY_KEY_MAX }));
   } else if (!PRINTABLE.test(key)) {
     problems.push(detailItem(loc, 'string_pattern_mismatch', 'An Idempotency-Key must be printable ASCII (characters 0x20 to 0x7E), for example a UUID', undefined, { pattern: '^[\\x20-\\x7e]{1,255}$' }));
+  } else if (unscoped && !RANDOM_UUID.test(key)) {
+    problems.push(detailItem(loc, 'string_pattern_mismatch', 'Without an agent key, the Idempotency-Key alone guards the answer given again (a new agent\'s api_key): it must be a random UUID (version 4), such as crypto.randomUUID() makes', undefined, { pattern: RANDOM_UUID_PATTERN }));
   } else {
     return key;
   }

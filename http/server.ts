@@ -253,7 +253,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         }
 
         // Idempotency-Key (any route that changes something): its caller's, checked with the rest of the input.
-        const idempotencyKey = r.method === 'GET' ? undefined : readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], problems);
+        const idempotencyKey = r.method === 'GET' ? undefined : readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], problems, r.auth === 'none');
         const params = decode(r.params, req.params ?? {}, 'path', problems);
         const query = decode(r.query, req.query ?? {}, 'query', problems);
         let body: unknown;

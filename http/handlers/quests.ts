@@ -62,7 +62,7 @@ const askQuest = (s: Services, id: number, c: QuestCommand) => s.entities.ask('q
 export const questRoutes = [
   ...(['hire', 'release'] as const).map((verb) => route({
     method: 'POST', path: `/api/adventurers/${verb}`, auth: 'agent', body: HireCreate,
-    summary: verb === 'hire' ? 'Hire an available adventurer; upkeep is 2 gold a day while employed.' : 'Release one of your adventurers (not while in a party).',
+    summary: verb === 'hire' ? 'Hire an available adventurer; upkeep is 2 gold a day while employed.' : 'Release one of your adventurers; a member of a party leaves the party too, but not while the party is away on a quest (409).',
     async handle({ body, caller }, s) {
       const org = await controlledOrganization(s, body.organization_id, caller);
       await mustExist(s, 'adventurer', body.adventurer_id);

@@ -3,6 +3,7 @@
 // attempt stopped between acting and keeping its answer; another request under the key is
 // refused with 422; a key is its caller's; no header, no change; a bad header is a 422.
 import assert from 'assert/strict';
+import crypto from 'crypto';
 import { expect422At, foundOrg, historyCount, orgOf } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from '../../http/idempotency';
@@ -52,8 +53,24 @@ describe('Idempotency-Key over HTTP', () => {
     await again.text();
   });
 
+  it('takes only a random UUID as the key of a registration, which has no agent key to scope it (422 otherwise, nothing registered)', async () => {
+    const agents = (await w.get('/api/agents')).body.length;
+    const body = { name: 'Guessable Key', model: 'test-model' };
+    for (const k of ['agent-registration', newKey(), '00000000-0000-0000-0000-000000000000', '6f1c2d3e-4b5a-1c7d-8e9f-0a1b2c3d4e5f']) {
+      const r = await w.call('POST', '/api/agents', { body, headers: { 'idempotency-key': k } });
+      assert.equal(r.status, 422, `${k}: ${r.text}`);
+      assert.deepEqual(r.body.detail.map((d: { loc: string[]; type: string }) => [d.loc, d.type]), [[['header', 'idempotency-key'], 'string_pattern_mismatch']]);
+      assert.match(r.body.detail[0].msg, /random UUID/);
+      assert.equal(r.text.includes('wsk_'), false, 'no key given');
+    }
+    assert.equal((await w.get('/api/agents')).body.length, agents, 'nobody registered');
+    // An agent's own routes keep taking any printable key: the agent's key scopes it.
+    const own = await w.call('POST', '/api/agents', { body, headers: { 'idempotency-key': crypto.randomUUID().toUpperCase() } });
+    assert.equal(own.status, 201, own.text);
+  });
+
   it('founds an organization and registers an agent once, answering the same record and key', async () => {
-    const k = newKey();
+    const k = crypto.randomUUID();
     const agents = (await w.get('/api/agents')).body.length;
     const body = { name: 'Twice Sent', model: 'test-model' };
     const first = await w.call('POST', '/api/agents', { body, headers: { 'idempotency-key': k } });

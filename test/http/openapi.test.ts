@@ -4,6 +4,7 @@
 // answers of a journey through every route and of random actions by several agents fit
 // the schemas it states for their route and status; GET /docs renders it from files
 // served by this server.
+import crypto from 'crypto';
 import assert from 'assert/strict';
 import fs from 'fs';
 import path from 'path';
@@ -126,6 +127,11 @@ describe('GET /openapi.json: the API as an OpenAPI 3.1 document', function () {
     const idempotency = doc.paths['/api/trade'].post.parameters.find((p: any) => p.name === 'Idempotency-Key');
     assert.equal(idempotency.in, 'header');
     assert.equal(idempotency.schema.maxLength, 255);
+    // Registration has no agent key to scope it: a random UUID only.
+    const registration = doc.paths['/api/agents'].post.parameters.find((p: any) => p.name === 'Idempotency-Key');
+    assert.equal(registration.schema.format, 'uuid');
+    assert.ok(new RegExp(registration.schema.pattern).test(crypto.randomUUID()));
+    assert.equal(new RegExp(registration.schema.pattern).test('agent-registration'), false);
   });
 
   it('states the error shapes: {"detail": "..."} and the 422 list', () => {
