@@ -4,7 +4,7 @@
 // parties on quests; BENCH_BUSY=0 leaves it quiet), then times advances of the clock (what
 // POST /api/tick does), with the writes and commits each day took, memory, the number of
 // actors awake, and the CPU time spent.
-//   node dist/bench/tick.js [orgs=10000] [adventurers=100000] [days=3]
+//   node dist/bench/tick.js [orgs=10000] [adventurers=100000] [days=5]
 // BENCH_COLD=1 puts every actor to sleep before each day, as the first day after a restart
 // has them (or a world whose days outlast WORLD_ACTOR_IDLE_SECONDS): the day recovers each
 // actor it settles from the store.
@@ -13,6 +13,8 @@ import inspector from 'inspector';
 import { Client } from 'cassandra-driver';
 import os from 'os';
 import path from 'path';
+import v8 from 'v8';
+import vm from 'vm';
 import { CLOCK_ID } from '../actors/clock/actor';
 import { forEachLimited } from '../actors/concurrency';
 import { startWorld } from '../infra/app';
@@ -95,7 +97,7 @@ async function busyWorld(world: Awaited<ReturnType<typeof startWorld>>, orgIds: 
 async function main() {
   // As the service does (infra/main.ts); BENCH_HEAP_GROWTH=v8 leaves V8's own factor, to compare.
   if (process.env.BENCH_HEAP_GROWTH !== 'v8') limitHeapGrowth();
-  const [orgs = 10_000, adventurers = 100_000, days = 3] = process.argv.slice(2).map(Number);
+  const [orgs = 10_000, adventurers = 100_000, days = 5] = process.argv.slice(2).map(Number);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-bench-'));
   // WORLD_STORE=cassandra (with the CASSANDRA_* settings) times the tick on Cassandra, in a fresh
   // keyspace dropped at the end (BENCH_KEEP=1 keeps it).
@@ -151,12 +153,21 @@ async function main() {
       };
     }
   }
-  // BENCH_CPU_PROFILE=file.cpuprofile: a CPU profile of this process over the ticks only.
+  // BENCH_CPU_PROFILE=file.cpuprofile: a CPU profile of this process over the ticks only, one
+  // file a day (file.day<N>.cpuprofile), since the first day after the build differs.
   const profile = process.env.BENCH_CPU_PROFILE ? new inspector.Session() : null;
   if (profile) {
     profile.connect();
-    await new Promise((r) => profile.post('Profiler.enable', () => profile.post('Profiler.start', r)));
+    await new Promise((r) => profile.post('Profiler.enable', r));
   }
+  const profiled = async (day: () => Promise<number>) => {
+    if (!profile) return day();
+    await new Promise((r) => profile.post('Profiler.start', r));
+    const n = await day();
+    const written = await new Promise<unknown>((r) => profile.post('Profiler.stop', (_e, result) => r(result.profile)));
+    fs.writeFileSync(process.env.BENCH_CPU_PROFILE!.replace(/(\.cpuprofile)?$/, `.day${n}.cpuprofile`), JSON.stringify(written));
+    return n;
+  };
   // BENCH_HEAP_PROFILE=file.heapprofile: what the ticks allocate, sampled (by the function that allocated); with
   // BENCH_HEAP_SURVIVORS=1 only what lived through a scavenge (what the young generation's collections copy).
   const heapProfile = process.env.BENCH_HEAP_PROFILE ? new inspector.Session() : null;
@@ -165,6 +176,12 @@ async function main() {
     await new Promise((r) => heapProfile.post('HeapProfiler.enable', () => heapProfile.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_SURVIVORS !== '1' }, r)));
   }
   const cold = process.env.BENCH_COLD === '1';
+  // The build's garbage (100,000 adventurers and the busy world made through the actors) is
+  // collected before the first day, once: a running world's day does not follow such a
+  // build, and without this the first day alone paid for collecting it (0.3-0.7 s). The
+  // days themselves collect their own garbage; none is collected for them between days
+  // (unless node --expose-gc asks for the memory after a full collection, below).
+  collectGarbage();
   for (let d = 0; d < days; d++) {
     if (cold) {
       region.stopWhere(() => true);
@@ -176,8 +193,13 @@ async function main() {
     const cpu = process.cpuUsage();
     const server = serverCpu();
     const before = stats.writeStats && { ...stats.writeStats };
-    const r = await region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
-    if (!r.ok) throw new Error(r.refusal.detail);
+    let r: Awaited<ReturnType<typeof region.ask<{ day: number }, 'clock'>>> | undefined;
+    await profiled(async () => {
+      r = await region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
+      if (!r.ok) throw new Error(r.refusal.detail);
+      return r.value.day;
+    });
+    if (!r?.ok) throw new Error('the day did not begin');
     // With node --expose-gc, the memory figures are after a full collection (what the world retains).
     (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
@@ -186,10 +208,6 @@ async function main() {
     const busy = before?.seconds !== undefined && after?.seconds !== undefined ? ` taking ${(after.seconds - before.seconds).toFixed(2)} s` : '';
     const batches = before && after ? `; ${after.writes - before.writes} writes in ${after.batches - before.batches} commits${busy}${statements}` : '';
     console.log(`day ${r.value.day}: tick ${((Date.now() - start) / 1000).toFixed(2)} s${batches}; rss ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB; ${region.awake} actors awake; cpu ${(cpuSeconds(process.cpuUsage(cpu))).toFixed(2)} s${server === null ? '' : `, server cpu ${(serverCpu()! - server).toFixed(2)} s`}`);
-  }
-  if (profile) {
-    const written = await new Promise<unknown>((r) => profile.post('Profiler.stop', (_e, result) => r(result.profile)));
-    fs.writeFileSync(process.env.BENCH_CPU_PROFILE!, JSON.stringify(written));
   }
   if (heapProfile) {
     const written = await new Promise<unknown>((r) => heapProfile.post('HeapProfiler.stopSampling', (_e, result) => r(result.profile)));
@@ -207,3 +225,12 @@ async function main() {
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });
+
+/** A full garbage collection now, also without node --expose-gc (V8's flag set for this one call). */
+function collectGarbage(): void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed();
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+  v8.setFlagsFromString('--no-expose-gc');
+}
