@@ -12,6 +12,13 @@ export const WILD_KINDS = ['wilderness', 'dungeon'];
 /** Daily growth of wild monster populations, slowing as they near MONSTER_CAP_RATIO times their original number. */
 export const MONSTER_GROWTH = 0.01;
 export const MONSTER_CAP_RATIO = 3;
+/**
+ * Below their original number, the wild fills again faster: each day at least this share of
+ * what is missing comes back. Breeding alone (1% of a few survivors, a beast a day) could not
+ * undo the quarter a successful quest slays, and a world whose parties cleared the wild
+ * every few days kept its danger near nothing for good: quests without risk.
+ */
+export const MONSTER_REFILL = 0.05;
 
 /** Danger follows the monsters: the original danger scaled by the square root of how their number has changed. */
 export function derivedDanger(baseDanger: number, baseMonsters: number, monsters: number): number {
@@ -24,8 +31,9 @@ export function monsterGrowth(kind: string, monsters: number, baseMonsters: numb
   if (!WILD_KINDS.includes(kind) || baseMonsters <= 0) return 0;
   const cap = baseMonsters * MONSTER_CAP_RATIO;
   const room = 1 - monsters / cap;
+  const bred = Math.max(monsters * MONSTER_GROWTH * room, (baseMonsters - monsters) * MONSTER_REFILL);
   // Never past the cap, however fast a world event makes them breed.
-  return Math.max(0, Math.min(Math.floor(cap) - monsters, Math.ceil(monsters * MONSTER_GROWTH * factor * room)));
+  return Math.max(0, Math.min(Math.floor(cap) - monsters, Math.ceil(bred * factor)));
 }
 
 export function decideSeed(state: LocationState, c: SeedLocationCommand): Decision<LocationEvent> {

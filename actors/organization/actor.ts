@@ -1,4 +1,5 @@
 // The organization actor: a thin shell around rules.ts.
+import { withArticle } from '../words';
 import { own, setOwn } from '../own';
 import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import type { EntityKind } from '../entity';
@@ -50,7 +51,7 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
   const projectTitle = (id: number) => after.projects.find((p) => p.id === id)?.title ?? `project ${id}`;
   switch (e.type) {
     case 'founded':
-      return [{ ...base, category: 'organization', summary: `${after.name}, a ${after.kind}, was founded at ${after.location_id} with ${e.treasury} gold`, data: { treasury: e.treasury, ledger: ledger({ organization_id: after.id, flow: 'founding_grant', gold: e.treasury }) } }];
+      return [{ ...base, category: 'organization', summary: `${after.name}, ${withArticle(after.kind)}, was founded at ${after.location_id} with ${e.treasury} gold`, data: { treasury: e.treasury, ledger: ledger({ organization_id: after.id, flow: 'founding_grant', gold: e.treasury }) } }];
     case 'updated':
       return [{ ...base, category: 'organization', summary: `${after.name} revised its ${Object.keys(e.changes).join(', ') || 'nothing'}`, data: { changes: e.changes } }];
     case 'establishment-income':

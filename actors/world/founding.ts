@@ -2,6 +2,7 @@
 // the daily turn carries out with the same `found` command an agent's founding sends (no
 // agent, and the treasury the world derives from the kind, paid by the founding_grant flow).
 import { pick, rng } from '../random';
+import { withArticle } from '../words';
 import type { FoundCommand } from '../organization/messages';
 
 /** A place prospers when this many people live there... */
@@ -16,8 +17,22 @@ export const FOUNDING_CHANCE = 0.06;
 export const MAX_WORLD_FOUNDED = 6;
 
 const KINDS = ['adventuring company', 'trading company', 'mercenary band'];
-const NAMES = ['Lantern Company', 'Free Blades', 'Copper Road Traders', 'Wayfarers', 'Oathbound', 'Salt and Iron Company',
-  'Grey Banners', 'Hearthguard', 'Silver Scale Traders', 'Long Road Company', 'Ravenwatch', 'Emberline Company'];
+/** The names of each kind (a place's name goes before them), so that a name says what it is. */
+const NAMES: Record<string, string[]> = {
+  'adventuring company': ['Lantern Company', 'Wayfarers', 'Long Road Company', 'Emberline Company'],
+  'trading company': ['Copper Road Traders', 'Salt and Iron Company', 'Silver Scale Traders', 'Merchants of the Ford'],
+  'mercenary band': ['Free Blades', 'Oathbound', 'Grey Banners', 'Hearthguard', 'Ravenwatch'],
+};
+const ROMAN = ['', '', ' II', ' III', ' IV', ' V', ' VI', ' VII', ' VIII', ' IX', ' X'];
+
+/** The first name of the kind at the place not yet taken: "Emberfall Wayfarers", then "Emberfall Wayfarers II" once every name was used. */
+function freeNames(place: string, kind: string, taken: Set<string>): string[] {
+  for (let n = 1; n < ROMAN.length; n++) {
+    const free = NAMES[kind].map((name) => `${place} ${name}${ROMAN[n]}`).filter((name) => !taken.has(name));
+    if (free.length) return free;
+  }
+  return [];
+}
 
 export interface ProsperityPlace { id: string; name: string; population: number; has_market: boolean }
 export interface ProsperityMarket { location_id: string; supply: number; base_price: number; usual_supply: number }
@@ -46,11 +61,11 @@ export function founding(
   if (prospering.length === 0) return null;
   const place = pick(r, prospering);
   const kind = pick(r, KINDS);
-  const free = NAMES.map((n) => `${place.name} ${n}`).filter((n) => !takenNames.has(n));
+  const free = freeNames(place.name, kind, takenNames);
   const name = free.length ? pick(r, free) : `${place.name} Company of Day ${day}`;
   return {
     agent_id: null, name, kind, location_id: place.id, day,
-    description: `A ${kind} that rose in ${place.name} while it prospered.`,
+    description: `${withArticle(kind).replace(/^a/, 'A')} that rose in ${place.name} while it prospered.`,
     goals: 'Take the quests it can win, trade where prices favour it, and stay solvent.',
     motto: 'Fortune favours the ready.',
   };

@@ -1,8 +1,9 @@
-// The world keeps itself busy: seeded organizations post quests suited to the dangers of
+// The world keeps itself busy: its organizations post quests suited to the dangers of
 // the wild places, and new adventurers arrive while the pool of available ones is thin.
 // Both are pure decisions on seeded draws; the daily fan-out carries them out.
 import { intBetween, pick, rng } from '../random';
 import type { QuestSpec } from '../quest/messages';
+import { LEAN_DAYS } from '../organization/policy';
 
 export const MAX_OPEN_QUESTS_PER_SEEDED = 2;
 export const POST_CHANCE = 0.35;
@@ -19,15 +20,21 @@ const TITLES: Record<string, string[]> = {
   dungeon: ['Delve into {name}', 'Put the dead of {name} to rest', 'Recover the relics of {name}'],
 };
 
-/** A quest a seeded organization posts today (the caller gives it its id), or null. */
-export function seededQuest(seed: string, day: number, requester: { id: number; treasury: number }, openQuests: number, places: Place[]): Omit<QuestSpec, 'id'> | null {
+/**
+ * A quest an organization of the world (seeded, or founded by the world) posts today (the
+ * caller gives it its id), or null. It posts only from gold beyond LEAN_DAYS of its upkeep
+ * (the mark below which it lets members go): a newly founded one (a few hundred gold)
+ * otherwise put its grant into rewards within weeks and went bankrupt, its refunds passing
+ * to the world.
+ */
+export function seededQuest(seed: string, day: number, requester: { id: number; treasury: number; daily_maintenance?: number }, openQuests: number, places: Place[]): Omit<QuestSpec, 'id'> | null {
   const r = rng(seed, 'quest-board', requester.id, day);
   if (openQuests >= MAX_OPEN_QUESTS_PER_SEEDED || r() >= POST_CHANCE) return null;
   const wild = places.filter((p) => TITLES[p.kind]);
   if (wild.length === 0) return null;
   const place = pick(r, wild);
   const reward = 40 + place.danger * 8 + intBetween(r, 0, 40);
-  if (requester.treasury < reward) return null;
+  if (requester.treasury - reward < (requester.daily_maintenance ?? 0) * LEAN_DAYS) return null;
   return {
     title: pick(r, TITLES[place.kind]).replace('{name}', place.name),
     description: `${place.name} grows more dangerous by the day (danger ${place.danger}, and the beasts may be more than the scouts counted). Bring a strong party and come back alive.`,

@@ -5,6 +5,7 @@ import {
   DEFAULT_TREASURY, MAINTENANCE_BASE, MAINTENANCE_PER_ADVENTURER, STARTING_REPUTATION, TREASURY_BOUNDS, WORKER_UPKEEP, kindFamilies,
 } from '../organization/rules';
 import { FIRST_DAY } from '../clock/rules';
+import { MONSTER_CAP_RATIO, MONSTER_GROWTH, MONSTER_REFILL } from '../location/rules';
 import { GRANT_REFILL_DAYS } from '../agent/rules';
 import { FLOWS } from '../ledger';
 import { BOLDNESS, BUY_MARGIN, LEAN_DAYS, MAX_MEMBERS, MIN_LOT, ORDER_SUPPLY_SHARE, RESERVE_DAYS, SELL_SHARE, TRADE_BUDGET_SHARE, WANDER_CHANCE } from '../organization/policy';
@@ -67,7 +68,7 @@ export function rulebook() {
       `Quest outcome by party strength against location danger: full when strength >= danger; partial when strength >= half the danger; failure below that (no reward, reputation loss, possible casualties). A reputation gain counts once a day per requester: a second quest of the same requester resolved the same day raises it no further. The danger a party meets is the expected danger (the place's danger, lowered by cautious members) times a factor drawn evenly within ${DANGER_SPREAD * 100}% either side; the resolution shows both (expected_danger, effective_danger).`,
       'Quest requirements (minimum party strength, reputation, trust with the requester) are checked before acceptance and dispatch; minimum_relationship defaults to -100.',
       `An acceptance holds ${ACCEPTANCE_DAYS} days (acceptance_ends_day on the quest): an organization that sent no party by then loses the quest, which is open again, and may not accept it again; a quest whose party has not reported back by then ends in failure. A party sent out and not reported back by the quest's deadline or the acceptance's end has fought and failed: its members meet a failure's fates (death, wounds, bonds; the monsters grow as after a lost fight), as a completion that failed would.`,
-      'Quest outcomes change the monster population and the danger of the quest location; wilderness and dungeon monsters grow every day.',
+      `Quest outcomes change the monster population and the danger of the quest location; wilderness and dungeon monsters grow every day, by ${MONSTER_GROWTH * 100}% of their number (slowing to nothing at ${MONSTER_CAP_RATIO} times their original number), and while fewer than their original number by at least ${MONSTER_REFILL * 100}% of what is missing: a cleared wild fills again within weeks.`,
       'Full success grants 10 experience, partial 5; every 20 experience raises level and strength.',
       'Traits: brave (stronger in dangerous places), reckless (hits harder, dies more), cautious (lowers effective danger), patient (recovers sooner), loyal (bonds more strongly), curious (learns more in dungeons).',
       'Adventurers bond through shared quests; failure can breed resentment. Profiles keep employment, party, quest, injury, recovery and death moments.',
@@ -110,7 +111,8 @@ export function rulebook() {
       policy: [
         'A party sent on a quest comes back with its outcome the day after: the organization completes the quest. On the road it does nothing else.',
         `It takes a quest it can win or dares to: its own accepted one, else the open quest of another requester with the best reward per day of travel whose requirements it meets and whose place\'s danger is at most its fit strength × (1 + ${BOLDNESS} × a draw). Where the quest is, it sends a party of its fit members; elsewhere it accepts the quest and sets out.`,
-        `With no quest to take it hires the strongest of the first ${HIRE_SAMPLE} available adventurers while its treasury, less the hiring fee, covers ${RESERVE_DAYS} days of upkeep with the new one, up to ${MAX_MEMBERS} members; below ${LEAN_DAYS} days of upkeep it releases its weakest idle adventurer, one a day.`,
+        `With no quest to take it hires the strongest of the first ${HIRE_SAMPLE} available adventurers while its treasury, less the hiring fee, covers ${RESERVE_DAYS} days of upkeep with the new one, up to ${MAX_MEMBERS} members; below ${LEAN_DAYS} days of upkeep it releases its weakest idle adventurer, one a day. A member whose career is over it releases when the member is at home (not away with a party), one a day, so that it leaves the living; it never releases a member it sends out that day.`,
+        `It posts quests at the wild places (the quest board, living_world) only from gold beyond ${LEAN_DAYS} days of its upkeep.`,
         `It sells held goods where the price is at least ${SELL_SHARE * 100}% of the best price elsewhere, and buys the good whose best price elsewhere is at least ${BUY_MARGIN} times the local one (at least ${MIN_LOT}, with ${TRADE_BUDGET_SHARE * 100}% of the gold above its reserve, at most ${ORDER_SUPPLY_SHARE * 100}% of the supply).`,
         `Idle, it carries its goods to the market that pays most for them, or with chance ${WANDER_CHANCE} (always where nobody trades) sets out for another market.`,
         'It pays upkeep like any organization and goes bankrupt when it cannot.',

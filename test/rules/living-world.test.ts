@@ -10,6 +10,7 @@ import { DANGER_SPREAD, dangerMet, outcomeFor, outcomeOdds } from '../../actors/
 import { CAREER_DAYS, careerDays, decideDay as decideAdventurerDay, dueDay, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
 import type { Adventurer, AdventurerState } from '../../actors/adventurer/messages';
 import { RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL, recruits, seededQuest } from '../../actors/world/quest-board';
+import { LEAN_DAYS } from '../../actors/organization/policy';
 import {
   ESTABLISHMENT_FAMILIES, INCOME_MAX_PAYING, INCOME_PER_DAY, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, TRAVEL_DAY_CUT, TRAVEL_MAX_CUT,
   establishmentIncome, establishmentRole, recruitmentBonus, safetyCut, travelCut,
@@ -104,6 +105,15 @@ describe('a living world: rules', () => {
         assert.ok(odds.failure > 0.3, `danger ${danger}: failure ${odds.failure}`);
         assert.ok(outcomeOdds(danger, danger).partial > 0.3);
       }
+    });
+
+    it('has an organization of the world post only from gold beyond 20 days of its upkeep', () => {
+      const wood = [{ id: 'wood', name: 'Wood', kind: 'wilderness', danger: 35 }];
+      // A day on which it posts, rich.
+      const day = [3, 4, 5, 6, 7, 8].find((d) => seededQuest('s', d, { id: 1, treasury: 100000, daily_maintenance: 10 }, 0, wood))!;
+      const reward = seededQuest('s', day, { id: 1, treasury: 100000, daily_maintenance: 10 }, 0, wood)!.reward;
+      assert.ok(seededQuest('s', day, { id: 1, treasury: reward + 10 * LEAN_DAYS, daily_maintenance: 10 }, 0, wood));
+      assert.equal(seededQuest('s', day, { id: 1, treasury: reward + 10 * LEAN_DAYS - 1, daily_maintenance: 10 }, 0, wood), null, 'a newly founded one keeps its grant for upkeep');
     });
 
     it('gives odds that add up to one and follow core rule 8 on the danger met', () => {

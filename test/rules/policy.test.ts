@@ -40,12 +40,12 @@ describe('the policy of an organization no agent controls', () => {
   it('sends its fit free members on a quest it can win where it stands', () => {
     const v = view({ members: [member(1, 25), member(2, 20), member(3, 30, { injured_until: 20 })], quests: [quest()] }, { location_id: 'moors' });
     const send = decideTurn(v).find((a) => a.type === 'send-party');
-    assert.deepEqual(send, { type: 'send-party', quest_id: 7, party_id: null, party_name: 'Guild Company 10', add: [1, 2] });
+    assert.deepEqual(send, { type: 'send-party', quest_id: 7, party_id: null, party_name: 'Guild Party 10', add: [1, 2] });
   });
 
   it('reuses a formed party whose members are all fit', () => {
     const v = view({ members: [member(1, 25, { party_id: 4 }), member(2, 20, { party_id: 4 })], parties: [{ id: 4, status: 'formed', members: [1, 2], quest_id: null }], quests: [quest()] }, { location_id: 'moors' });
-    assert.deepEqual(decideTurn(v).find((a) => a.type === 'send-party'), { type: 'send-party', quest_id: 7, party_id: 4, party_name: 'Guild Company 10', add: [] });
+    assert.deepEqual(decideTurn(v).find((a) => a.type === 'send-party'), { type: 'send-party', quest_id: 7, party_id: 4, party_name: 'Guild Party 10', add: [] });
     const back = view({ members: v.members, parties: [{ id: 4, status: 'formed', members: [1, 2], quest_id: null, returned_day: 10 }], quests: [quest()] }, { location_id: 'moors' });
     assert.equal(decideTurn(back).find((a) => a.type === 'send-party'), undefined, 'a party back from a quest today rests (it sets out again tomorrow)');
     const rested = view({ members: v.members, parties: [{ id: 4, status: 'formed', members: [1, 2], quest_id: null, returned_day: 9 }], quests: [quest()] }, { location_id: 'moors' });
@@ -88,6 +88,28 @@ describe('the policy of an organization no agent controls', () => {
     const members = [member(1, 5, { party_id: 3 }), member(2, 9), member(3, 14)];
     assert.deepEqual(decideTurn(view({ members }, { treasury: 50, daily_maintenance: 11 })).filter((a) => a.type === 'release'), [{ type: 'release', adventurer_id: 2 }]);
     assert.equal(decideTurn(view({ members }, { treasury: 5000, daily_maintenance: 11 })).some((a) => a.type === 'release'), false);
+  });
+
+  it('does not release, on lean days, a member it sends out on a quest the same turn', () => {
+    // Every member is free and goes out with the new party: nobody is left at home to release.
+    const v = view({ members: [member(1, 25), member(2, 20)], quests: [quest()] }, { location_id: 'moors', treasury: 50, daily_maintenance: 11 });
+    const actions = decideTurn(v);
+    assert.deepEqual(actions.find((a) => a.type === 'send-party'), { type: 'send-party', quest_id: 7, party_id: null, party_name: 'Guild Party 10', add: [1, 2] });
+    assert.equal(actions.some((a) => a.type === 'release'), false);
+  });
+
+  it('lets a veteran whose career is over go, one a day and only when it is at home, so that it leaves the living', () => {
+    const members = [member(1, 90, { career_end_day: 8 }), member(2, 80, { career_end_day: 9 }), member(3, 10, { career_end_day: 30 })];
+    assert.deepEqual(decideTurn(view({ members })).filter((a) => a.type === 'release'), [{ type: 'release', adventurer_id: 1 }], 'the longest past its career first, even with gold in hand');
+    // A member of a party away on a quest cannot be released; one of a party at home can (it leaves the party).
+    const away = view({ members: [member(1, 90, { career_end_day: 8, party_id: 4 }), member(3, 10, { career_end_day: 30 })], parties: [{ id: 4, status: 'dispatched', members: [1], quest_id: 7 }] });
+    assert.equal(decideTurn(away).some((a) => a.type === 'release'), false);
+    const home = view({ members: [member(1, 90, { career_end_day: 8, party_id: 4 })], parties: [{ id: 4, status: 'formed', members: [1], quest_id: null, returned_day: 9 }] });
+    assert.deepEqual(decideTurn(home).filter((a) => a.type === 'release'), [{ type: 'release', adventurer_id: 1 }]);
+    // Not while its career lasts, and not on a day it hires (one hiring or release a day).
+    assert.equal(decideTurn(view({ members: [member(3, 10, { career_end_day: 30 })] })).some((a) => a.type === 'release'), false);
+    const hiringDay = decideTurn(view({ members: [member(1, 90, { career_end_day: 8 })], available: [{ id: 5, strength: 12 }] }));
+    assert.deepEqual(hiringDay.filter((a) => a.type === 'hire' || a.type === 'release'), [{ type: 'hire', adventurer_id: 5 }]);
   });
 
   it('buys what sells dearer elsewhere, sells where the price is (nearly) the best, and carries its goods to the best market', () => {
@@ -152,6 +174,24 @@ describe('the world founds organizations where a place prospers', () => {
     specs.forEach((s, d) => assert.equal(s !== null, foundsToday('s', d + 1), `day ${d + 1}: foundsToday says whether it founds`));
     assert.deepEqual(specs, Array.from({ length: 200 }, (_, d) => founding('s', d + 1, [town], stocked, () => 0, 0, new Set(['Town Lantern Company']))));
   });
+  it('names a founding after its kind, and once a place has used every name of the kind, the next with a numeral', () => {
+    const fits: Record<string, RegExp> = { 'trading company': /Traders|Company|Merchants/, 'mercenary band': /Blades|Oathbound|Banners|Hearthguard|Ravenwatch/, 'adventuring company': /Company|Wayfarers/ };
+    const taken = new Set<string>();
+    let numbered = 0;
+    for (let d = 1; d <= 400; d++) {
+      const s = founding('s', d, [town], stocked, () => 0, 0, taken);
+      if (!s) continue;
+      assert.match(s.name, fits[s.kind], `${s.name}, ${s.kind}`);
+      assert.equal(taken.has(s.name), false, `${s.name} is not taken`);
+      assert.doesNotMatch(s.name, /of Day/);
+      if (/ II$/.test(s.name)) numbered++;
+      assert.match(s.description!, /^An? /);
+      assert.equal(s.description!.startsWith('A adventuring'), false);
+      taken.add(s.name);
+    }
+    assert.ok(numbered > 0, 'names come round again, numbered');
+  });
+
   it('founds nothing where no place prospers, nor beyond MAX_WORLD_FOUNDED', () => {
     for (let d = 1; d <= 200; d++) {
       assert.equal(founding('s', d, [town], stocked, () => 5, 0, new Set()), null);

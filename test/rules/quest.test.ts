@@ -443,6 +443,24 @@ describe('monsters and derived danger (core rule 10)', () => {
     assert.equal(monsterGrowth('city', 50, 50), 0);
   });
 
+  it('fills a cleared wild again: below the original number at least 5% of what is missing comes back each day', () => {
+    // A few survivors of 357 would breed one beast a day; the wild fills again instead.
+    assert.equal(monsterGrowth('dungeon', 8, 357), Math.ceil((357 - 8) * 0.05));
+    assert.equal(monsterGrowth('wilderness', 75, 100), 2, 'a quarter slain: back within weeks');
+    assert.equal(monsterGrowth('wilderness', 0, 100), 5, 'even from none');
+    assert.equal(monsterGrowth('wilderness', 99, 100), 1, 'near the original number, breeding is the larger');
+    assert.equal(monsterGrowth('wilderness', 8, 357, 0), 0, 'a world event that stops the growth stops the filling too');
+    assert.equal(monsterGrowth('wilderness', 8, 357, 2), Math.ceil((357 - 8) * 0.05 * 2));
+    // A world of strong parties clearing one wild place every fourth day holds about a third of its beasts, not a handful.
+    let monsters = 357;
+    for (let day = 1; day <= 400; day++) {
+      monsters += monsterGrowth('dungeon', monsters, 357);
+      if (day % 4 === 0) monsters -= Math.round(monsters * 0.25);
+    }
+    assert.ok(monsters > 357 * 0.3 && monsters < 357 * 0.5, `${monsters} of 357 after 400 days`);
+    assert.ok(derivedDanger(80, 357, monsters) >= 40, 'the danger stays at half its original or more');
+  });
+
   it('slows wild growth toward three times the original number and stops there', () => {
     assert.ok(monsterGrowth('wilderness', 1000, 1000) > monsterGrowth('wilderness', 2500, 1000));
     assert.equal(monsterGrowth('wilderness', 3000, 1000), 0);
