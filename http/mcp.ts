@@ -15,6 +15,7 @@ import { objectSchema, type JsonSchema } from '../codecs/json-schema';
 import type { FieldSchema } from '../codecs/primitives';
 import { detailItem } from '../codecs/report';
 import { AGENT_KEY_HEADER } from './auth';
+import { RELAY_FOR_HEADER, RELAY_HEADER } from './rate-limit';
 import { operationName, routeDescription } from './openapi';
 import type { Route } from './route';
 
@@ -63,7 +64,7 @@ function loopbackOrigin(server: restify.Server): string {
 }
 
 /** Sends a tool call to the HTTP API and answers what it answered. */
-async function callRoute(origin: string, tool: McpTool, args: Record<string, unknown>, agentKey: string | undefined): Promise<CallToolResult> {
+async function callRoute(origin: string, tool: McpTool, args: Record<string, unknown>, agentKey: string | undefined, relay: { token: string; client: string }): Promise<CallToolResult> {
   const missing = tool.pathNames.filter((n) => args[n] === undefined || args[n] === null);
   if (missing.length) {
     // The HTTP API would not find an endpoint without them; say which, as its 422 would.
@@ -78,7 +79,8 @@ async function callRoute(origin: string, tool: McpTool, args: Record<string, unk
       if (value !== undefined && value !== null) url.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
     } else bodyFields[name] = value;
   }
-  const headers: Record<string, string> = {};
+  // The rate limits count the MCP caller, not this server's own address (http/rate-limit.ts).
+  const headers: Record<string, string> = { [RELAY_HEADER]: relay.token, [RELAY_FOR_HEADER]: relay.client };
   if (agentKey !== undefined) headers[AGENT_KEY_HEADER] = agentKey;
   let body: string | undefined;
   if (tool.route.body) {
@@ -127,7 +129,7 @@ const jsonRpcError = (res: restify.Response, status: number, code: number, messa
 };
 
 /** Serves the MCP endpoint at /mcp (POST; GET and DELETE answer 405: there are no sessions to stream or end). */
-export function registerMcp(server: restify.Server, routes: Route[], maxBodyBytes: number, log: (line: string) => void): void {
+export function registerMcp(server: restify.Server, routes: Route[], maxBodyBytes: number, log: (line: string) => void, relayToken: string): void {
   // Built now: two fields of one name in a route stop the server from starting.
   const byName = new Map(mcpTools(routes).map((t) => [t.name, t]));
 
@@ -155,7 +157,7 @@ export function registerMcp(server: restify.Server, routes: Route[], maxBodyByte
     mcp.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = byName.get(request.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}; tools/list names them`);
-      return callRoute(loopbackOrigin(server), tool, request.params.arguments ?? {}, agentKey);
+      return callRoute(loopbackOrigin(server), tool, request.params.arguments ?? {}, agentKey, { token: relayToken, client: req.socket.remoteAddress ?? 'unknown' });
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => { void transport.close(); void mcp.close(); });

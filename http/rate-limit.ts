@@ -4,6 +4,7 @@
 // has less than a whole token, is answered 429 with Retry-After (the seconds until that
 // bucket has one) and takes nothing. The buckets live in this process: on many nodes
 // each node limits what it serves.
+import crypto from 'crypto';
 import type restify from 'restify';
 import { AGENT_KEY_HEADER, keyHashOf } from './auth';
 
@@ -110,6 +111,26 @@ const REFUSALS: Record<LimitName, string> = {
   registration: 'too many registrations from your address',
 };
 
+/**
+ * An MCP tool call is sent on by the server to itself over loopback (http/mcp.ts), so the
+ * relayed request comes from the server's own address. It carries a token this process made
+ * at start and the caller's address: its address and key were counted once, on the /mcp
+ * request; a registration is counted against the caller's address. Without this every MCP
+ * agent shared one address's limits, and one could block registration for all.
+ */
+export const RELAY_HEADER = 'x-worldsim-relay';
+export const RELAY_FOR_HEADER = 'x-worldsim-relay-for';
+/** A fresh token for the relay of this process: random, never shown or logged. */
+export const relayToken = (): string => crypto.randomBytes(24).toString('base64url');
+
+function relayedFor(req: restify.Request, token: string | undefined): string | null {
+  const given = req.headers[RELAY_HEADER];
+  if (token === undefined || typeof given !== 'string' || given.length !== token.length) return null;
+  if (!crypto.timingSafeEqual(Buffer.from(given), Buffer.from(token))) return null;
+  const address = req.headers[RELAY_FOR_HEADER];
+  return typeof address === 'string' && address !== '' ? address : 'unknown';
+}
+
 /** Paths no limit applies to: the health check and the metrics scrape. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/metrics']);
 
@@ -121,15 +142,23 @@ const isRegistration = (req: restify.Request) => req.method === 'POST' && /^\/ap
  * Retry-After in whole seconds, before anything reads it. A path no route serves is
  * answered 404 by restify without reaching the world, and is not limited.
  */
-export function rateLimitHandler(limiter: RateLimiter, refused: (limit: LimitName) => void = () => undefined): restify.RequestHandler {
+export function rateLimitHandler(limiter: RateLimiter, refused: (limit: LimitName) => void = () => undefined, relay?: string): restify.RequestHandler {
   return (req, res, next) => {
     if (UNLIMITED_PATHS.has(req.getPath())) return next();
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const claims: Array<{ limit: LimitName; id: string }> = [{ limit: 'address', id: address }];
-    if (isRegistration(req)) claims.push({ limit: 'registration', id: address });
+    const relayed = relayedFor(req, relay);
+    const claims: Array<{ limit: LimitName; id: string }> = [];
+    if (relayed !== null) {
+      // An MCP tool call: counted on its /mcp request already, but for a registration.
+      if (isRegistration(req)) claims.push({ limit: 'registration', id: relayed });
+      if (claims.length === 0) return next();
+    } else {
+      const address = req.socket.remoteAddress ?? 'unknown';
+      claims.push({ limit: 'address', id: address });
+      if (isRegistration(req)) claims.push({ limit: 'registration', id: address });
+    }
     const key = req.headers[AGENT_KEY_HEADER];
     // Counted by a hash of the key: the limiter keeps no key.
-    if (limiter.counts('key') && typeof key === 'string' && key !== '') claims.push({ limit: 'key', id: keyHashOf(req, key) });
+    if (relayed === null && limiter.counts('key') && typeof key === 'string' && key !== '') claims.push({ limit: 'key', id: keyHashOf(req, key) });
     const verdict = limiter.take(claims);
     if (verdict.ok) return next();
     refused(verdict.limit);

@@ -11,6 +11,7 @@ import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, HEADER_MAX, SPECTATOR_KEY_HEADER, c
 import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
 import { registerMcp } from './mcp';
+import { relayToken } from './rate-limit';
 import { registerOpenApi } from './openapi';
 import { answerLowLevelErrors } from './low-level-errors';
 import { findKeysInText, foldOlderKey } from './key-in-text';
@@ -26,6 +27,8 @@ import { gzipFixedFor, gzipFor } from './compression';
 
 export interface ServerHandle {
   server: restify.Server;
+  /** The token of MCP tool calls relayed to this server by itself: the rate limits count their caller. */
+  relayToken: string;
   setReady(services: Services): void;
   /**
    * Something the world needs cannot be reached (the store): /healthz and every /api
@@ -329,10 +332,13 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
     else server.patch(path, handler);
   }
   registerOpenApi(server, routes);
-  registerMcp(server, routes, MAX_BODY_BYTES, log);
+  // The token MCP tool calls carry when the server sends them on to itself (http/rate-limit.ts).
+  const relay = relayToken();
+  registerMcp(server, routes, MAX_BODY_BYTES, log, relay);
 
   return {
     server,
+    relayToken: relay,
     setReady: (s) => { services = s; },
     setUnavailable: (reason) => { unavailable = reason; },
     setDegraded: (reason) => { degraded = reason; },

@@ -201,13 +201,13 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   const log = lineLog(logger);
   const metrics = new WorldMetrics();
   let operatorHashes: OperatorKeyHashes | null = null;
-  const { server, setReady, setUnavailable, setDegraded, setHealthFacts, streams, close: closeServer } = buildServer(routes, log, { streams: config.streams });
+  const { server, relayToken, setReady, setUnavailable, setDegraded, setHealthFacts, streams, close: closeServer } = buildServer(routes, log, { streams: config.streams });
   // Every request is logged and measured, the refused ones too. The rate limits run once
   // the route is known (so a 429 is counted under its route), before its handler reads anything.
   server.pre(observeRequests([requestLogger(logger), (r) => metrics.request(r)]));
   const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
   // With every limit off there is nothing to count.
-  if (rateLimits.address || rateLimits.key || rateLimits.registration) server.use(rateLimitHandler(new RateLimiter(rateLimits), (limit) => metrics.rateLimited(limit)));
+  if (rateLimits.address || rateLimits.key || rateLimits.registration) server.use(rateLimitHandler(new RateLimiter(rateLimits), (limit) => metrics.rateLimited(limit), relayToken));
   serveMetrics(server, metrics, () => operatorHashes);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -142,7 +142,7 @@ export const diplomacyRoutes = [
   }),
   ...(['accept', 'end'] as const).map((verb) => route({
     method: 'POST', path: `/api/alliances/{alliance_id}/${verb}`, auth: 'agent', params: AlliancePath, body: OrganizationAction,
-    summary: verb === 'accept' ? 'Accept a proposed alliance (counterparty only); trust improves.' : 'End an active alliance (either member).',
+    summary: verb === 'accept' ? 'Accept a proposed alliance (counterparty only); trust improves.' : 'End an active alliance (either member), or end a proposed one: withdrawn by its proposer, declined by its counterparty (no trust moves).',
     async handle({ params, body, caller }, s) {
       if (!await s.read.row('alliance', params.alliance_id)) throw notFoundError(`alliance ${params.alliance_id} not found`);
       await controlledOrganization(s, body.organization_id, caller);

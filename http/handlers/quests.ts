@@ -1,6 +1,7 @@
 // Adventurers for hire, parties, and quests.
 import type { QuestCommand } from '../../actors/quest/messages';
 import type { Trait } from '../../actors/adventurer/messages';
+import { HIRING_FEE_BASE, HIRING_FEE_PER_LEVEL } from '../../actors/adventurer/rules';
 import { DANGER_SPREAD, checkRequirements, effectiveDanger, outcomeFor, outcomeOdds, partyStrength, rewardPaid, type Place } from '../../actors/quest/rules';
 import {
   HireCreate, OrganizationAction, PartyCreate, PartyDispatch, PartyMemberCreate, PartyPath, QuestCreate, QuestOddsQuery, QuestPath, QuestSponsorCreate, QuestsQuery, PartiesQuery
@@ -62,7 +63,7 @@ const askQuest = (s: Services, id: number, c: QuestCommand) => s.entities.ask('q
 export const questRoutes = [
   ...(['hire', 'release'] as const).map((verb) => route({
     method: 'POST', path: `/api/adventurers/${verb}`, auth: 'agent', body: HireCreate,
-    summary: verb === 'hire' ? 'Hire an available adventurer; upkeep is 2 gold a day while employed.' : 'Release one of your adventurers; a member of a party leaves the party too, but not while the party is away on a quest (409).',
+    summary: verb === 'hire' ? `Hire an available adventurer: its hiring_fee now (${HIRING_FEE_BASE} gold plus ${HIRING_FEE_PER_LEVEL} a level above the first), then 2 gold a day while employed.` : 'Release one of your adventurers; a member of a party leaves the party too, but not while the party is away on a quest (409).',
     async handle({ body, caller }, s) {
       const org = await controlledOrganization(s, body.organization_id, caller);
       await mustExist(s, 'adventurer', body.adventurer_id);

@@ -5,11 +5,12 @@
 // HTTP API's own.
 import assert from 'assert/strict';
 import fs from 'fs';
+import http from 'http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { routes } from '../../http/routes';
 import { operationName } from '../../http/openapi';
-import { startTestWorld, type TestWorld } from '../support/world';
+import { startTestWorld, TEST_RATE_LIMITS, type TestWorld } from '../support/world';
 
 interface ToolAnswer { status: number; body: any; text: string; isError: boolean }
 
@@ -161,5 +162,55 @@ describe('/mcp: the Model Context Protocol server for LLM agents', function () {
     const garbled = await fetch(`${w.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc": ' });
     assert.equal(garbled.status, 400);
     assert.equal((await garbled.json()).error.code, -32700);
+  });
+});
+
+describe('/mcp and the rate limits: a tool call counts against its caller, not the server that relays it', function () {
+  this.timeout(120_000);
+  let w: TestWorld;
+  const clients: Client[] = [];
+  // Two registrations at once, then one a minute: per caller's address.
+  before(async () => { w = await startTestWorld({ seed: 'mcp-limits', rateLimits: { ...TEST_RATE_LIMITS, registration: { perSecond: 1 / 60, burst: 2 } } }); });
+  after(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await w?.close();
+  });
+
+  /** fetch from a given loopback address (Node's fetch cannot choose its own), whole answers only: /mcp answers JSON. */
+  const fetchFrom = (localAddress: string) => (url: string | URL, init?: RequestInit): Promise<Response> => new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init?.method ?? 'GET', headers: Object.fromEntries(new Headers(init?.headers).entries()), localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(new Response(res.statusCode === 202 || res.statusCode === 204 ? null : Buffer.concat(chunks), {
+        status: res.statusCode, headers: Object.entries(res.headers).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => [k, x] as [string, string]))),
+      })));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init?.body === undefined || init?.body === null ? undefined : String(init.body));
+  });
+
+  async function registerFrom(client: Client, name: string): Promise<number> {
+    const r = await client.callTool({ name: 'post_agents', arguments: { name, model: 'test-model' } }) as any;
+    return r.structuredContent.status;
+  }
+
+  it('refuses a third registration from one MCP caller, and still registers another caller', async () => {
+    const connectFrom = async (address: string) => {
+      const client = new Client({ name: 'worldsim-test-agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { fetch: fetchFrom(address) }));
+      clients.push(client);
+      return client;
+    };
+    const first = await connectFrom('127.0.0.4');
+    assert.deepEqual([await registerFrom(first, 'First One'), await registerFrom(first, 'First Two'), await registerFrom(first, 'First Three')], [201, 201, 429]);
+    const other = await connectFrom('127.0.0.5');
+    assert.equal(await registerFrom(other, 'Other One'), 201, 'the first caller\'s registrations are not the other\'s');
+    // A relay header made up by a client is no relay: its request counts against its own address.
+    const forged = await fetch(`${w.url}/api/agents`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-worldsim-relay': 'made-up', 'x-worldsim-relay-for': '10.9.9.9' }, body: JSON.stringify({ name: 'Forged One', model: 'test-model' }) });
+    assert.equal(forged.status, 201);
+    const names = (await w.get<Array<{ name: string }>>('/api/agents')).body.map((a) => a.name);
+    assert.deepEqual(['First One', 'First Two', 'Other One', 'Forged One'].filter((n) => names.includes(n)), ['First One', 'First Two', 'Other One', 'Forged One']);
+    assert.equal(names.includes('First Three'), false);
   });
 });
