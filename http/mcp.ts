@@ -16,6 +16,10 @@ import type { FieldSchema } from '../codecs/primitives';
 import { detailItem } from '../codecs/report';
 import { AGENT_KEY_HEADER } from './auth';
 import { RELAY_FOR_HEADER, RELAY_HEADER } from './rate-limit';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX, RANDOM_UUID_PATTERN } from './idempotency';
+
+/** The argument of a change's tool that is sent as its Idempotency-Key header. */
+export const IDEMPOTENCY_ARGUMENT = 'idempotency_key';
 import { operationName, routeDescription } from './openapi';
 import type { Route } from './route';
 
@@ -44,10 +48,21 @@ export function mcpTools(routes: Route[]): McpTool[] {
         fields[name] = field;
       }
     }
+    const schema = objectSchema(fields);
+    // A change may be retried safely under a key, as the HTTP API's Idempotency-Key header (docs/idempotency.md).
+    if (r.method !== 'GET') {
+      if (fields[IDEMPOTENCY_ARGUMENT]) throw new Error(`${r.method} ${r.path}: a field is named ${IDEMPOTENCY_ARGUMENT}`);
+      schema.properties = {
+        ...schema.properties,
+        [IDEMPOTENCY_ARGUMENT]: r.auth === 'none'
+          ? { type: 'string', pattern: RANDOM_UUID_PATTERN, description: 'Optional: a random (version 4) UUID; the same call with the same key within 24 hours answers the first answer again and acts once (sent as the Idempotency-Key header).' }
+          : { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, description: 'Optional: the same call with the same key within 24 hours answers the first answer again and acts once, so a call whose answer was lost can be sent again safely (sent as the Idempotency-Key header).' },
+      };
+    }
     return {
       name: operationName(r),
       description: `${routeDescription(r)} (HTTP ${r.method} ${r.path})`,
-      inputSchema: { type: 'object', ...objectSchema(fields) },
+      inputSchema: { type: 'object', ...schema },
       route: r,
       pathNames: Object.keys(pathFields),
       queryNames: Object.keys(queryFields),
@@ -73,14 +88,19 @@ async function callRoute(origin: string, tool: McpTool, args: Record<string, unk
   }
   const url = new URL(origin + tool.route.path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(String(args[n]))));
   const bodyFields: Record<string, unknown> = {};
+  let idempotencyKey: unknown;
   for (const [name, value] of Object.entries(args)) {
     if (tool.pathNames.includes(name)) continue;
-    if (tool.queryNames.includes(name)) {
+    if (name === IDEMPOTENCY_ARGUMENT && tool.route.method !== 'GET') idempotencyKey = value;
+    // An argument the route does not take goes where the HTTP API refuses it (a near miss
+    // of a field is named): in the body of a route that has one, else in the query.
+    else if (tool.queryNames.includes(name) || !tool.route.body) {
       if (value !== undefined && value !== null) url.searchParams.set(name, typeof value === 'string' ? value : JSON.stringify(value));
     } else bodyFields[name] = value;
   }
   // The rate limits count the MCP caller, not this server's own address (http/rate-limit.ts).
   const headers: Record<string, string> = { [RELAY_HEADER]: relay.token, [RELAY_FOR_HEADER]: relay.client };
+  if (idempotencyKey !== undefined && idempotencyKey !== null) headers[IDEMPOTENCY_HEADER] = typeof idempotencyKey === 'string' ? idempotencyKey : JSON.stringify(idempotencyKey);
   if (agentKey !== undefined) headers[AGENT_KEY_HEADER] = agentKey;
   let body: string | undefined;
   if (tool.route.body) {
@@ -91,7 +111,9 @@ async function callRoute(origin: string, tool: McpTool, args: Record<string, unk
   const text = await res.text();
   let value: unknown = text;
   try { value = JSON.parse(text); } catch { /* kept as text */ }
-  return { content: [{ type: 'text', text }], structuredContent: { status: res.status, body: value }, isError: res.status >= 400 };
+  // The next page of a listing, which HTTP says in its Link header.
+  const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+  return { content: [{ type: 'text', text }], structuredContent: { status: res.status, body: value, ...(next ? { next } : {}) }, isError: res.status >= 400 };
 }
 
 function readJson(req: IncomingMessage, maxBytes: number): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {

@@ -8,7 +8,7 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import { followedBy, type EntityIO, type EntityKind, type Outcome } from '../entity';
 import { involved as involvedIn, type LedgerLine } from '../ledger';
 import { RANK } from '../order';
-import { conflict, forbidden, type Refusal, type Result } from '../result';
+import { conflict, type Refusal, type Result } from '../result';
 import { intentEnded, intentRow } from '../intents';
 import { partyResting } from '../organization/rules';
 import type { PartyRecord, Trait } from '../adventurer/messages';
@@ -425,7 +425,8 @@ async function handleQuest(state: QuestState, c: QuestCommand, io: EntityIO, day
       } else if (q.status !== 'accepted') {
         return conflict(`quest ${q.id} is ${q.status}; a party can be dispatched only to an open or accepted quest`);
       } else if (q.accepted_organization_id !== c.organization_id) {
-        return forbidden(`quest ${q.id} was accepted by organization ${q.accepted_organization_id}, not by the party's organization`);
+        // The caller's right to the party was checked; what stands in the way is the quest's state (409, as a quest not open).
+        return conflict(`quest ${q.id} was accepted by organization ${q.accepted_organization_id}, not by the party's organization: it is not open to others until that acceptance ends`);
       } else if (q.party_id !== null) {
         return conflict(`party ${q.party_id} is already on quest ${q.id}`);
       }

@@ -135,7 +135,7 @@ export function rulebook() {
       },
       quest_risk: {
         danger_spread: DANGER_SPREAD,
-        rule: `danger met = round(expected danger * (1 - ${DANGER_SPREAD} + ${2 * DANGER_SPREAD} * u)), u drawn evenly in [0, 1) once per quest; core rule 8 applies to the danger met. So a party at half the expected danger fails about half the time, and one at the expected danger earns a partial success about half the time. Casualties: on failure each member dies with chance 0.2 (0.4 if reckless), else is injured with chance 0.6; on partial success injured with chance 0.25.`,
+        rule: `danger met = round(expected danger * (1 - ${DANGER_SPREAD} + ${2 * DANGER_SPREAD} * u)), u drawn evenly in [0, 1) once per quest; the quest outcome rule (strength against danger) applies to the danger met. So a party at half the expected danger fails about half the time, and one at the expected danger earns a partial success about half the time. Casualties: on failure each member dies with chance 0.2 (0.4 if reckless), else is injured with chance 0.6; on partial success injured with chance 0.25.`,
         seeded_quests: 'Quests the world\'s seeded organizations post ask half the danger of their place in strength: enough to try, not enough to be sure.',
       },
       adventurers: {

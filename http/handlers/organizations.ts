@@ -111,7 +111,7 @@ export const organizationRoutes = [
   }),
   route({
     method: 'POST', path: '/api/organizations/{organization_id}/dissolve', auth: 'agent', params: OrganizationPath,
-    summary: 'Dissolve an organization you control (core rule 7).',
+    summary: 'Dissolve an organization you control (the dissolution rule of GET /api/rules).',
     async handle({ params, caller }, s) {
       await organizationRow(s, params.organization_id);
       const day = await s.day();

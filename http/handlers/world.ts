@@ -97,7 +97,7 @@ export function worldRoutes(allRoutes: () => Route[]) {
   let rules: FixedJson | undefined;
   return [
     route({
-      method: 'GET', path: '/api/world', auth: 'none', summary: 'Day, pressure, population, organizations, quests, locations and public counts.',
+      method: 'GET', path: '/api/world', auth: 'none', summary: 'The world at a glance: the day, the clock, pressure, population, how many organizations, quests and locations there are (counts, not lists; places lists every location with its kind, danger, population and monsters), and public counts.',
       handle: (_r, s) => worldSummary(s),
     }),
     route({

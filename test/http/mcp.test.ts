@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { routes } from '../../http/routes';
 import { operationName } from '../../http/openapi';
+import { RANDOM_UUID_PATTERN } from '../../http/idempotency';
 import { startTestWorld, TEST_RATE_LIMITS, type TestWorld } from '../support/world';
 
 interface ToolAnswer { status: number; body: any; text: string; isError: boolean }
@@ -51,11 +52,16 @@ describe('/mcp: the Model Context Protocol server for LLM agents', function () {
 
     const register = tools.find((t) => t.name === 'post_agents')!;
     assert.match(register.description!, /Register an agent/);
-    assert.deepEqual(register.inputSchema, {
+    const { idempotency_key: registrationKey, ...registerFields } = register.inputSchema.properties as Record<string, any>;
+    assert.deepEqual({ ...register.inputSchema, properties: registerFields }, {
       type: 'object',
       properties: { name: { type: 'string', minLength: 3, maxLength: 80 }, model: { type: 'string', minLength: 2, maxLength: 80 } },
       required: ['name', 'model'],
     });
+    // A change takes an optional idempotency_key, sent as the Idempotency-Key header (a random UUID for a registration).
+    assert.equal(registrationKey.pattern, RANDOM_UUID_PATTERN);
+    assert.ok(tools.filter((t) => t.name.startsWith('post_')).every((t) => (t.inputSchema.properties as any).idempotency_key && !(t.inputSchema.required ?? []).includes('idempotency_key')));
+    assert.ok(tools.filter((t) => t.name.startsWith('get_')).every((t) => !(t.inputSchema.properties as any)?.idempotency_key));
     const trade = tools.find((t) => t.name === 'post_trade')!;
     assert.deepEqual(trade.inputSchema.required, ['organization_id', 'resource', 'side', 'quantity']);
     assert.deepEqual(trade.inputSchema.properties!.side, { type: 'string', enum: ['buy', 'sell'] });
@@ -151,6 +157,38 @@ describe('/mcp: the Model Context Protocol server for LLM agents', function () {
     const orgAfter = (await w.get(`/api/organizations/${orgA.id}`)).body;
     assert.equal(orgAfter.treasury, orgA.treasury);
     assert.deepEqual(orgAfter.holdings, {});
+  });
+
+  it('refuses an argument a read does not take, as the HTTP API does (a near miss named), rather than dropping it', async () => {
+    const client = await connect();
+    const market = await call(client, 'get_market', { location: 'ironcrag' });
+    assert.equal(market.status, 422, market.text);
+    assert.match(JSON.stringify(market.body.detail), /location_id/);
+    const events = await call(client, 'get_events', { limt: 2 });
+    assert.equal(events.status, 422, events.text);
+    assert.equal((await call(client, 'get_events', { limit: 2 })).status, 200);
+  });
+
+  it('retries a change safely under an idempotency_key, and says where a listing goes on', async () => {
+    const anonymous = await connect();
+    const uuid = '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f';
+    const first = await call(anonymous, 'post_agents', { name: 'Once Only', model: 'test-model', idempotency_key: uuid });
+    const again = await call(anonymous, 'post_agents', { name: 'Once Only', model: 'test-model', idempotency_key: uuid });
+    assert.equal(first.status, 201, first.text);
+    assert.deepEqual(again.body, first.body, 'the first answer again');
+    assert.equal((await w.get<Array<{ name: string }>>('/api/agents')).body.filter((a) => a.name === 'Once Only').length, 1, 'one agent');
+    const guessable = await call(anonymous, 'post_agents', { name: 'Guessed', model: 'test-model', idempotency_key: 'agent-registration' });
+    assert.equal(guessable.status, 422, 'a registration takes a random UUID only');
+    const agent = await connect(first.body.api_key);
+    const org = await call(agent, 'post_organizations', { name: 'Retry House', kind: 'merchant company' });
+    const message = { sender_id: org.body.id, recipient_id: null, body: 'Said once, whatever the retries.', idempotency_key: 'retry-1' };
+    const sent = [await call(agent, 'post_messages', message), await call(agent, 'post_messages', message)];
+    assert.deepEqual(sent.map((m) => m.status), [201, 201]);
+    assert.equal(sent[1].body.id, sent[0].body.id, 'one message');
+    // A page of a listing that goes on names the next page, as HTTP's Link header does.
+    const page = await anonymous.callTool({ name: 'get_adventurers', arguments: { limit: 2 } }) as any;
+    assert.equal(page.structuredContent.body.length, 2);
+    assert.match(page.structuredContent.next, /\/api\/adventurers\?.*after_id=/);
   });
 
   it('refuses a tool it does not have as a protocol error, and serves only POST', async () => {

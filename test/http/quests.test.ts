@@ -398,6 +398,16 @@ describe('quests, parties and adventurers over HTTP', function () {
       assert.equal((await party(partyId)).status, 'formed');
     });
 
+    it("refuses to dispatch a party to a quest another organization accepted (409: the quest is not open to it), changing nothing", async () => {
+      const own = await w.post<Party>('/api/parties', { organization_id: c.org, name: 'The Grey Pilgrims' }, c.key);
+      expectStatus(own, 201, 'form a party of its own');
+      const r = await w.post<{ detail: string }>(`/api/parties/${own.body.id}/dispatch`, { quest_id: mainQuest.id }, c.key);
+      expectStatus(r, 409, "dispatch to another organization's quest");
+      assert.match(r.body.detail, /accepted by organization/);
+      assert.equal((await quest(mainQuest.id)).accepted_organization_id, a.org);
+      assert.equal((await party(own.body.id)).status, 'formed');
+    });
+
     it('dispatches the party: party dispatched, quest carries it', async () => {
       const r = await w.post<Party>(`/api/parties/${partyId}/dispatch`, { quest_id: mainQuest.id }, a.key);
       expectStatus(r, 200, 'dispatch');

@@ -348,10 +348,11 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     };
     delete env.WORLD_ADMIN_KEY;
     delete env.WORLD_SPECTATOR_KEY;
-    child = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '../../infra/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its stderr (the keys) and stdout (the log) in one pipe, in the order they were written,
+    // as a terminal shows them: two pipes may be read in either order on a busy machine.
+    child = spawn('/bin/sh', ['-c', 'exec "$0" --no-deprecation "$1" 2>&1', process.execPath, path.resolve(__dirname, '../../infra/main.js')], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout!.on('data', (d) => { out += String(d); });
-    child.stderr!.on('data', (d) => { out += String(d); });
     const deadline = Date.now() + 30_000;
     while (!/X-Spectator-Key \S+/.test(out) && child.exitCode === null && Date.now() < deadline) await sleep(50);
     const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
