@@ -111,7 +111,7 @@ export const diplomacyRoutes = [
       accept: 'Accept a proposed contract (counterparty only).',
       reject: 'Reject a proposed contract (counterparty only); trust may suffer.',
       withdraw: 'Withdraw a contract you proposed, while nobody has accepted it (proposer only); it then stands as rejected, with withdrawn true.',
-      fulfill: 'Fulfil an accepted contract: payment and goods move now, or nothing does. A resource contract may be fulfilled by either party; a service contract (no resource) only by the counterparty, who pays for the service received.',
+      fulfill: 'Fulfil an accepted contract: payment and goods move now, or nothing does. A resource contract may be fulfilled by either party while both stand at the same place (the goods change hands there); a service contract (no resource) only by the counterparty, who pays for the service received.',
     }[verb],
     async handle({ params, body, caller }, s) {
       if (!await s.read.row('contract', params.contract_id)) throw notFoundError(`contract ${params.contract_id} not found`);
