@@ -160,13 +160,14 @@ async function main() {
     profile.connect();
     await new Promise((r) => profile.post('Profiler.enable', r));
   }
-  const profiled = async (day: () => Promise<number>) => {
+  /** Runs a day under the profiler, if asked for, and writes its profile named by `name` of the day's answer. */
+  const profiled = async <T>(day: () => Promise<T>, name: (answer: T) => string): Promise<T> => {
     if (!profile) return day();
     await new Promise((r) => profile.post('Profiler.start', r));
-    const n = await day();
+    const answer = await day();
     const written = await new Promise<unknown>((r) => profile.post('Profiler.stop', (_e, result) => r(result.profile)));
-    fs.writeFileSync(process.env.BENCH_CPU_PROFILE!.replace(/(\.cpuprofile)?$/, `.day${n}.cpuprofile`), JSON.stringify(written));
-    return n;
+    fs.writeFileSync(process.env.BENCH_CPU_PROFILE!.replace(/(\.cpuprofile)?$/, `.${name(answer)}.cpuprofile`), JSON.stringify(written));
+    return answer;
   };
   // BENCH_HEAP_PROFILE=file.heapprofile: what the ticks allocate, sampled (by the function that allocated); with
   // BENCH_HEAP_SURVIVORS=1 only what lived through a scavenge (what the young generation's collections copy).
@@ -193,13 +194,8 @@ async function main() {
     const cpu = process.cpuUsage();
     const server = serverCpu();
     const before = stats.writeStats && { ...stats.writeStats };
-    let r: Awaited<ReturnType<typeof region.ask<{ day: number }, 'clock'>>> | undefined;
-    await profiled(async () => {
-      r = await region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000);
-      if (!r.ok) throw new Error(r.refusal.detail);
-      return r.value.day;
-    });
-    if (!r?.ok) throw new Error('the day did not begin');
+    const r = await profiled(() => region.ask<{ day: number }, 'clock'>('clock', CLOCK_ID, { type: 'advance' }, 30 * 60_000), (a) => `day${a.ok ? a.value.day : 'refused'}`);
+    if (!r.ok) throw new Error(r.refusal.detail);
     // With node --expose-gc, the memory figures are after a full collection (what the world retains).
     (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();

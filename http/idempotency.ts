@@ -20,7 +20,9 @@ import crypto from 'crypto';
 import type { CommandOptions, Entities } from '../actors/ports/entities';
 import type { IdempotencyRecord, Store } from '../actors/ports/store';
 import { detailItem, type DetailItem } from '../codecs/report';
+import type { JsonSchema } from '../codecs/json-schema';
 import { HttpError } from './errors';
+import type { Auth } from './route';
 import type { Services } from './services';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -38,6 +40,17 @@ const PRINTABLE = /^[\x20-\x7e]+$/;
 /** A random (version 4) UUID, as RFC 9562 writes it. */
 export const RANDOM_UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
 const RANDOM_UUID = new RegExp(RANDOM_UUID_PATTERN);
+
+/**
+ * Whether a route takes only a random UUID as its Idempotency-Key: one without a caller's key
+ * (registration), where the key alone guards the answer given again (see readIdempotencyKey).
+ */
+export const randomKeyOnly = (auth: Auth): boolean => auth === 'none';
+
+/** The Idempotency-Key a route takes, as JSON Schema (the OpenAPI header, the MCP argument). */
+export const idempotencyKeySchema = (auth: Auth): JsonSchema => (randomKeyOnly(auth)
+  ? { type: 'string', format: 'uuid', pattern: RANDOM_UUID_PATTERN }
+  : { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x20-\\x7e]+$' });
 
 /**
  * The Idempotency-Key of a request, or undefined without one; a 422 item in `problems` when it

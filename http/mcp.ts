@@ -16,12 +16,12 @@ import type { FieldSchema } from '../codecs/primitives';
 import { detailItem } from '../codecs/report';
 import { AGENT_KEY_HEADER } from './auth';
 import { RELAY_FOR_HEADER, RELAY_HEADER } from './rate-limit';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX, RANDOM_UUID_PATTERN } from './idempotency';
+import { IDEMPOTENCY_HEADER, idempotencyKeySchema, randomKeyOnly } from './idempotency';
+import { operationName, routeDescription } from './openapi';
+import type { Route } from './route';
 
 /** The argument of a change's tool that is sent as its Idempotency-Key header. */
 export const IDEMPOTENCY_ARGUMENT = 'idempotency_key';
-import { operationName, routeDescription } from './openapi';
-import type { Route } from './route';
 
 /** Operators and spectators use HTTP with their own keys; MCP serves the agents. */
 const AGENT_FACING = new Set<Route['auth']>(['none', 'agent', 'agent-read', 'agent-optional']);
@@ -54,9 +54,12 @@ export function mcpTools(routes: Route[]): McpTool[] {
       if (fields[IDEMPOTENCY_ARGUMENT]) throw new Error(`${r.method} ${r.path}: a field is named ${IDEMPOTENCY_ARGUMENT}`);
       schema.properties = {
         ...schema.properties,
-        [IDEMPOTENCY_ARGUMENT]: r.auth === 'none'
-          ? { type: 'string', pattern: RANDOM_UUID_PATTERN, description: 'Optional: a random (version 4) UUID; the same call with the same key within 24 hours answers the first answer again and acts once (sent as the Idempotency-Key header).' }
-          : { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, description: 'Optional: the same call with the same key within 24 hours answers the first answer again and acts once, so a call whose answer was lost can be sent again safely (sent as the Idempotency-Key header).' },
+        [IDEMPOTENCY_ARGUMENT]: {
+          ...idempotencyKeySchema(r.auth),
+          description: randomKeyOnly(r.auth)
+            ? 'Optional: a random (version 4) UUID; the same call with the same key within 24 hours answers the first answer again and acts once (sent as the Idempotency-Key header).'
+            : 'Optional: the same call with the same key within 24 hours answers the first answer again and acts once, so a call whose answer was lost can be sent again safely (sent as the Idempotency-Key header).',
+        },
       };
     }
     return {

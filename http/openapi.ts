@@ -10,7 +10,7 @@ import { toJsonSchema, type JsonSchema, type ValueSchema } from '../codecs/json-
 import { ErrorBody, RESPONSES, ValidationErrorBody } from '../codecs/responses';
 import { HEADER_MAX } from './auth';
 import { FixedAnswer } from './compression';
-import { IDEMPOTENCY_KEY_MAX, RANDOM_UUID_PATTERN } from './idempotency';
+import { idempotencyKeySchema, randomKeyOnly } from './idempotency';
 import { STREAM_PATH, StreamQuery } from './stream';
 import type { Auth, Route } from './route';
 
@@ -123,15 +123,12 @@ export function openApiDocument(routes: Route[]): JsonSchema {
     const key = KEY_HEADER[r.auth];
     if (key) parameters.push({ name: key.name, in: 'header', required: false, description: key.description, schema: { type: 'string', maxLength: HEADER_MAX } });
     if (r.method !== 'GET') {
-      // Without a caller's key (registration) only a random UUID: the key alone guards the answer given again.
-      parameters.push(r.auth === 'none' ? {
+      parameters.push({
         name: 'Idempotency-Key', in: 'header', required: false,
-        description: 'The same key and request within 24 hours answers the first answer again (the same api_key) and acts once; here, without an agent key, the Idempotency-Key alone guards that answer, so it must be a random (version 4) UUID (docs/idempotency.md).',
-        schema: { type: 'string', format: 'uuid', pattern: RANDOM_UUID_PATTERN },
-      } : {
-        name: 'Idempotency-Key', in: 'header', required: false,
-        description: 'The same key and request within 24 hours answers the first answer again and acts once (docs/idempotency.md).',
-        schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x20-\\x7e]+$' },
+        description: randomKeyOnly(r.auth)
+          ? 'The same key and request within 24 hours answers the first answer again (the same api_key) and acts once; here, without an agent key, the Idempotency-Key alone guards that answer, so it must be a random (version 4) UUID (docs/idempotency.md).'
+          : 'The same key and request within 24 hours answers the first answer again and acts once (docs/idempotency.md).',
+        schema: idempotencyKeySchema(r.auth),
       });
     }
     const responses: Record<string, unknown> = {

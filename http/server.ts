@@ -8,7 +8,7 @@ import * as E from 'fp-ts/Either';
 import { detailItem, detailItems, type DetailItem, type Place } from '../codecs/report';
 import type { Field } from '../codecs/primitives';
 import { ADMIN_KEY_HEADER, AGENT_KEY_HEADER, HEADER_MAX, SPECTATOR_KEY_HEADER, checkOperatorKey, keyHashOf, requireActive, resolveAgent, type Caller } from './auth';
-import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, readIdempotencyKey } from './idempotency';
+import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER, actOnce, fingerprintOf, randomKeyOnly, readIdempotencyKey } from './idempotency';
 import { HttpError, invalid } from './errors';
 import { registerMcp } from './mcp';
 import { relayToken } from './rate-limit';
@@ -256,7 +256,7 @@ export function buildServer(routes: Route[], log: (line: string) => void = () =>
         }
 
         // Idempotency-Key (any route that changes something): its caller's, checked with the rest of the input.
-        const idempotencyKey = r.method === 'GET' ? undefined : readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], problems, r.auth === 'none');
+        const idempotencyKey = r.method === 'GET' ? undefined : readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], problems, randomKeyOnly(r.auth));
         const params = decode(r.params, req.params ?? {}, 'path', problems);
         const query = decode(r.query, req.query ?? {}, 'query', problems);
         let body: unknown;

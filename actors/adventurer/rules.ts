@@ -25,6 +25,8 @@ export const hiringFee = (a: Pick<Adventurer, 'level'>) => HIRING_FEE_BASE + HIR
  */
 export const CAREER_DAYS = { min: 40, max: 200 } as const;
 export const careerDays = (id: number) => CAREER_DAYS.min + (hash32('career', id) % (CAREER_DAYS.max - CAREER_DAYS.min + 1));
+/** The day the career of adventurer `id`, arrived on `joinedDay`, is over. */
+export const careerEndDay = (id: number, joinedDay: number) => joinedDay + careerDays(id);
 
 /** The day the adventurer next needs the daily settling: its wounds heal, or (out of work) its career ends. */
 export function dueDay(a: Adventurer): number | null {
@@ -160,7 +162,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
   if (e.type === 'appeared') {
     return {
       ...e.adventurer, traits: [...e.adventurer.traits], status: 'available', organization_id: null, party_id: null,
-      injured_until: null, joined_day: e.day, quests_completed: 0, bonds: {}, career_end_day: e.day + careerDays(e.adventurer.id),
+      injured_until: null, joined_day: e.day, quests_completed: 0, bonds: {}, career_end_day: careerEndDay(e.adventurer.id, e.day),
       moments: [{ day: e.day, kind: 'joined', text: `${e.adventurer.name} arrived looking for work` }], party_history: [],
     };
   }

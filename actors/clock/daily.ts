@@ -195,10 +195,11 @@ export function dailyTick(entities: Entities, read: ReadModel, seed: string, nex
     const liveQuests = await read.list<Live>('liveQuests', undefined, (q: Live) => ({ requester_id: q.requester_id, status: q.status, posted_day: q.posted_day, world_funded: q.world_funded }));
     const postings = await read.list<{ kind: string; intent: string; day: number; organization_id?: number }>('pendingIntents');
     // The seeded organizations among those that began the day, read again for today's treasury and status.
-    const seeded: Array<{ id: number; treasury: number; status: string; daily_maintenance: number }> = [];
+    type WorldOrganization = { id: number; treasury: number; status: string; daily_maintenance: number };
+    const seeded: WorldOrganization[] = [];
     for (const o of organizations) {
       if (o.agent_id !== null) continue;
-      const now = (await read.row<{ id: number; treasury: number; status: string; daily_maintenance: number }>('organization', o.id))!;
+      const now = (await read.row<WorldOrganization>('organization', o.id))!;
       if (now.status === 'active' && !postedToday(o.id, day, liveQuests, postings)) seeded.push(now);
     }
     // The places as this day left them, the same however often the initiative is taken.
