@@ -2,7 +2,7 @@
 // the daily turn carries out with the same `found` command an agent's founding sends (no
 // agent, and the treasury the world derives from the kind, paid by the founding_grant flow).
 import { pick, rng } from '../random';
-import { withArticle } from '../words';
+import { numeral, withArticle } from '../words';
 import type { FoundCommand } from '../organization/messages';
 
 /** A place prospers when this many people live there... */
@@ -23,12 +23,13 @@ const NAMES: Record<string, string[]> = {
   'trading company': ['Copper Road Traders', 'Salt and Iron Company', 'Silver Scale Traders', 'Merchants of the Ford'],
   'mercenary band': ['Free Blades', 'Oathbound', 'Grey Banners', 'Hearthguard', 'Ravenwatch'],
 };
-const ROMAN = ['', '', ' II', ' III', ' IV', ' V', ' VI', ' VII', ' VIII', ' IX', ' X'];
+/** A name comes round at most this many times at a place ("... X"). */
+const ROUNDS = 10;
 
 /** The first name of the kind at the place not yet taken: "Emberfall Wayfarers", then "Emberfall Wayfarers II" once every name was used. */
 function freeNames(place: string, kind: string, taken: Set<string>): string[] {
-  for (let n = 1; n < ROMAN.length; n++) {
-    const free = NAMES[kind].map((name) => `${place} ${name}${ROMAN[n]}`).filter((name) => !taken.has(name));
+  for (let n = 1; n <= ROUNDS; n++) {
+    const free = NAMES[kind].map((name) => `${place} ${name}${numeral(n)}`).filter((name) => !taken.has(name));
     if (free.length) return free;
   }
   return [];

@@ -1,7 +1,8 @@
 // The seeded world: a pure function of WORLD_SEED. The map's shape is fixed (so clients
 // can rely on emberfall and its neighbours); populations, monsters and the adventurer
 // pool vary with the seed.
-import { intBetween, pick, rng } from '../random';
+import { hash32, intBetween, pick, rng } from '../random';
+import { numeral } from '../words';
 import type { AdventurerSpec, Trait } from '../adventurer/messages';
 import { TRAITS } from '../adventurer/messages';
 import type { LocationSpec, MarketProfile, Route } from '../location/messages';
@@ -70,10 +71,30 @@ const ORGANIZATIONS: Omit<SeededOrganization, 'id'>[] = [
 /** The organizations every world begins with have the ids 1..SEEDED_ORGANIZATIONS; later ones without an agent were founded by the world. */
 export const SEEDED_ORGANIZATIONS = ORGANIZATIONS.length;
 
+// 41 given names and 32 family names: 1,312 pairs, each used once before any comes round again (adventurerName).
 const FIRST_NAMES = ['Aldric', 'Brina', 'Cedric', 'Dara', 'Edda', 'Fenn', 'Garrick', 'Hilde', 'Ivo', 'Jora', 'Kael', 'Lira',
-  'Marek', 'Nessa', 'Orin', 'Pella', 'Quill', 'Rowan', 'Sable', 'Tamsin', 'Ulric', 'Vera', 'Wren', 'Yorick', 'Zara'];
+  'Marek', 'Nessa', 'Orin', 'Pella', 'Quill', 'Rowan', 'Sable', 'Tamsin', 'Ulric', 'Vera', 'Wren', 'Yorick', 'Zara',
+  'Anselm', 'Bryn', 'Corwin', 'Elowen', 'Gideon', 'Isolde', 'Leof', 'Maud', 'Osric', 'Rhosyn', 'Talia', 'Wystan',
+  'Aveline', 'Benedikt', 'Halvard', 'Sigrun'];
 const EPITHETS = ['Ashborn', 'Blackbrook', 'Cinderhand', 'Dunmore', 'Emberly', 'Frostvale', 'Greycloak', 'Hollowell',
-  'Ironside', 'Larkspur', 'Mossgrave', 'Nightwell', 'Oakheart', 'Redmane', 'Stonefist', 'Thornwood'];
+  'Ironside', 'Larkspur', 'Mossgrave', 'Nightwell', 'Oakheart', 'Redmane', 'Stonefist', 'Thornwood',
+  'Amberfield', 'Brackenridge', 'Coldwater', 'Deepdelve', 'Fairweather', 'Galeborn', 'Harrowgate', 'Kestrel',
+  'Lowmarsh', 'Marrowby', 'Quickwater', 'Ravensworth', 'Saltmarsh', 'Tallowmere', 'Wolfsbane', 'Yarrowdale'];
+const NAME_PAIRS = FIRST_NAMES.length * EPITHETS.length;
+
+/**
+ * Adventurer `id`'s name: the ids walk the 1,312 pairs of given and family name in an order
+ * the seed fixes (a step coprime with their number), so no two of the first 1,312 share a
+ * name and neighbours share neither part; after them the names come round with a numeral
+ * ("Brina Kestrel II").
+ */
+export function adventurerName(seed: string, id: number): string {
+  let step = 1 + 2 * (hash32(seed, 'adventurer-names') % (NAME_PAIRS / 2)); // odd, so coprime with the 32 family names
+  if (step % FIRST_NAMES.length === 0) step += 2;
+  const i = (hash32(seed, 'adventurer-names-start') + step * (id - 1)) % NAME_PAIRS;
+  // Given name and family name by the two remainders: a bijection, as 41 and 32 are coprime.
+  return `${FIRST_NAMES[i % FIRST_NAMES.length]} ${EPITHETS[i % EPITHETS.length]}${numeral(1 + Math.floor((id - 1) / NAME_PAIRS))}`;
+}
 
 export const SEEDED_ADVENTURERS = 60;
 
@@ -85,7 +106,7 @@ export function generateAdventurer(seed: string, id: number): AdventurerSpec {
     const t = pick(r, TRAITS);
     if (!traits.includes(t)) traits.push(t);
   }
-  return { id, name: `${pick(r, FIRST_NAMES)} ${pick(r, EPITHETS)}`, strength: intBetween(r, 8, 20), level: 1, experience: 0, traits };
+  return { id, name: adventurerName(seed, id), strength: intBetween(r, 8, 20), level: 1, experience: 0, traits };
 }
 
 export function generateWorld(seed: string): GeneratedWorld {

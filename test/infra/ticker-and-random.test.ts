@@ -4,7 +4,8 @@ import { IntervalTicker } from '../../infra/clock/interval-ticker';
 import type { TickerWorld } from '../../actors/ports/clock';
 import { forEachLimited } from '../../actors/concurrency';
 import { hash32, rng } from '../../actors/random';
-import { generateWorld } from '../../actors/world/generate';
+import { adventurerName, generateWorld } from '../../actors/world/generate';
+import { numeral } from '../../actors/words';
 
 describe('interval ticker', () => {
   let clock: sinon.SinonFakeTimers;
@@ -179,5 +180,25 @@ describe('seeded randomness and the generated world', () => {
     }
     assert.ok(w.organizations.every((o) => o.treasury > 0));
     assert.ok(w.adventurers.every((a) => a.traits.length >= 1 && a.strength > 0));
+  });
+
+  it('names the first 1,312 adventurers of a world each differently, neighbours sharing neither name, then with a numeral', () => {
+    for (const seed of ['one', 'two', 'bench']) {
+      const names = Array.from({ length: 1312 }, (_, i) => adventurerName(seed, i + 1));
+      assert.equal(new Set(names).size, 1312, seed);
+      for (let i = 1; i < names.length; i++) {
+        const [given, family] = names[i].split(' ');
+        const [givenBefore, familyBefore] = names[i - 1].split(' ');
+        assert.ok(given !== givenBefore && family !== familyBefore, `${names[i - 1]}, ${names[i]}`);
+      }
+      assert.equal(adventurerName(seed, 1313), `${names[0]} II`);
+      assert.equal(adventurerName(seed, 2 * 1312 + 5), `${names[4]} III`);
+    }
+    assert.notEqual(adventurerName('one', 1), adventurerName('two', 1));
+    assert.deepEqual(generateWorld('one').adventurers.map((a) => a.name), Array.from({ length: 60 }, (_, i) => adventurerName('one', i + 1)));
+  });
+
+  it('writes the numeral of a name\'s nth bearer', () => {
+    assert.deepEqual([1, 2, 4, 9, 10, 14, 40, 76, 1994].map(numeral), ['', ' II', ' IV', ' IX', ' X', ' XIV', ' XL', ' LXXVI', ' MCMXCIV']);
   });
 });
