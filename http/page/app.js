@@ -281,8 +281,18 @@
     }, REFRESH_DELAY_MS);
   }
 
+  /**
+   * What every day brings whatever anyone does: each organization's upkeep, each market's
+   * prices, the monsters of each wild place breeding. In a lone world that is most of the
+   * history, so the feed hides it unless asked (monsters slain on a quest, new goods at a
+   * market and the day's beginning are not routine).
+   */
+  const isRoutine = (e) => e.category === 'maintenance'
+    || (e.category === 'market' && e.data != null && e.data.prices != null)
+    || (e.category === 'monsters' && e.data != null && e.data.change == null && e.data.quest_id == null);
+
   function feedItem(e) {
-    return el('li', { 'data-id': e.id, class: `event ${e.category}` },
+    return el('li', { 'data-id': e.id, class: `event ${e.category}${isRoutine(e) ? ' routine' : ''}` },
       el('span', { class: 'when' }, `day ${e.day}`),
       el('span', { class: 'category' }, e.category),
       el('span', { class: 'summary' }, e.summary));
@@ -293,8 +303,11 @@
     lastId = e.id;
     setDay(e.day);
     const feed = $('feed');
-    feed.prepend(feedItem(e));
-    while (feed.children.length > FEED_MAX) feed.lastElementChild.remove();
+    const item = feedItem(e);
+    feed.prepend(item);
+    // The newest FEED_MAX of the routine and of the rest each, so a busy day's upkeep never pushes the rest out.
+    const kept = feed.querySelectorAll(item.classList.contains('routine') ? 'li.routine' : 'li:not(.routine)');
+    for (let i = FEED_MAX; i < kept.length; i++) kept[i].remove();
   }
 
   function setLive(state, text) {
@@ -327,11 +340,15 @@
   }
 
   async function catchUp() {
-    const events = await getJson(`/api/events?limit=30`);
+    const events = await getJson(`/api/events?limit=100`);
     for (const e of events.reverse()) addEvent(e);
   }
 
   async function start() {
+    // A browser may restore the box as it was left; the feed follows the box.
+    const showRoutine = () => $('feed').classList.toggle('hide-routine', !$('show-routine').checked);
+    $('show-routine').addEventListener('change', showRoutine);
+    showRoutine();
     try {
       await Promise.all([refresh(), catchUp()]);
     } catch (error) {

@@ -117,6 +117,30 @@ describe('the spectator page in Chromium', function () {
     await page.close();
   });
 
+  it('hides the daily routine (upkeep, each day\'s prices, monsters breeding) unless asked, and keeps the rest', async () => {
+    await w.tick();
+    const recent = (await w.get('/api/events?limit=100')).body as Array<{ id: number; category: string; summary: string }>;
+    const upkeep = recent.find((e) => e.category === 'maintenance');
+    const prices = recent.find((e) => e.category === 'market' && /; population \d+/.test(e.summary));
+    const dayBegan = recent.find((e) => e.category === 'world' && /^Day \d+ began$/.test(e.summary));
+    assert.ok(upkeep && prices && dayBegan, 'the world\'s day wrote upkeep, prices and its beginning');
+    const { page, problems } = await openPage(browser, `${w.url}/`);
+    await page.waitForSelector('#live[data-state="live"]');
+    const item = (id: number) => page.locator(`#feed li[data-id="${id}"]`);
+    await item(dayBegan.id).waitFor();
+    assert.equal(await item(upkeep.id).count(), 1, 'the routine is in the feed');
+    assert.equal(await item(upkeep.id).isVisible(), false, 'upkeep hidden');
+    assert.equal(await item(prices.id).isVisible(), false, 'the day\'s prices hidden');
+    assert.equal(await item(dayBegan.id).isVisible(), true, 'the day\'s beginning shown');
+    await page.locator('#show-routine').check();
+    assert.equal(await item(upkeep.id).isVisible(), true, 'upkeep shown when asked');
+    assert.equal(await item(prices.id).isVisible(), true);
+    await page.locator('#show-routine').uncheck();
+    assert.equal(await item(upkeep.id).isVisible(), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('is readable on a phone: nothing wider than the screen', async () => {
     const { page, problems } = await openPage(browser, `${w.url}/`, { width: 390, height: 844 });
     await page.waitForSelector('#markets tbody tr');
