@@ -46,7 +46,7 @@ export const Adventurer = record('Adventurer', {
   id: int(), name: str(), strength: int(), level: int(), experience: int(), traits: listOf(str()), status: words('available', 'employed', 'dead'),
   organization_id: nullable(int()), party_id: nullable(int()), injured_until: nullable(int()), joined_day: int(), quests_completed: int(),
   bonds: mapOf(any(), 'Bonds with fellow adventurers, by id.'), moments: listOf(anyObject()), party_history: listOf(anyObject()),
-  hiring_fee: int(),
+  hiring_fee: int(), career_end_day: nullable(int()),
 });
 
 export const Quest = record('Quest', {

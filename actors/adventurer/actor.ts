@@ -5,7 +5,7 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import { followedBy, type EntityIO, type EntityKind, type Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand } from './messages';
-import { hiringFee, decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
+import { careerOver, hiringFee, decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, decideRetirement, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 import { endReason, endedNow } from '../organization/ending';
@@ -15,6 +15,8 @@ export const adventurerView = (a: Adventurer) => ({
   traits: [...a.traits], status: a.status, organization_id: a.organization_id, party_id: a.party_id,
   injured_until: a.injured_until, joined_day: a.joined_day, quests_completed: a.quests_completed,
   bonds: a.bonds, moments: a.moments, party_history: a.party_history, hiring_fee: hiringFee(a),
+  // The day its career ends (null for one recorded before careers): then it leaves its organization, once home, and dies of old age.
+  career_end_day: a.career_end_day ?? null,
 });
 
 function chronicle(e: AdventurerEvent, after: AdventurerState, before?: AdventurerState): HistoryEntry[] {
@@ -77,7 +79,8 @@ async function continuePending(state: AdventurerState, io: EntityIO): Promise<Ou
   if (!m && !j) return { events: [] };
   const agreed = m
     ? await io.ask('organization', m.organization_id, {
-      type: m.change === 'hire' ? 'employ' : 'unemploy', agent_id: m.agent_id, day: m.day, adventurer_id: state!.id, op: m.op, adventurer_name: state!.name, ...(m.fee === undefined ? {} : { fee: m.fee }),
+      type: m.change === 'hire' ? 'employ' : 'unemploy', agent_id: m.agent_id, day: m.day, adventurer_id: state!.id, op: m.op, adventurer_name: state!.name,
+      ...(m.fee === undefined ? {} : { fee: m.fee }), ...(m.career_over ? { career_over: true } : {}),
     })
     : await io.ask('organization', j!.organization_id, {
       type: 'add-party-member', agent_id: j!.agent_id, day: j!.day, party_id: j!.party_id, adventurer_id: state!.id, op: j!.op,
@@ -86,7 +89,27 @@ async function continuePending(state: AdventurerState, io: EntityIO): Promise<Ou
   if (d === null) return { refusal: (agreed as { refusal: Refusal }).refusal }; // unknown: the intent stays
   if ('refusal' in d) return d;
   if (!agreed.ok) return { events: d.events, refusal: agreed.refusal };
-  return m?.change === 'hire' ? { events: d.events, andThen: (s) => confirmEmployer(s, io, m.organization_id) } : { events: d.events };
+  if (m?.change === 'hire') return { events: d.events, andThen: (s) => confirmEmployer(s, io, m.organization_id) };
+  // Gone from its organization at the end of its career, it dies of old age (decideDay).
+  if (m?.career_over) return { events: d.events, andThen: async (s) => decideDay(s, m.day) };
+  return { events: d.events };
+}
+
+/**
+ * The day of an adventurer: one employed whose career is over leaves its organization if it
+ * is at home (its party, if any, not away on a quest: read from the party's row; the
+ * organization checks it again), then dies; otherwise wounds heal, or one out of work
+ * past its career dies.
+ */
+async function settleDay(state: AdventurerState, day: number, io: EntityIO): Promise<Outcome<AdventurerState, AdventurerEvent>> {
+  if (state?.status === 'employed' && state.organization_id !== null && careerOver(state, day)) {
+    const party = state.party_id === null ? null : await io.read.row<{ status: string }>('party', state.party_id);
+    const organization = await io.read.row<{ name: string }>('organization', state.organization_id);
+    const d = decideRetirement(state, day, party?.status === 'dispatched', organization?.name);
+    if ('refusal' in d) return d;
+    if (d.events.length) return { events: d.events, andThen: (s) => continuePending(s, io) };
+  }
+  return decideDay(state, day);
 }
 
 /**
@@ -140,7 +163,7 @@ export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, Adve
       case 'freed':
         if (!state || state.status !== 'employed' || state.organization_id !== c.organization_id) return { events: [] };
         return { events: [{ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: null, reason: c.reason, organization_name: (await io.read.row<{ name: string }>('organization', c.organization_id))?.name }] };
-      case 'day-began': return decideDay(state, c.day);
+      case 'day-began': return settleDay(state, c.day, io);
     }
   },
 };

@@ -87,7 +87,7 @@ export interface QuestEndured {
   experience: number; levels_gained: number; strength_gained: number; injury_days: number; died: boolean; bonds: Record<string, number>;
 }
 export interface Recovered { type: 'recovered'; day: number }
-/** Its career over and out of work, it dies of old age. */
+/** Its career over and out of work (or just gone from its organization), it dies of old age. */
 export interface AgedOut { type: 'aged-out'; day: number }
 
 /**
@@ -99,6 +99,8 @@ export interface EmploymentBegun {
   type: 'employment-begun'; day: number; change: 'hire' | 'release'; organization_id: number; agent_id: number; op: string; organization_name?: string;
   /** A hiring's fee (rules.ts hiringFee), fixed when the hiring begins; absent in hirings recorded before fees. */
   fee?: number;
+  /** A release the adventurer began itself, its career over (rules.ts decideRetirement): no agent's; it then dies of old age. */
+  career_over?: true;
 }
 export interface EmploymentAbandoned { type: 'employment-abandoned'; day: number; organization_id: number; reason: string }
 

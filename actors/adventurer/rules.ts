@@ -20,18 +20,27 @@ export const hiringFee = (a: Pick<Adventurer, 'level'>) => HIRING_FEE_BASE + HIR
 /**
  * A career lasts CAREER_DAYS.min to CAREER_DAYS.max days from arrival (a pure function of
  * the adventurer's id, so a replay agrees). When it is over, an adventurer out of work
- * dies of old age; one employed works on and dies the day it is next out of work. So the
- * pool of available adventurers turns over, and the newcomers of the quest board refill it.
+ * dies of old age; one employed leaves its organization the first day it is at home (not
+ * away with a party), then dies of old age (decideRetirement). So no organization keeps a
+ * veteran for ever, the pool of available adventurers turns over, and the newcomers of the
+ * quest board refill it.
  */
 export const CAREER_DAYS = { min: 40, max: 200 } as const;
 export const careerDays = (id: number) => CAREER_DAYS.min + (hash32('career', id) % (CAREER_DAYS.max - CAREER_DAYS.min + 1));
 /** The day the career of adventurer `id`, arrived on `joinedDay`, is over. */
 export const careerEndDay = (id: number, joinedDay: number) => joinedDay + careerDays(id);
 
-/** The day the adventurer next needs the daily settling: its wounds heal, or (out of work) its career ends. */
+/** Whether the adventurer's career is over on `day`. */
+export const careerOver = (a: Pick<Adventurer, 'career_end_day'>, day: number) => a.career_end_day !== undefined && a.career_end_day <= day;
+
+/**
+ * The day the adventurer next needs the daily settling: its wounds heal, or its career ends
+ * (employed, it is settled each day from then until it has left: one away with a party
+ * leaves once home).
+ */
 export function dueDay(a: Adventurer): number | null {
   if (a.status === 'dead') return null;
-  const ends = a.status === 'available' && a.employment == null ? a.career_end_day ?? null : null;
+  const ends = a.employment == null ? a.career_end_day ?? null : null;
   if (a.injured_until === null) return ends;
   return ends === null ? a.injured_until : Math.min(a.injured_until, ends);
 }
@@ -69,6 +78,7 @@ export function decideHire(state: AdventurerState, c: HireCommand): Decision<Adv
   if (state.status === 'dead') return conflict(`${state.name} is dead`);
   if (c.type === 'hire') {
     if (state.status === 'employed') return conflict(`${state.name} already works for organization ${state.organization_id}`);
+    if (careerOver(state, c.day)) return conflict(`${state.name}'s career ended on day ${state.career_end_day}; it takes no more work`);
     return accept({ type: 'hired', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, ...named(c.organization_name) });
   }
   if (state.organization_id !== c.organization_id) return forbidden(`${state.name} is not a member of organization ${c.organization_id}`);
@@ -99,7 +109,26 @@ export function decideEmploymentAnswer(state: AdventurerState, answer: { ok: tru
   }
   return m.change === 'hire'
     ? accept({ type: 'hired', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, ...named(m.organization_name) })
-    : accept({ type: 'released', day: m.day, organization_id: m.organization_id, agent_id: m.agent_id, reason: 'released by the organization', ...named(m.organization_name) });
+    : accept({
+      type: 'released', day: m.day, organization_id: m.organization_id, agent_id: m.career_over ? null : m.agent_id,
+      reason: m.career_over ? 'its career is over' : 'released by the organization', ...named(m.organization_name),
+    });
+}
+
+/** The agent id a release the adventurer begins itself carries: no agent's (it is `career_over`, and its history names nobody). */
+export const NO_AGENT = 0;
+
+/**
+ * An employed adventurer whose career is over leaves its organization of its own accord,
+ * once it is at home (`awayWithParty` false): the intent of that release (the saga a
+ * release by the organization runs, no agent's), recorded first. Then it dies of old age.
+ * Nothing while its career lasts, while away, or while a hiring, release or joining is
+ * under way.
+ */
+export function decideRetirement(state: AdventurerState, day: number, awayWithParty: boolean, organizationName?: string): Decision<AdventurerEvent> {
+  if (!state || state.status !== 'employed' || state.organization_id === null || state.employment || state.joining || !careerOver(state, day) || awayWithParty) return accept();
+  const op = `adventurer:${state.id}:employment:${(state.employment_changes ?? 0) + 1}`;
+  return accept({ type: 'employment-begun', day, change: 'release', organization_id: state.organization_id, agent_id: NO_AGENT, op, ...named(organizationName), career_over: true });
 }
 
 export function decideJoinParty(state: AdventurerState, c: JoinPartyCommand): Decision<AdventurerEvent> {
@@ -169,7 +198,11 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
   if (!state) return state;
   switch (e.type) {
     case 'employment-begun':
-      return { ...state, employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op, ...named(e.organization_name), ...(e.fee === undefined ? {} : { fee: e.fee }) }, employment_changes: (state.employment_changes ?? 0) + 1 };
+      return {
+        ...state,
+        employment: { day: e.day, change: e.change, organization_id: e.organization_id, agent_id: e.agent_id, op: e.op, ...named(e.organization_name), ...(e.fee === undefined ? {} : { fee: e.fee }), ...(e.career_over ? { career_over: true as const } : {}) },
+        employment_changes: (state.employment_changes ?? 0) + 1,
+      };
     case 'employment-abandoned':
       return { ...state, employment: null };
     case 'joining-begun':

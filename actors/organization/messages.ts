@@ -74,6 +74,8 @@ export interface EmployCommand {
   /** The hiring fee the adventurer asks (absent: none), and its name for the history. */
   fee?: number;
   adventurer_name?: string;
+  /** A release the adventurer asks itself, its career over: no agent's, and none need agree (a member away with its party still comes home first). */
+  career_over?: boolean;
 }
 export interface FormPartyCommand { type: 'form-party'; agent_id: number; day: number; party_id: number; name: string }
 /** `op` names this joining: one already applied is not applied again (the adventurer's retried saga). */

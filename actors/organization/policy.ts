@@ -41,11 +41,7 @@ export interface PolicyQuest {
   minimum_strength: number; minimum_reputation: number; accepted_organization_id: number | null; party_id: number | null;
 }
 export interface PolicyPlace extends RouteGraphNode { has_market: boolean }
-export interface PolicyMember {
-  id: number; strength: number; injured_until: number | null; party_id: number | null;
-  /** The day its career is over (arrival plus careerDays), when known. */
-  career_end_day?: number | null;
-}
+export interface PolicyMember { id: number; strength: number; injured_until: number | null; party_id: number | null }
 export interface PolicyParty { id: number; status: string; members: number[]; quest_id: number | null; returned_day?: number }
 
 /** What an organization sees on its turn: itself, its people, the markets, the quest board, the map, a few adventurers for hire. */
@@ -87,7 +83,7 @@ export type PolicyAction =
 const fit = (m: PolicyMember, day: number) => m.injured_until === null || m.injured_until <= day;
 const dangerAt = (v: PolicyView, id: string) => v.places.find((p) => p.id === id)?.danger ?? 100;
 
-/** The organization's day: at most one completion per dispatched party, one quest move, one hiring or release (a veteran's, or on lean days), two trades, one journey. */
+/** The organization's day: at most one completion per dispatched party, one quest move, one hiring or release (on lean days), two trades, one journey. */
 export function decideTurn(v: PolicyView): PolicyAction[] {
   const r = rng(v.seed, 'policy', v.org.id, v.day);
   const actions: PolicyAction[] = [];
@@ -154,13 +150,8 @@ export function decideTurn(v: PolicyView): PolicyAction[] {
   const sending = actions.find((a): a is Extract<PolicyAction, { type: 'send-party' }> => a.type === 'send-party');
   const goingOut = new Set(sending ? [...sending.add, ...(sending.party_id === null ? [] : v.parties.find((p) => p.id === sending.party_id)?.members ?? [])] : []);
   const atHome = (m: PolicyMember) => !goingOut.has(m.id) && (m.party_id === null || v.parties.find((p) => p.id === m.party_id)?.status === 'formed');
-  const hiring = actions.some((a) => a.type === 'hire');
-  // A veteran whose career is over goes, one a day, when it is at home: released, it leaves
-  // the living as careers end. Kept on, the world's members served for ever and grew
-  // without bound, and no quest of the world carried risk for them.
-  const veteran = v.members.filter((m) => m.career_end_day != null && m.career_end_day <= v.day && atHome(m)).sort((a, b) => a.career_end_day! - b.career_end_day! || a.id - b.id)[0];
-  if (veteran && !hiring) actions.push({ type: 'release', adventurer_id: veteran.id });
-  else if (org.treasury < org.daily_maintenance * LEAN_DAYS) {
+  // (A veteran whose career is over leaves by itself, once home: actors/adventurer/rules.ts decideRetirement.)
+  if (org.treasury < org.daily_maintenance * LEAN_DAYS) {
     // Lean days: it lets its weakest idle adventurer go.
     const idle = v.members.filter((m) => m.party_id === null && atHome(m)).sort((a, b) => a.strength - b.strength || a.id - b.id)[0];
     if (idle) actions.push({ type: 'release', adventurer_id: idle.id });

@@ -231,7 +231,9 @@ export function decideCancelProject(state: OrganizationState, agentId: number, d
 }
 
 export function decideEmploy(state: OrganizationState, c: EmployCommand): Decision<OrganizationEvent> {
-  const refused = checkControl(state, c.agent_id, c.op);
+  // An adventurer whose career is over leaves of its own accord: no agent's say is asked.
+  const ownAccord = c.type === 'unemploy' && c.career_over === true;
+  const refused = ownAccord ? (state ? null : notFound('organization not found')) : checkControl(state, c.agent_id, c.op);
   if (refused) return refused;
   if (applied(state!, c.op)) return accept();
   const employed = state!.employees.includes(c.adventurer_id);

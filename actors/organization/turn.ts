@@ -6,7 +6,6 @@
 // another, in id order, so that two worlds with the same seed unfold alike.
 import type { Entities } from '../ports/entities';
 import type { ReadModel } from '../ports/store';
-import { careerEndDay } from '../adventurer/rules';
 import { SEEDED_ORGANIZATIONS } from '../world/generate';
 import { founding, foundsToday, type ProsperityMarket, type ProsperityPlace } from '../world/founding';
 import type { EstablishmentLike } from './establishments';
@@ -31,9 +30,9 @@ export async function worldOrganizationsTurn(
     const org = await read.row<Row>('organization', id);
     if (!org || org.status !== 'active' || org.agent_id !== null) continue;
     const quests = await read.list<PolicyQuest>('liveQuests');
-    const members = (await Promise.all(org.employees.map((a) => read.row<PolicyMember & { joined_day?: number }>('adventurer', a))))
-      .filter((m): m is PolicyMember & { joined_day?: number } => !!m)
-      .map(({ id, strength, injured_until, party_id, joined_day }) => ({ id, strength, injured_until, party_id, career_end_day: joined_day === undefined ? null : careerEndDay(id, joined_day) }));
+    const members = (await Promise.all(org.employees.map((a) => read.row<PolicyMember>('adventurer', a))))
+      .filter((m): m is PolicyMember => !!m)
+      .map(({ id, strength, injured_until, party_id }) => ({ id, strength, injured_until, party_id }));
     const view: PolicyView = {
       seed, day,
       org: { id, name: org.name, treasury: org.treasury, reputation: org.reputation, location_id: org.location_id, travel: org.travel, holdings: org.holdings, daily_maintenance: org.daily_maintenance },

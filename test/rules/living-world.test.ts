@@ -7,15 +7,15 @@ import {
 } from '../../actors/location/market';
 import { decideDay as decideLocationDay, decideSeed, evolve as evolveLocation } from '../../actors/location/rules';
 import { DANGER_SPREAD, dangerMet, outcomeFor, outcomeOdds } from '../../actors/quest/rules';
-import { CAREER_DAYS, careerDays, decideDay as decideAdventurerDay, dueDay, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
-import type { Adventurer, AdventurerState } from '../../actors/adventurer/messages';
+import { CAREER_DAYS, NO_AGENT, careerDays, decideDay as decideAdventurerDay, decideEmploymentAnswer, decideHire, decideRetirement, dueDay, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import type { Adventurer, AdventurerEvent } from '../../actors/adventurer/messages';
 import { RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL, recruits, seededQuest } from '../../actors/world/quest-board';
 import { LEAN_DAYS } from '../../actors/organization/policy';
 import {
   ESTABLISHMENT_FAMILIES, INCOME_MAX_PAYING, INCOME_PER_DAY, RECRUITMENT_MAX, SAFETY_DANGER_CUT, SAFETY_MAX_CUT, TRAVEL_DAY_CUT, TRAVEL_MAX_CUT,
   establishmentIncome, establishmentRole, recruitmentBonus, safetyCut, travelCut,
 } from '../../actors/organization/establishments';
-import { decideDay as decideOrganizationDay, decideFound, decideStartProject, evolve as evolveOrganization } from '../../actors/organization/rules';
+import { decideDay as decideOrganizationDay, decideEmploy, decideFound, decideStartProject, evolve as evolveOrganization } from '../../actors/organization/rules';
 import { ESTABLISHMENT_MIN_BUDGET, WORKER_OUTPUT, workersRequired } from '../../actors/organization/projects';
 import { EFFECT_KINDS, locationModifiers } from '../../actors/world-event/effects';
 import type { OrganizationState } from '../../actors/organization/messages';
@@ -148,13 +148,46 @@ describe('a living world: rules', () => {
       assert.equal(dueDay(dead), null);
     });
 
-    it('employed, it works on past its career (no settling until it is out of work), then dies', () => {
-      const hired = evolveAdventurer(appeared, { type: 'hired', day: 2, organization_id: 3, agent_id: 1 }) as Adventurer;
-      assert.equal(dueDay(hired), null);
-      assert.deepEqual(decideAdventurerDay(hired, 500), { events: [] }, 'an employed adventurer is not taken');
-      const released = evolveAdventurer(hired, { type: 'released', day: 400, organization_id: 3, agent_id: 1, reason: 'released by the organization' }) as AdventurerState;
-      assert.equal(dueDay(released!), appeared.career_end_day);
-      assert.equal((decideAdventurerDay(released, 401) as { events: Array<{ type: string }> }).events[0].type, 'aged-out');
+    it('employed, it is settled from the day its career ends; at home, it leaves its organization of its own accord (no agent\'s), then dies', () => {
+      const hired = evolveAdventurer(appeared, { type: 'hired', day: 2, organization_id: 3, agent_id: 1, organization_name: 'Guild' }) as Adventurer;
+      const end = appeared.career_end_day!;
+      assert.equal(dueDay(hired), end, 'settled the day its career ends, employed or not');
+      assert.deepEqual(decideRetirement(hired, end - 1, false, 'Guild'), { events: [] }, 'not a day before');
+      assert.deepEqual(decideRetirement(hired, end, true, 'Guild'), { events: [] }, 'not while away with its party');
+      const begun = decideRetirement(hired, end + 3, false, 'Guild') as { events: AdventurerEvent[] };
+      assert.deepEqual(begun.events, [{ type: 'employment-begun', day: end + 3, change: 'release', organization_id: 3, agent_id: NO_AGENT, op: 'adventurer:7:employment:1', organization_name: 'Guild', career_over: true }]);
+      const leaving = evolveAdventurer(hired, begun.events[0]) as Adventurer;
+      assert.equal(dueDay(leaving), null, 'nothing more to settle while its release is under way');
+      assert.deepEqual(decideRetirement(leaving, end + 4, false), { events: [] }, 'one release at a time');
+      // The organization agrees: it leaves, naming no agent, and dies of old age the same day.
+      const left = decideEmploymentAnswer(leaving, { ok: true }) as { events: AdventurerEvent[] };
+      assert.deepEqual(left.events, [{ type: 'released', day: end + 3, organization_id: 3, agent_id: null, reason: 'its career is over', organization_name: 'Guild' }]);
+      const free = evolveAdventurer(leaving, left.events[0]) as Adventurer;
+      assert.deepEqual((decideAdventurerDay(free, end + 3) as { events: AdventurerEvent[] }).events, [{ type: 'aged-out', day: end + 3 }]);
+      // Refused (its party set out meanwhile), it stays, and tries again on a later day.
+      const refused = decideEmploymentAnswer(leaving, { ok: false, refusal: { status: 409, detail: 'away with the party' } }) as { events: AdventurerEvent[] };
+      const stays = evolveAdventurer(leaving, refused.events[0]) as Adventurer;
+      assert.equal(stays.status, 'employed');
+      assert.equal(dueDay(stays), end);
+      assert.equal((decideRetirement(stays, end + 4, false) as { events: AdventurerEvent[] }).events.length, 1);
+    });
+
+    it('past its career, it can be hired no more', () => {
+      const hire = { type: 'hire' as const, organization_id: 3, agent_id: 1 };
+      assert.equal((decideHire(appeared, { ...hire, day: appeared.career_end_day! - 1 }) as { events: unknown[] }).events.length, 1);
+      const refused = decideHire(appeared, { ...hire, day: appeared.career_end_day! }) as { refusal: { status: number; detail: string } };
+      assert.equal(refused.refusal.status, 409);
+      assert.match(refused.refusal.detail, /career ended on day \d+; it takes no more work/);
+    });
+
+    it('its organization lets it go without its agent, unless it is away with a party', () => {
+      const found = decideFound(null, { type: 'found', id: 3, agent_id: 5, name: 'Guild', kind: 'adventuring company', location_id: 'emberfall', description: '', goals: '', motto: '', day: 1 }) as { events: never[] };
+      const org = { ...found.events.reduce(evolveOrganization, null as OrganizationState)!, employees: [7] };
+      const ask = { type: 'unemploy' as const, agent_id: NO_AGENT, day: 50, adventurer_id: 7, op: 'adventurer:7:employment:2' };
+      assert.equal((decideEmploy(org, ask) as { refusal: { status: number } }).refusal.status, 403, 'no agent\'s release without the career\'s end');
+      assert.deepEqual((decideEmploy(org, { ...ask, career_over: true }) as { events: unknown[] }).events, [{ type: 'adventurer-left', day: 50, agent_id: NO_AGENT, adventurer_id: 7, op: 'adventurer:7:employment:2' }]);
+      const away = { ...org, parties: [{ id: 4, name: 'Guild Party 40', status: 'dispatched', members: [7], quest_id: 9 }] } as typeof org;
+      assert.equal((decideEmploy(away, { ...ask, career_over: true }) as { refusal: { status: number } }).refusal.status, 409);
     });
 
     it('newcomers keep arriving: often while few look for work, sometimes while many do; recruiting establishments add to it', () => {

@@ -98,20 +98,6 @@ describe('the policy of an organization no agent controls', () => {
     assert.equal(actions.some((a) => a.type === 'release'), false);
   });
 
-  it('lets a veteran whose career is over go, one a day and only when it is at home, so that it leaves the living', () => {
-    const members = [member(1, 90, { career_end_day: 8 }), member(2, 80, { career_end_day: 9 }), member(3, 10, { career_end_day: 30 })];
-    assert.deepEqual(decideTurn(view({ members })).filter((a) => a.type === 'release'), [{ type: 'release', adventurer_id: 1 }], 'the longest past its career first, even with gold in hand');
-    // A member of a party away on a quest cannot be released; one of a party at home can (it leaves the party).
-    const away = view({ members: [member(1, 90, { career_end_day: 8, party_id: 4 }), member(3, 10, { career_end_day: 30 })], parties: [{ id: 4, status: 'dispatched', members: [1], quest_id: 7 }] });
-    assert.equal(decideTurn(away).some((a) => a.type === 'release'), false);
-    const home = view({ members: [member(1, 90, { career_end_day: 8, party_id: 4 })], parties: [{ id: 4, status: 'formed', members: [1], quest_id: null, returned_day: 9 }] });
-    assert.deepEqual(decideTurn(home).filter((a) => a.type === 'release'), [{ type: 'release', adventurer_id: 1 }]);
-    // Not while its career lasts, and not on a day it hires (one hiring or release a day).
-    assert.equal(decideTurn(view({ members: [member(3, 10, { career_end_day: 30 })] })).some((a) => a.type === 'release'), false);
-    const hiringDay = decideTurn(view({ members: [member(1, 90, { career_end_day: 8 })], available: [{ id: 5, strength: 12 }] }));
-    assert.deepEqual(hiringDay.filter((a) => a.type === 'hire' || a.type === 'release'), [{ type: 'hire', adventurer_id: 5 }]);
-  });
-
   it('buys what sells dearer elsewhere, sells where the price is (nearly) the best, and carries its goods to the best market', () => {
     const markets = [
       { location_id: 'emberfall', resource: 'food', price: 2, supply: 4000 },
