@@ -63,7 +63,7 @@ const askQuest = (s: Services, id: number, c: QuestCommand) => s.entities.ask('q
 export const questRoutes = [
   ...(['hire', 'release'] as const).map((verb) => route({
     method: 'POST', path: `/api/adventurers/${verb}`, auth: 'agent', body: HireCreate,
-    summary: verb === 'hire' ? `Hire an available adventurer: its hiring_fee now (${HIRING_FEE_BASE} gold plus ${HIRING_FEE_PER_LEVEL} a level above the first), then 2 gold a day while employed.` : 'Release one of your adventurers; a member of a party leaves the party too, but not while the party is away on a quest (409).',
+    summary: verb === 'hire' ? `Hire an available adventurer: its hiring_fee now (${HIRING_FEE_BASE} gold plus ${HIRING_FEE_PER_LEVEL} a level above the first), then 2 gold a day while employed, until its career_end_day: then it leaves of its own accord once home (not while away on a quest) and dies of old age; past it, nobody can hire it (409).` : 'Release one of your adventurers; a member of a party leaves the party too, but not while the party is away on a quest (409).',
     async handle({ body, caller }, s) {
       const org = await controlledOrganization(s, body.organization_id, caller);
       await mustExist(s, 'adventurer', body.adventurer_id);
