@@ -42,7 +42,8 @@ function chronicle(e: AdventurerEvent, after: AdventurerState, before?: Adventur
     case 'recovered':
       return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: employers, summary: `${after.name} recovered from injuries`, data }];
     case 'aged-out':
-      return [{ day: e.day, category: 'death', agent_id: null, organization_ids: [], summary: `${after.name} died of old age`, data: { ...data, cause: 'old age' } }];
+      // One that has just left its organization at the end of its career ends that organization's story of it too.
+      return [{ day: e.day, category: 'death', agent_id: null, organization_ids: e.organization_id === undefined ? [] : [e.organization_id], summary: `${after.name} died of old age`, data: { ...data, cause: 'old age' } }];
     case 'employment-begun':
     case 'employment-abandoned':
     case 'joining-begun':
@@ -91,7 +92,7 @@ async function continuePending(state: AdventurerState, io: EntityIO): Promise<Ou
   if (!agreed.ok) return { events: d.events, refusal: agreed.refusal };
   if (m?.change === 'hire') return { events: d.events, andThen: (s) => confirmEmployer(s, io, m.organization_id) };
   // Gone from its organization at the end of its career, it dies of old age (decideDay).
-  if (m?.career_over) return { events: d.events, andThen: async (s) => decideDay(s, m.day) };
+  if (m?.career_over) return { events: d.events, andThen: async (s) => decideDay(s, m.day, m.organization_id) };
   return { events: d.events };
 }
 

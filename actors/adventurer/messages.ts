@@ -87,8 +87,8 @@ export interface QuestEndured {
   experience: number; levels_gained: number; strength_gained: number; injury_days: number; died: boolean; bonds: Record<string, number>;
 }
 export interface Recovered { type: 'recovered'; day: number }
-/** Its career over and out of work (or just gone from its organization), it dies of old age. */
-export interface AgedOut { type: 'aged-out'; day: number }
+/** Its career over and out of work (or just gone from its organization, `organization_id`), it dies of old age. */
+export interface AgedOut { type: 'aged-out'; day: number; organization_id?: number }
 
 /**
  * The intent of a hiring or release, recorded before the organization is asked: the

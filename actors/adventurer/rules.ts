@@ -178,9 +178,12 @@ export function decideQuestOutcome(state: AdventurerState, c: QuestOutcomeComman
   });
 }
 
-export function decideDay(state: AdventurerState, day: number): Decision<AdventurerEvent> {
+/** The adventurer's day: one out of work past its career dies of old age (naming the organization it has just left, `left`, if any); wounds heal. */
+export function decideDay(state: AdventurerState, day: number, left?: number): Decision<AdventurerEvent> {
   if (!state || state.status === 'dead') return accept();
-  if (state.status === 'available' && !state.employment && state.career_end_day !== undefined && state.career_end_day <= day) return accept({ type: 'aged-out', day });
+  if (state.status === 'available' && !state.employment && state.career_end_day !== undefined && state.career_end_day <= day) {
+    return accept({ type: 'aged-out', day, ...(left === undefined ? {} : { organization_id: left }) });
+  }
   if (state.injured_until === null || state.injured_until > day) return accept();
   return accept({ type: 'recovered', day });
 }

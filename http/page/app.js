@@ -5,6 +5,8 @@
 
 (() => {
   const FEED_MAX = 100;
+  const CATCH_UP_PAGES = 5;
+  const CATCH_UP_NOTABLE = 30;
   const REFRESH_DELAY_MS = 400;
   const MAP = { width: 960, height: 440, margin: 80 };
   const SVG = 'http://www.w3.org/2000/svg';
@@ -284,10 +286,11 @@
   /**
    * What every day brings whatever anyone does: each organization's upkeep, each market's
    * prices, the monsters of each wild place breeding. In a lone world that is most of the
-   * history, so the feed hides it unless asked (monsters slain on a quest, new goods at a
-   * market and the day's beginning are not routine).
+   * history, so the feed hides it unless asked (upkeep an organization could not pay in
+   * full, monsters slain on a quest, new goods at a market and the day's beginning are not
+   * routine).
    */
-  const isRoutine = (e) => e.category === 'maintenance'
+  const isRoutine = (e) => (e.category === 'maintenance' && !(e.data != null && e.data.unpaid > 0))
     || (e.category === 'market' && e.data != null && e.data.prices != null)
     || (e.category === 'monsters' && e.data != null && e.data.change == null && e.data.quest_id == null);
 
@@ -339,8 +342,22 @@
     };
   }
 
+  /**
+   * The recent history: pages of 100 back from the newest (at most CATCH_UP_PAGES, none older
+   * than what the feed holds) until CATCH_UP_NOTABLE events that are not routine were read,
+   * so a day of upkeep does not leave the feed nearly empty. Added oldest first.
+   */
   async function catchUp() {
-    const events = await getJson(`/api/events?limit=100`);
+    const events = [];
+    let notable = 0;
+    let before = '';
+    for (let page = 0; page < CATCH_UP_PAGES && notable < CATCH_UP_NOTABLE; page++) {
+      const got = await getJson(`/api/events?limit=100${before}`);
+      events.push(...got);
+      notable += got.filter((e) => !isRoutine(e)).length;
+      if (got.length < 100 || got[got.length - 1].id <= lastId) break;
+      before = `&before_id=${got[got.length - 1].id}`;
+    }
     for (const e of events.reverse()) addEvent(e);
   }
 

@@ -141,6 +141,33 @@ describe('the spectator page in Chromium', function () {
     await page.close();
   });
 
+  it('shows an upkeep an organization could not pay in full, and reads back past a day of routine to find what is not', async () => {
+    // One organization puts nearly all its gold into a reward: its next upkeep is paid only in part.
+    const short = await foundOrg(w, 'Thin Purse Traders', 'merchant company');
+    const reward = short.org.treasury - 1;
+    const posted = await w.post('/api/quests', { requester_id: short.org.id, title: 'Everything on one quest', description: 'All we have for whoever does it.', location_id: 'emberfall', reward, deadline_days: 30 }, short.key);
+    assert.equal(posted.status, 201, posted.text);
+    // A hundred more organizations: their upkeep pushes the day's beginning out of the newest hundred events.
+    for (let i = 0; i < 100; i++) await foundOrg(w, `Crowd Company ${i}`, 'merchant company');
+    const day = await w.tick();
+    const newest = (await w.get('/api/events?limit=100')).body as Array<{ id: number; category: string; summary: string }>;
+    const began = (await w.get(`/api/events?category=world&limit=5`)).body as Array<{ id: number; summary: string }>;
+    const dayBegan = began.find((e) => e.summary === `Day ${day} began`)!;
+    assert.ok(dayBegan && !newest.some((e) => e.id === dayBegan.id), 'the day\'s beginning is older than the newest hundred');
+    assert.ok(newest.filter((e) => e.category === 'maintenance').length >= 80, 'most of the newest hundred are upkeep');
+    const unpaid = ((await w.get(`/api/events?organization_id=${short.org.id}&category=maintenance&limit=5`)).body as Array<{ id: number; summary: string }>)
+      .find((e) => /could pay only/.test(e.summary));
+    assert.ok(unpaid, 'the upkeep was paid in part');
+    const { page, problems } = await openPage(browser, `${w.url}/`);
+    await page.waitForSelector('#live[data-state="live"]');
+    const item = (id: number) => page.locator(`#feed li[data-id="${id}"]`);
+    await item(dayBegan.id).waitFor({ timeout: 10_000 });
+    assert.equal(await item(dayBegan.id).isVisible(), true, 'the day\'s beginning, read from an older page, is shown');
+    assert.equal(await item(unpaid.id).isVisible(), true, 'the upkeep paid in part is shown, the box unticked');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('is readable on a phone: nothing wider than the screen', async () => {
     const { page, problems } = await openPage(browser, `${w.url}/`, { width: 390, height: 844 });
     await page.waitForSelector('#markets tbody tr');

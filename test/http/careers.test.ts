@@ -82,7 +82,7 @@ describe('the end of an employed adventurer\'s career', function () {
     assert.equal(gone.party_id, null);
     assert.ok(!(await organization(owner.org.id)).employees.includes(traveller.id));
     const told = await historyOf(traveller.id);
-    assert.ok(told.some((e) => e.day === day && e.summary === `${traveller.name} left Old Hands Company (its career is over)` && e.agent_id === null), JSON.stringify(told));
+    assert.deepEqual(told.filter((e) => e.day === day).map((e) => [e.summary, e.agent_id]).reverse(), [[`${traveller.name} left Old Hands Company (its career is over)`, null], [`${traveller.name} died of old age`, null]], JSON.stringify(told));
   });
 
   it('at home when its career ends, it leaves its organization of its own accord that day and dies of old age', async () => {
@@ -95,7 +95,8 @@ describe('the end of an employed adventurer\'s career', function () {
     const left = told.find((e) => e.summary === `${stayer.name} left Old Hands Company (its career is over)`);
     assert.ok(left && left.day === stayer.career_end_day && left.agent_id === null && left.organization_ids.includes(owner.org.id), JSON.stringify(told));
     const deaths = (await w.get<HistoryEvent[]>('/api/events?category=death&limit=100')).body.filter((e) => e.data?.adventurer_id === stayer.id);
-    assert.deepEqual(deaths.map((e) => [e.day, e.summary]), [[stayer.career_end_day, `${stayer.name} died of old age`]]);
+    assert.deepEqual(deaths.map((e) => [e.day, e.summary, e.organization_ids]), [[stayer.career_end_day, `${stayer.name} died of old age`, [owner.org.id]]], 'its death is in the story of the organization it has just left');
+    assert.ok(left.id < deaths[0].id, 'it left, then died');
   });
 
   it('keeps the books whole', async () => {

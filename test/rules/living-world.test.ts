@@ -163,7 +163,7 @@ describe('a living world: rules', () => {
       const left = decideEmploymentAnswer(leaving, { ok: true }) as { events: AdventurerEvent[] };
       assert.deepEqual(left.events, [{ type: 'released', day: end + 3, organization_id: 3, agent_id: null, reason: 'its career is over', organization_name: 'Guild' }]);
       const free = evolveAdventurer(leaving, left.events[0]) as Adventurer;
-      assert.deepEqual((decideAdventurerDay(free, end + 3) as { events: AdventurerEvent[] }).events, [{ type: 'aged-out', day: end + 3 }]);
+      assert.deepEqual((decideAdventurerDay(free, end + 3, 3) as { events: AdventurerEvent[] }).events, [{ type: 'aged-out', day: end + 3, organization_id: 3 }], 'its death names the organization it has just left');
       // Refused (its party set out meanwhile), it stays, and tries again on a later day.
       const refused = decideEmploymentAnswer(leaving, { ok: false, refusal: { status: 409, detail: 'away with the party' } }) as { events: AdventurerEvent[] };
       const stays = evolveAdventurer(leaving, refused.events[0]) as Adventurer;
