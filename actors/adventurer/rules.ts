@@ -86,11 +86,14 @@ export function decideHire(state: AdventurerState, c: HireCommand): Decision<Adv
   return accept({ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: c.agent_id, reason: 'released by the organization', ...named(c.organization_name) });
 }
 
+/** The name of the organization's side of the adventurer's next hiring or release (applied once). */
+const nextEmploymentOp = (a: Adventurer) => `adventurer:${a.id}:employment:${(a.employment_changes ?? 0) + 1}`;
+
 /** The intent of a hiring or release the adventurer agrees to: decided as before, recorded first. */
 export function decideBeginEmployment(state: AdventurerState, c: HireCommand): Decision<AdventurerEvent> {
   const d = decideHire(state, c);
   if ('refusal' in d) return d;
-  const op = `adventurer:${state!.id}:employment:${(state!.employment_changes ?? 0) + 1}`;
+  const op = nextEmploymentOp(state!);
   // A hiring names its fee, so that the organization, asked again after a crash, charges what was first asked.
   const fee = c.type === 'hire' ? { fee: hiringFee(state!) } : {};
   return accept({ type: 'employment-begun', day: c.day, change: c.type, organization_id: c.organization_id, agent_id: c.agent_id, op, ...named(c.organization_name), ...fee });
@@ -127,7 +130,7 @@ export const NO_AGENT = 0;
  */
 export function decideRetirement(state: AdventurerState, day: number, awayWithParty: boolean, organizationName?: string): Decision<AdventurerEvent> {
   if (!state || state.status !== 'employed' || state.organization_id === null || state.employment || state.joining || !careerOver(state, day) || awayWithParty) return accept();
-  const op = `adventurer:${state.id}:employment:${(state.employment_changes ?? 0) + 1}`;
+  const op = nextEmploymentOp(state);
   return accept({ type: 'employment-begun', day, change: 'release', organization_id: state.organization_id, agent_id: NO_AGENT, op, ...named(organizationName), career_over: true });
 }
 
@@ -181,7 +184,7 @@ export function decideQuestOutcome(state: AdventurerState, c: QuestOutcomeComman
 /** The adventurer's day: one out of work past its career dies of old age (naming the organization it has just left, `left`, if any); wounds heal. */
 export function decideDay(state: AdventurerState, day: number, left?: number): Decision<AdventurerEvent> {
   if (!state || state.status === 'dead') return accept();
-  if (state.status === 'available' && !state.employment && state.career_end_day !== undefined && state.career_end_day <= day) {
+  if (state.status === 'available' && !state.employment && careerOver(state, day)) {
     return accept({ type: 'aged-out', day, ...(left === undefined ? {} : { organization_id: left }) });
   }
   if (state.injured_until === null || state.injured_until > day) return accept();

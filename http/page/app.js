@@ -5,6 +5,8 @@
 
 (() => {
   const FEED_MAX = 100;
+  /** The longest page of history the API gives. */
+  const EVENTS_PAGE = 100;
   const CATCH_UP_PAGES = 5;
   const CATCH_UP_NOTABLE = 30;
   const REFRESH_DELAY_MS = 400;
@@ -343,7 +345,7 @@
   }
 
   /**
-   * The recent history: pages of 100 back from the newest (at most CATCH_UP_PAGES, none older
+   * The recent history: pages of EVENTS_PAGE back from the newest (at most CATCH_UP_PAGES, none older
    * than what the feed holds) until CATCH_UP_NOTABLE events that are not routine were read,
    * so a day of upkeep does not leave the feed nearly empty. Added oldest first.
    */
@@ -352,10 +354,10 @@
     let notable = 0;
     let before = '';
     for (let page = 0; page < CATCH_UP_PAGES && notable < CATCH_UP_NOTABLE; page++) {
-      const got = await getJson(`/api/events?limit=100${before}`);
+      const got = await getJson(`/api/events?limit=${EVENTS_PAGE}${before}`);
       events.push(...got);
       notable += got.filter((e) => !isRoutine(e)).length;
-      if (got.length < 100 || got[got.length - 1].id <= lastId) break;
+      if (got.length < EVENTS_PAGE || got[got.length - 1].id <= lastId) break;
       before = `&before_id=${got[got.length - 1].id}`;
     }
     for (const e of events.reverse()) addEvent(e);
