@@ -71,6 +71,18 @@ export function offsetPageOf<T>(rows: T[], query: { limit: number; offset: numbe
   return new Page(items, rows.length > query.offset + query.limit ? { offset: String(query.offset + query.limit), limit: String(query.limit) } : null);
 }
 
+/**
+ * A page of a listing read newest first (QuerySpec.newestBy) from the store, after skipping
+ * `offset` rows: only the page's rows are read, one more to learn whether more follow, and
+ * none is parsed. The next page skips the rows of this one too.
+ */
+export async function readNewestJsonPage(read: ReadModel, name: QueryName, query: { limit: number; offset: number }, arg?: string | number): Promise<JsonPage> {
+  const rows = await read.listNewestJson(name, arg, query.offset, query.limit + 1);
+  const items = rows.slice(0, query.limit);
+  return new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
+    rows.length > query.limit ? { offset: String(query.offset + query.limit), limit: String(query.limit) } : null, items.length);
+}
+
 /** The URL of the next page: the request's own path and query, with the paging fields replaced. */
 export function nextPageUrl(url: string, next: Record<string, string>): string {
   const [path, search = ''] = url.split('?', 2);

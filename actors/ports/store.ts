@@ -64,15 +64,24 @@ export interface Writes {
 
 /**
  * A named query: rows of one kind, optionally those whose `by` column equals the
- * argument, optionally only those in the listed statuses. Rows come in id order
+ * argument, optionally only those in the listed statuses (a `by: 'status'` query takes the
+ * status as its argument instead, for a listing filtered by the status a request names;
+ * only for kinds whose status is already indexed, so that no older world's rows lack it). Rows come in id order
  * (`compareIds`: integer ids numerically, string ids by name). `due_by` queries take a
  * day and return the rows whose due_day is at most that day. A row whose filtered column
  * is null never matches.
  */
 export interface QuerySpec {
   kind: string;
-  by?: 'location_id' | 'organization_id' | 'agent_id' | 'due_by';
+  /** The column the argument is compared with: a place, an organization, an agent, a status (one of a kind's, asked for by a request), or `due_by`. */
+  by?: 'location_id' | 'organization_id' | 'agent_id' | 'status' | 'due_by';
   status?: readonly string[];
+  /**
+   * The document's field that holds the day a row was made: the query can also be read
+   * newest first (ReadModel.listNewestJson), through an index of every adapter, so that a
+   * page of a listing as long as the world's correspondence is read without the rest.
+   */
+  newestBy?: 'sent_day';
 }
 
 /** Every access path of the read model. Adding one means adding its index to every adapter. */
@@ -101,6 +110,7 @@ export const QUERIES = {
   projectsOf: { kind: 'project', by: 'organization_id' },
   projectsAt: { kind: 'project', by: 'location_id' },
   activeProjectsAt: { kind: 'project', by: 'location_id', status: ['active'] },
+  projectsInStatus: { kind: 'project', by: 'status' },
   productionPlans: { kind: 'production' },
 
   contracts: { kind: 'contract' },
@@ -114,6 +124,7 @@ export const QUERIES = {
   alliancesProposedBy: { kind: 'alliance', by: 'organization_id' },
   alliancesOfferedTo: { kind: 'alliance', by: 'agent_id' },
   liveAlliancesProposedBy: { kind: 'alliance', by: 'organization_id', status: ['proposed', 'active'] },
+  alliancesInStatus: { kind: 'alliance', by: 'status' },
 
   parties: { kind: 'party' },
   partiesOf: { kind: 'party', by: 'organization_id' },
@@ -128,9 +139,10 @@ export const QUERIES = {
   questsAt: { kind: 'quest', by: 'location_id' },
   openQuestsAt: { kind: 'quest', by: 'location_id', status: ['open'] },
   questsDue: { kind: 'quest', by: 'due_by' },
+  questsInStatus: { kind: 'quest', by: 'status' },
 
-  messages: { kind: 'message' },
-  publicMessages: { kind: 'message', status: ['public', 'chronicle'] },
+  messages: { kind: 'message', newestBy: 'sent_day' },
+  publicMessages: { kind: 'message', status: ['public', 'chronicle'], newestBy: 'sent_day' },
   /** A message row keeps its sender in organization_id and its recipient in agent_id. */
   messagesFrom: { kind: 'message', by: 'organization_id' },
   privateMessagesTo: { kind: 'message', by: 'agent_id', status: ['private'] },
@@ -169,6 +181,15 @@ export function compareIds(a: string | number, b: string | number): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/**
+ * The order of a listing newest first (QuerySpec.newestBy): the later day first, and within
+ * a day the listings' order reversed (compareIds), so that of two messages sent the same day
+ * the one with the higher id, sent later, comes first.
+ */
+export function compareNewest(a: { id: string | number; day: number }, b: { id: string | number; day: number }): number {
+  return b.day - a.day || compareIds(b.id, a.id);
+}
+
 export interface HistoryQuery {
   limit: number;
   category?: string;
@@ -204,6 +225,12 @@ export interface ReadModel {
   listJson(query: QueryName, arg?: string | number): Promise<string[]>;
   /** One page as `listPage` reads it, each row's id and its document as stored (JSON text); a store may give the same rows to every reader, so none may change them. */
   listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<readonly StoredRow[]>;
+  /**
+   * A page of a named query that can be read newest first (its spec's `newestBy`): the rows in
+   * that order (compareNewest), after skipping `offset` of them, at most `limit`, each row's id
+   * and its document as stored. Only the page is read where the adapter keeps that order.
+   */
+  listNewestJson(query: QueryName, arg: string | number | undefined, offset: number, limit: number): Promise<readonly StoredRow[]>;
   /** The ids of a named query's rows, as stored (text), in id order. */
   ids(query: QueryName, arg?: string | number): Promise<string[]>;
   count(query: QueryName, arg?: string | number): Promise<number>;

@@ -5,9 +5,10 @@ import {
   AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, RelationshipsQuery
 } from '../../codecs/requests';
 import { pairKey } from '../../actors/relationship/rules';
+import { compareNewest } from '../../actors/ports/store';
 import { controlledOrganization, organizationRow, plannedWhereItStands, proposalCounterparty, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { offsetPageOf, Page, pageOf, readPage } from '../paging';
+import { offsetPageOf, Page, pageOf, pageOfOneMore, readNewestJsonPage, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -15,7 +16,9 @@ interface MessageRow { id: number | string; sent_day: number; deliver_day: numbe
 
 const summary = (o: OrganizationRow | undefined) => (o ? { id: o.id, name: o.name, status: o.status, location_id: o.location_id, agent_id: o.agent_id } : null);
 
-const newestFirst = <T extends MessageRow>(rows: T[]) => rows.sort((a, b) => b.sent_day - a.sent_day || String(b.id).localeCompare(String(a.id), undefined, { numeric: true }));
+/** Newest first, in the order the store's newest-first listings keep (compareNewest). */
+const newestFirst = <T extends MessageRow>(rows: T[]) =>
+  rows.map((m) => ({ m, id: m.id, day: m.sent_day })).sort(compareNewest).map((r) => r.m);
 
 /**
  * Days a private message takes between two places: immediate in the same place, else the
@@ -32,12 +35,14 @@ export function deliveryDelay(places: RouteGraphNode[], from: string, to: string
 
 /** Trust scores between organizations, one record per pair that has any, in the order of the pair's ids. */
 export async function relationships(s: Services) {
-  const orgs = await s.read.list<OrganizationRow>('organizations');
+  // Only each organization's id and trust are kept of its row; pairs are looked up by id.
+  const orgs = await s.read.list<{ id: number; trust: Record<string, number> }>('organizations', undefined, (o: OrganizationRow) => ({ id: o.id, trust: o.trust ?? {} }));
+  const trustOf = new Map(orgs.map((o) => [o.id, o.trust]));
   const out: Array<{ id: string; organization_id: number; other_organization_id: number; organization_ids: number[]; trust: number }> = [];
   for (const o of orgs) {
-    for (const [other, trust] of Object.entries(o.trust ?? {})) {
+    for (const [other, trust] of Object.entries(o.trust)) {
       const b = Number(other);
-      if (o.id > b && orgs.some((x) => x.id === b && (x.trust ?? {})[String(o.id)] !== undefined)) continue;
+      if (o.id > b && trustOf.get(b)?.[String(o.id)] !== undefined) continue;
       out.push({ id: `${o.id}-${b}`, organization_id: o.id, other_organization_id: b, organization_ids: [o.id, b], trust });
     }
   }
@@ -77,6 +82,12 @@ async function pairListing<T extends PairRow>(s: Services, kind: 'contracts' | '
   if (query.organization_id === undefined && query.status === undefined) return readPage<T>(s.read, kind, query);
   if (query.organization_id !== undefined) return pageOf(await pairsOf<T>(s, kind, query.organization_id, query.status), query);
   const statuses = query.status!;
+  if (kind === 'alliances') {
+    // A page of each status asked for, merged: no more rows read than the page needs.
+    const pages = await Promise.all([...new Set(statuses)].map((status) => s.read.listPage<T>('alliancesInStatus', status, query.after_id, query.limit + 1)));
+    return pageOfOneMore(pages.flat().sort((a, b) => a.id - b.id), query.limit, (last) => ({ after_id: String(last.id) }));
+  }
+  // A contract's status is not indexed in every store (docs/decisions.md): the listing is read and filtered.
   return pageOf((await s.read.list<T>(kind)).filter((r) => statuses.includes(r.status)), query);
 }
 
@@ -187,7 +198,7 @@ export const diplomacyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/messages', auth: 'none', query: MessagesQuery, summary: 'Public broadcasts, rumors and chronicle reports, newest first.',
-    handle: async ({ query }, s) => offsetPageOf(newestFirst(await s.read.list<MessageRow>('publicMessages')), query),
+    handle: ({ query }, s) => readNewestJsonPage(s.read, 'publicMessages', query),
   }),
   route({
     method: 'GET', path: '/api/messages/inbox', auth: 'agent-read', query: MessagesQuery,
@@ -207,6 +218,6 @@ export const diplomacyRoutes = [
   }),
   route({
     method: 'GET', path: '/api/messages/investigation', auth: 'spectator', query: MessagesQuery, summary: 'Every message, private and undelivered ones included (spectators).',
-    handle: async ({ query }, s) => offsetPageOf(newestFirst(await s.read.list<MessageRow>('messages')), query),
+    handle: ({ query }, s) => readNewestJsonPage(s.read, 'messages', query),
   }),
 ];

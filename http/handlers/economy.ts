@@ -243,10 +243,11 @@ export const economyRoutes = [
         const rows = await s.read.list<Listed & { status: string; location_id: string }>('projectsOf', query.organization_id);
         return pageOf(rows.filter((p) => (query.status === undefined || p.status === query.status) && (here === undefined || p.location_id === here)), query);
       }
-      // Pages read as pages where a named query holds the set; ended projects by their place or among all, filtered.
+      // Pages read as pages where a named query holds the set; ended projects of a place by their place, filtered.
       if (query.status === undefined) return here === undefined ? readJsonPage(s.read, 'projects', query) : readJsonPage(s.read, 'projectsAt', query, here);
       if (query.status === 'active') return here === undefined ? readJsonPage(s.read, 'activeProjects', query) : readJsonPage(s.read, 'activeProjectsAt', query, here);
-      const rows = here === undefined ? await s.read.list<Listed & { status: string }>('projects') : await s.read.list<Listed & { status: string }>('projectsAt', here);
+      if (here === undefined) return readJsonPage(s.read, 'projectsInStatus', query, query.status);
+      const rows = await s.read.list<Listed & { status: string }>('projectsAt', here);
       return pageOf(rows.filter((p) => p.status === query.status), query);
     },
   }),

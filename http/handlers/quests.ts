@@ -168,13 +168,17 @@ export const questRoutes = [
     summary: 'Open, accepted and resolved quests (withdrawn ones only when asked for by status); filter by status, location_id, requester_id, min_reward and max_reward.',
     query: QuestsQuery,
     async handle({ query }, s) {
-      const filtered = query.status !== undefined || query.location_id !== undefined || query.requester_id !== undefined || query.min_reward !== undefined || query.max_reward !== undefined;
-      if (!filtered) return readJsonPage(s.read, 'questsListed', query);
-      // A place's quests are read by place; withdrawn ones, listed nowhere else, place by place.
-      const places = query.location_id !== undefined ? [query.location_id]
-        : query.status === 'withdrawn' ? (await s.read.list<{ id: string }>('locations')).map((l) => l.id) : null;
-      const rows = places === null ? await s.read.list<Listed & QuestRow>('questsListed')
-        : (await Promise.all(places.map((p) => s.read.list<Listed & QuestRow>('questsAt', p)))).flat();
+      const narrowed = query.requester_id !== undefined || query.min_reward !== undefined || query.max_reward !== undefined;
+      // Pages read as pages where a named query holds exactly the set asked for, so that a
+      // status's page is read without the world's other quests (resolved ones grow for ever).
+      if (!narrowed && query.location_id === undefined) {
+        return query.status === undefined ? readJsonPage(s.read, 'questsListed', query) : readJsonPage(s.read, 'questsInStatus', query, query.status);
+      }
+      if (!narrowed && query.status === 'open') return readJsonPage(s.read, 'openQuestsAt', query, query.location_id);
+      // Otherwise the fewest rows that hold the set (a place's, or a status's), filtered.
+      const rows = query.location_id !== undefined ? await s.read.list<Listed & QuestRow>('questsAt', query.location_id)
+        : query.status !== undefined ? await s.read.list<Listed & QuestRow>('questsInStatus', query.status)
+          : await s.read.list<Listed & QuestRow>('questsListed');
       const matching = rows.filter((q) => (query.status === undefined ? q.status !== 'withdrawn' : q.status === query.status)
         && (query.requester_id === undefined || q.requester_id === query.requester_id)
         && (query.min_reward === undefined || q.reward >= query.min_reward)

@@ -25,7 +25,7 @@ const NONE: IndexedColumns = { status: false, location: false, organization: fal
 const indexedByKind = new Map<string, IndexedColumns>();
 for (const spec of Object.values(QUERIES as Record<string, QuerySpec>)) {
   const c = indexedByKind.get(spec.kind) ?? { ...NONE };
-  if (spec.status) c.status = true;
+  if (spec.status || spec.by === 'status') c.status = true;
   if (spec.by === 'location_id') c.location = true;
   if (spec.by === 'organization_id') c.organization = true;
   if (spec.by === 'agent_id') c.agent = true;
@@ -93,6 +93,7 @@ export function byIndex(world: string, spec: QuerySpec, arg: string | number): {
     case 'location_id': return { column: 'k_location', value: indexValue(world, spec.kind, String(arg)) };
     case 'organization_id': return { column: 'k_organization', value: indexValue(world, spec.kind, integerArg(arg)) };
     case 'agent_id': return { column: 'k_agent', value: indexValue(world, spec.kind, integerArg(arg)) };
+    case 'status': return { column: 'k_status', value: indexValue(world, spec.kind, String(arg)) };
     default: throw new Error(`query by ${spec.by} has no index column`);
   }
 }

@@ -11,7 +11,7 @@
 // the id blocks in cassandra-ids.ts.
 import { Client, errors, types } from 'cassandra-driver';
 import {
-  QUERIES, compareIds, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
+  QUERIES, compareIds, compareNewest, type Credential, type EventStream, type HistoryEntry, type HistoryEvent, type HistoryQuery, type PersistedEvent,
   type PersistedSnapshot, type ProjectionRow, type StoredRow, type QueryName, type QuerySpec, type Store, type StoreEngine, type Writes,
 } from '../../actors/ports/store';
 import { OrderedWrites } from './ordered-writes';
@@ -813,6 +813,17 @@ export class CassandraStore implements Store {
     // Kept only if no batch landed while it was read (its rows may be on the page or not), and
     // none failed lately (it may still be applied, and no commit would say so).
     return this.pageCache && this.generation === generation && !this.doubted() ? this.pageCache.keep(query, arg, afterId, limit, page) : page;
+  }
+
+  /**
+   * Read whole and sorted here, as listPage is: Cassandra keeps no order across the
+   * partitions of a kind. Each document is parsed for its day alone.
+   */
+  async listNewestJson(query: QueryName, arg: string | number | undefined, offset: number, limit: number): Promise<readonly StoredRow[]> {
+    const field = (QUERIES[query] as QuerySpec).newestBy;
+    if (!field) throw new Error(`query ${query} is not listed newest first`);
+    const rows = (await this.select(query, arg, true)).map((r) => ({ id: r.id, doc: r.doc!, day: Number(JSON.parse(r.doc!)[field]) }));
+    return rows.sort(compareNewest).slice(offset, offset + limit).map((r) => ({ id: r.id, doc: r.doc }));
   }
 
   /** Whether a batch failed lately (FAILED_BATCH_DOUBT_MS): Cassandra may still apply it. */

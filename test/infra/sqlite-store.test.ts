@@ -178,6 +178,29 @@ describe('SQLite store and entity region', () => {
     for (const p of [oneStatus, twoStatuses, everyRow]) assert.doesNotMatch(p, /TEMP B-TREE/, p);
     await store.close();
   });
+
+  it('reads a page of the messages newest first from their index, without sorting them all', async () => {
+    const dir = tempDir();
+    const store = new SqliteStore(dir);
+    // 300 messages over 30 days, ten a day, written in no order.
+    const rows = Array.from({ length: 300 }, (_, i) => {
+      const id = ((i * 7) % 300) + 1;
+      return { kind: 'message', id, status: id % 3 === 0 ? 'private' : 'public', doc: { id, sent_day: Math.ceil(id / 10) } };
+    });
+    await store.engine.persist({ key: 'fixture', sequenceNumber: 1, createdAt: 0, data: {}, tags: [] } as any, { rows } as any);
+    const page = await store.listNewestJson('publicMessages', undefined, 2, 3);
+    assert.deepEqual(page.map((r) => r.id), ['296', '295', '293'], 'the third to fifth newest public messages (every third is private)');
+    // The plans of the store's own statements: the newest index gives the order.
+    const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
+    for (const name of ['messages', 'publicMessages'] as const) {
+      const statement = (store as unknown as { query(n: string): { newest: { source: string } } }).query(name).newest;
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(...(name === 'messages' ? ['message'] : ['message', 'public', 'chronicle']), 20, 0) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+      assert.match(plan, /USING INDEX entities_message_newest/, plan);
+      assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+    }
+    db.close();
+    await store.close();
+  });
 });
 
 /** A journal event of `key` at `sequenceNumber`, for persists made straight on the engine. */

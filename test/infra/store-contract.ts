@@ -9,7 +9,7 @@
 // over the same data; the tests of durability across a restart need it.
 import assert from 'assert/strict';
 import {
-  QUERIES, compareIds, type HistoryEntry, type IdempotencyRecord, type PersistedEvent, type ProjectionRow, type QueryName, type QuerySpec, type Store, type Writes,
+  QUERIES, compareIds, compareNewest, type HistoryEntry, type IdempotencyRecord, type PersistedEvent, type ProjectionRow, type QueryName, type QuerySpec, type Store, type Writes,
 } from '../../actors/ports/store';
 
 export interface OpenedStore {
@@ -183,7 +183,7 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         const spec: QuerySpec = QUERIES[name];
         const args = argumentsFor(spec);
         for (const arg of args) {
-          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listJson, listPage, listPageJson, ids and count give exactly the matching rows, in id order`, async () => {
+          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listJson, listPage, listPageJson, ids and count give exactly the matching rows, in id order${spec.newestBy ? `; listNewestJson newest first by ${spec.newestBy}` : ''}`, async () => {
             const store = ctx.current();
             const expected = rows.filter((r) => matches(spec, r, arg)).sort((a, b) => compareIds(a.id, b.id));
             const listed = await store.list<{ id: string | number; kind: string }>(name, arg);
@@ -214,6 +214,20 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
             assert.deepEqual(await store.listPageJson(name, arg, undefined, 2), expected.slice(0, 2).map(asStored), 'the first page as stored');
             if (expected.length > 1) {
               assert.deepEqual(await store.listPageJson(name, arg, String(expected[0].id), 1000), expected.slice(1).map(asStored), 'after the first, as stored');
+            }
+            if (spec.newestBy) {
+              // Newest first: the later day first, then the higher id; pages of three by offset walk them once.
+              const field = spec.newestBy;
+              const newest = expected.map((r) => ({ r, id: r.id, day: r.doc[field] as number })).sort(compareNewest).map((x) => asStored(x.r));
+              assert.ok(new Set(newest.map((r) => JSON.parse(r.doc)[field])).size < newest.length, 'rows share a day');
+              assert.deepEqual(await store.listNewestJson(name, arg, 0, 1000), newest, 'newest first, as stored');
+              const byOffset: unknown[] = [];
+              for (let offset = 0, page; (page = await store.listNewestJson(name, arg, offset, 3)).length > 0; offset += 3) {
+                assert.ok(page.length <= 3);
+                byOffset.push(...page);
+              }
+              assert.deepEqual(byOffset, newest, 'pages of three');
+              assert.deepEqual(await store.listNewestJson(name, arg, newest.length, 10), [], 'nothing beyond the last');
             }
           });
         }
@@ -608,8 +622,8 @@ function datasetForQueries(): ProjectionRow[] {
   };
   const rows: ProjectionRow[] = [];
   for (const kind of kinds) {
-    const statuses = [...new Set(Object.values(QUERIES).filter((q: QuerySpec) => q.kind === kind).flatMap((q: QuerySpec) => q.status ?? []))];
-    const statusChoices: Array<string | null> = [...statuses, 'other', null];
+    const statusChoices: Array<string | null> = [...statusesOf(kind), 'other', null];
+    const newestField = newestFieldOf(kind);
     const ids: Array<string | number> = kind === 'location'
       ? ['greenhollow', 'emberfall', 'ashen-moors']
       : kind === 'market'
@@ -627,7 +641,8 @@ function datasetForQueries(): ProjectionRow[] {
         organization_id: draw([5, 6, null, 5, 6]),
         agent_id: draw([7, null, 8, 7]),
         due_day: typeof id === 'number' ? (id === 2 ? 5 : id === 10 || id === 100 ? 12 : id === 20 ? 13 : null) : null,
-        doc: { kind, id, n: i, tag: `${kind}-${id}` },
+        // A day to list newest first by, where the kind has one: several rows share each day.
+        doc: { kind, id, n: i, tag: `${kind}-${id}`, ...(newestField ? { [newestField]: draw([1, 2, 3, 4]) } : {}) },
       });
     });
   }
@@ -642,7 +657,18 @@ function argumentsFor(spec: QuerySpec): Array<string | number | undefined> {
     case 'organization_id': return [5, 6, 99];
     case 'agent_id': return [7, 8, 99];
     case 'due_by': return [4, 5, 12, 13, 100];
+    case 'status': return [...statusesOf(spec.kind), 'nothing'];
   }
+}
+
+/** The statuses the named queries of a kind list (the fixture's rows take these, another, or none). */
+function statusesOf(kind: string): string[] {
+  return [...new Set(Object.values(QUERIES).filter((q: QuerySpec) => q.kind === kind).flatMap((q: QuerySpec) => q.status ?? []))];
+}
+
+/** The field of a kind's documents that its newest-first listings order by, if any. */
+function newestFieldOf(kind: string): string | undefined {
+  return (Object.values(QUERIES) as QuerySpec[]).find((q) => q.kind === kind && q.newestBy)?.newestBy;
 }
 
 /** What a named query means, row by row. */

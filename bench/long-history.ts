@@ -1,0 +1,108 @@
+// Benchmark: the listings that grow with a world's history, in a world that has a long one.
+// Seeds a world through the API (two organizations, a message, quests, a project, an
+// alliance), stops it, gives it HISTORY more of each (public messages over a year, resolved
+// quests, cancelled projects, ended alliances, dissolved organizations) through the store port, as years of agents
+// would leave them, starts it again and times each listing's request after a write: a write
+// makes every kept answer stale, as a busy world's writes do, so the answer is read afresh.
+//   node dist/bench/long-history.js [history=20000] [rounds=30]
+// Prints, for each listing, the median and the slowest of `rounds` such requests.
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { SqliteStore } from '../infra/store/sqlite-store';
+import type { PersistedEvent, ProjectionRow } from '../actors/ports/store';
+import { rawRequest } from './client';
+import { must, startService, waitFor } from './service';
+
+const HISTORY = Number(process.argv[2] ?? 20_000);
+const ROUNDS = Number(process.argv[3] ?? 30);
+const PORT = 18_650;
+const SPECTATOR = { 'x-spectator-key': 'bench-spectator' };
+
+const stopped = (p: ReturnType<typeof startService>) => new Promise<void>((resolve) => { p.on('exit', () => resolve()); p.kill('SIGTERM'); });
+
+/** The row of `kind` and `id` as the store holds it (every column), read back from the world just seeded. */
+function storedRow(dir: string, kind: string, id: number): ProjectionRow {
+  // Read through better-sqlite3 directly: the columns are not part of the read port.
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const Database = require('better-sqlite3');
+  const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
+  const r = db.prepare('SELECT * FROM entities WHERE kind = ? AND id = ?').get(kind, String(id));
+  db.close();
+  if (!r) throw new Error(`no ${kind} ${id} in the seeded world`);
+  return { kind, id, status: r.status, location_id: r.location_id, organization_id: r.organization_id, agent_id: r.agent_id, due_day: r.due_day, doc: JSON.parse(r.doc) };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-history-'));
+  let service = startService(PORT, dir);
+  await waitFor(PORT, '/api/world');
+  const agent = await must(PORT, 'POST', '/api/agents', { name: 'Bench Chronicler', model: 'bench' });
+  const other = await must(PORT, 'POST', '/api/agents', { name: 'Bench Neighbour', model: 'bench' });
+  const key = { 'x-agent-key': agent.api_key };
+  const org = await must(PORT, 'POST', '/api/organizations', { name: 'Bench Chroniclers', kind: 'merchant company' }, key);
+  const neighbour = await must(PORT, 'POST', '/api/organizations', { name: 'Bench Neighbours', kind: 'merchant company' }, { 'x-agent-key': other.api_key });
+  const message = await must(PORT, 'POST', '/api/messages', { sender_id: org.id, recipient_id: null, body: 'Fair prices at the Chroniclers today.', kind: 'message' }, key);
+  const quest = await must(PORT, 'POST', '/api/quests', { title: 'Clear the road', description: 'Bandits hold the road.', requester_id: org.id, location_id: 'emberfall', reward: 10, deadline_days: 30 }, key);
+  const project = await must(PORT, 'POST', '/api/projects', { owner_id: org.id, title: 'Bench works', kind: 'construction', description: 'Work that runs for weeks.', location_id: 'emberfall', budget: 10, duration_days: 60 }, key);
+  const alliance = await must(PORT, 'POST', '/api/alliances', { proposer_id: org.id, counterparty_id: neighbour.id, terms: 'Shared roads and shared watch.' }, key);
+  await stopped(service);
+
+  // The history, written as the actors would have written it: each row a copy of a real one, with its own id.
+  const store = new SqliteStore(dir);
+  // The writer thread does not hold the process open by itself (the service's server does).
+  const open = setInterval(() => undefined, 1_000);
+  const rows: ProjectionRow[] = [];
+  const copies = (template: ProjectionRow, from: number, change: (doc: Record<string, unknown>, i: number) => Partial<ProjectionRow>) => {
+    for (let i = 0; i < HISTORY; i++) {
+      const id = from + i;
+      const doc = { ...template.doc, id };
+      rows.push({ ...template, id, ...change(doc, i), doc });
+    }
+  };
+  copies(storedRow(dir, 'message', message.id), 1_000_000, (doc, i) => { doc.sent_day = 1 + Math.floor((i * 365) / HISTORY); return {}; });
+  copies(storedRow(dir, 'quest', quest.id), 1_000_000, (doc) => { doc.status = 'resolved'; return { status: 'resolved', due_day: null }; });
+  copies(storedRow(dir, 'project', project.id), 1_000_000, (doc) => { doc.status = 'cancelled'; return { status: 'cancelled' }; });
+  copies(storedRow(dir, 'alliance', alliance.id), 1_000_000, (doc) => { doc.status = 'ended'; return { status: 'ended' }; });
+  copies(storedRow(dir, 'organization', neighbour.id), 1_000_000, (doc) => { doc.status = 'dissolved'; doc.name = `Bench Neighbours ${String(doc.id)}`; return { status: 'dissolved' }; });
+  for (let at = 0, n = 1; at < rows.length; at += 5_000, n++) {
+    const event: PersistedEvent = { key: 'bench-history', sequenceNumber: n, createdAt: Date.now(), data: {}, tags: [], isDeleted: false } as unknown as PersistedEvent;
+    await store.engine.persist(event, { rows: rows.slice(at, at + 5_000) });
+  }
+  await store.close();
+  clearInterval(open);
+
+  service = startService(PORT, dir);
+  await waitFor(PORT, '/api/world');
+  const cases: Array<[string, Record<string, string>]> = [
+    ['/api/messages?limit=20', {}],
+    ['/api/messages/investigation?limit=20', SPECTATOR],
+    ['/api/quests?status=open', {}],
+    ['/api/quests?status=open&location_id=emberfall', {}],
+    ['/api/projects?status=cancelled&limit=20', {}],
+    ['/api/alliances?status=proposed,active', {}],
+    ['/api/relationships', {}],
+  ];
+  console.log(`A world with ${HISTORY.toLocaleString('en')} each of public messages, resolved quests, cancelled projects, ended alliances and dissolved organizations; each read after a write, ${ROUNDS} times.`);
+  console.log('| listing | median ms | slowest ms | items |');
+  console.log('|---|---|---|---|');
+  for (const [url, headers] of cases) {
+    const times: number[] = [];
+    let items = 0;
+    for (let i = 0; i < ROUNDS + 3; i++) {
+      await must(PORT, 'POST', '/api/messages', { sender_id: org.id, recipient_id: neighbour.id, body: `A letter, the ${i + 1}th.`, kind: 'message' }, key);
+      const t = process.hrtime.bigint();
+      const r = await rawRequest(PORT, 'GET', url, undefined, { accept: 'application/json', ...headers });
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
+      items = (JSON.parse(r.body.toString()) as unknown[]).length;
+      if (i >= 3) times.push(ms); // the first three warm the code up
+    }
+    times.sort((a, b) => a - b);
+    console.log(`| GET ${url} | ${times[Math.floor(times.length / 2)].toFixed(1)} | ${times[times.length - 1].toFixed(1)} | ${items} |`);
+  }
+  await stopped(service);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,142 @@
+// Listings that grow with the world's history are read as pages (docs/decisions.md,
+// "Listings come in pages"): the messages newest first (the later day sent, then the higher
+// id; a day's chronicle reports after its numbered messages), and listings filtered by a
+// status alone. What each answers is what the whole listing, sorted and filtered, holds.
+import assert from 'assert/strict';
+import { expectStatus, foundOrg } from '../support/http';
+import { startTestWorld, type TestWorld } from '../support/world';
+
+interface Listed { id: number | string; status?: string }
+interface Message extends Listed { sent_day: number; kind: string; public: boolean }
+
+/** Every item of a listing, walking its pages from `url` by their `Link: rel="next"` headers. */
+async function walk<T = Listed>(w: TestWorld, url: string, headers: Record<string, string> = {}): Promise<T[]> {
+  const items: T[] = [];
+  for (let next: string | undefined = url, pages = 0; next !== undefined; pages++) {
+    const res: Response = await fetch(w.url + next, { headers });
+    const body = await res.json() as T[];
+    assert.equal(res.status, 200, JSON.stringify(body));
+    items.push(...body);
+    next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1];
+    assert.ok(pages < 1000);
+  }
+  return items;
+}
+
+const ids = (xs: Listed[]) => xs.map((x) => x.id);
+
+/** The order of the messages newest first, written out: the later day, then numbered ids from the highest, then text ids. */
+function newestFirst(ms: Message[]): Array<number | string> {
+  return [...ms].sort((a, b) => {
+    if (a.sent_day !== b.sent_day) return b.sent_day - a.sent_day;
+    if (typeof a.id === 'number' && typeof b.id === 'number') return b.id - a.id;
+    if (typeof a.id === 'number') return -1;
+    if (typeof b.id === 'number') return 1;
+    return a.id < b.id ? 1 : -1;
+  }).map((m) => m.id);
+}
+
+describe('listings that grow with the history are read as pages', () => {
+  let w: TestWorld;
+  let a: Awaited<ReturnType<typeof foundOrg>>;
+  let b: Awaited<ReturnType<typeof foundOrg>>;
+  let c: Awaited<ReturnType<typeof foundOrg>>;
+  const spectator = () => ({ 'x-spectator-key': w.keys.spectator! });
+
+  before(async () => {
+    w = await startTestWorld();
+    a = await foundOrg(w, 'Amber Scribes');
+    b = await foundOrg(w, 'Birch Scribes');
+    c = await foundOrg(w, 'Cedar Scribes', 'merchant company', 'greenhollow');
+  });
+  after(async () => { await w.close(); });
+
+  it('lists the messages of several days newest first, a day\'s chronicle report after its numbered messages, in pages by offset', async () => {
+    const say = async (from: typeof a, body: string, recipient: number | null = null, kind = 'message') =>
+      expectStatus(await w.post('/api/messages', { sender_id: from.org.id, recipient_id: recipient, body, kind }, from.key), 201);
+    await say(a, 'The first news of the first day.');
+    await say(b, 'A letter for Amber.', a.org.id);
+    await w.tick();
+    await say(b, 'Birch sells salt.');
+    // A world event's chronicle report (string id) on the same day as numbered messages.
+    expectStatus(await w.call('POST', '/api/world-events', { admin: w.keys.admin, body: {
+      title: 'Hard frost', description: 'A frost bites the fields.', duration_days: 2,
+      effects: [{ kind: 'maintenance_modifier', value: 1, resource: null, location_id: null, price: null }], quest: null, location: null,
+    } }), 201);
+    await say(c, 'A rumor from the hollow: gold in the hills.', null, 'rumor');
+    await say(a, 'A letter for Cedar, far away.', c.org.id);
+    await w.tick();
+    await say(c, 'Cedar buys ore.');
+
+    const every = await walk<Message>(w, '/api/messages/investigation?limit=500', spectator());
+    assert.ok(every.some((m) => typeof m.id === 'string') && every.some((m) => !m.public), 'a chronicle report and private letters are among them');
+    assert.ok(new Set(every.map((m) => m.sent_day)).size >= 3, 'over three days');
+    assert.deepEqual(ids(every), newestFirst(every), 'the investigation: every message, newest first');
+    const day2 = every.filter((m) => m.sent_day === every.find((x) => typeof x.id === 'string')!.sent_day);
+    assert.equal(typeof day2[day2.length - 1].id, 'string', 'the chronicle report ends its day');
+
+    const published = every.filter((m) => m.public);
+    assert.deepEqual(ids(await walk<Message>(w, '/api/messages')), newestFirst(published), 'the public messages, newest first');
+    assert.deepEqual(ids(await walk<Message>(w, '/api/messages?limit=2')), newestFirst(published), 'pages of two walk them once');
+    assert.deepEqual(ids(await walk<Message>(w, '/api/messages/investigation?limit=3', spectator())), ids(every), 'pages of three walk every message once');
+    assert.deepEqual(ids((await w.get('/api/messages?offset=1&limit=2')).body), newestFirst(published).slice(1, 3));
+    assert.deepEqual((await w.get('/api/messages?offset=100')).body, [], 'past the last: an empty page');
+  });
+
+  it('lists quests of one status (withdrawn ones too) and a place\'s open quests as pages, in id order', async () => {
+    const quest = async (from: typeof a, place: string, title: string) => {
+      const r = await w.post<{ id: number }>('/api/quests', { title, description: 'Work for brave hands.', requester_id: from.org.id, location_id: place, reward: 30, deadline_days: 10 }, from.key);
+      expectStatus(r, 201);
+      return r.body.id;
+    };
+    const posted = [
+      await quest(a, 'emberfall', 'Clear the cellars'), await quest(c, 'greenhollow', 'Guard the mill'), await quest(b, 'emberfall', 'Find the lost cat'),
+      await quest(a, 'emberfall', 'Carry the letters'), await quest(c, 'greenhollow', 'Mend the fences'),
+    ];
+    expectStatus(await w.post(`/api/quests/${posted[0]}/cancel`, undefined, a.key), 200);
+    expectStatus(await w.post(`/api/quests/${posted[4]}/cancel`, undefined, c.key), 200);
+    const whole = await walk<Listed & { location_id: string }>(w, '/api/quests?status=withdrawn&limit=1000');
+    const all = [...whole, ...await walk<Listed & { location_id: string }>(w, '/api/quests?limit=1000')];
+    const withdrawn = all.filter((q) => q.status === 'withdrawn').map((q) => q.id).sort((x, y) => Number(x) - Number(y));
+    assert.deepEqual(withdrawn, [posted[0], posted[4]]);
+    assert.deepEqual(ids(await walk(w, '/api/quests?status=withdrawn&limit=1')), withdrawn, 'withdrawn ones, a page of one at a time');
+    const open = all.filter((q) => q.status === 'open').map((q) => q.id);
+    assert.deepEqual(ids(await walk(w, '/api/quests?status=open&limit=2')), open, 'open ones in pages of two');
+    const openHere = all.filter((q) => q.status === 'open' && q.location_id === 'emberfall').map((q) => q.id);
+    assert.ok(openHere.includes(posted[2]) && openHere.includes(posted[3]) && !openHere.includes(posted[1]));
+    assert.deepEqual(ids(await walk(w, '/api/quests?status=open&location_id=emberfall&limit=1')), openHere, "a place's open quests, one at a time");
+    assert.deepEqual(ids(await walk(w, `/api/quests?status=open&requester_id=${a.org.id}&limit=1`)), [posted[3]], 'narrowed further: filtered');
+  });
+
+  it('lists projects of an ended status as pages', async () => {
+    const made: number[] = [];
+    for (const title of ['The Amber Inn', 'The Amber Wall', 'The Amber Well']) {
+      const r = await w.post<{ id: number }>('/api/projects', {
+        owner_id: a.org.id, title, kind: 'construction', description: 'Building for the years ahead.', location_id: 'emberfall', budget: 20, duration_days: 20,
+      }, a.key);
+      expectStatus(r, 201);
+      made.push(r.body.id);
+    }
+    for (const id of [made[0], made[2]]) expectStatus(await w.post(`/api/projects/${id}/cancel`, undefined, a.key), 200);
+    assert.deepEqual(ids(await walk(w, '/api/projects?status=cancelled&limit=1')), [made[0], made[2]]);
+    assert.deepEqual(ids(await walk(w, '/api/projects?status=cancelled&location_id=emberfall&limit=1')), [made[0], made[2]]);
+    assert.ok(ids(await walk(w, '/api/projects?status=active')).includes(made[1]));
+  });
+
+  it('lists alliances of the statuses asked for, merged in id order and paged', async () => {
+    const propose = async (from: typeof a, to: typeof a) => {
+      const r = await w.post<{ id: number }>('/api/alliances', { proposer_id: from.org.id, counterparty_id: to.org.id, terms: 'Shared roads and shared watch.' }, from.key);
+      expectStatus(r, 201);
+      return r.body.id;
+    };
+    const ab = await propose(a, b);
+    const bc = await propose(b, c);
+    const ca = await propose(c, a);
+    expectStatus(await w.post(`/api/alliances/${ab}/accept`, { organization_id: b.org.id }, b.key), 200);
+    expectStatus(await w.post(`/api/alliances/${ab}/end`, { organization_id: a.org.id }, a.key), 200);
+    expectStatus(await w.post(`/api/alliances/${ca}/accept`, { organization_id: a.org.id }, a.key), 200);
+    assert.deepEqual(ids(await walk(w, '/api/alliances?status=ended,proposed&limit=1')), [ab, bc], 'an ended and a proposed one, in id order');
+    assert.deepEqual(ids(await walk(w, '/api/alliances?status=active,proposed,ended&limit=2')), [ab, bc, ca]);
+    assert.deepEqual(ids(await walk(w, '/api/alliances?status=active')), [ca]);
+  });
+});
