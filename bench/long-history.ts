@@ -1,15 +1,18 @@
 // Benchmark: the listings that grow with a world's history, in a world that has a long one.
 // Seeds a world through the API (two organizations, a message, quests, a project, an
 // alliance), stops it, gives it HISTORY more of each (public messages over a year, resolved
-// quests, cancelled projects, ended alliances, dissolved organizations) through the store port, as years of agents
+// quests, cancelled projects, ended alliances, dissolved organizations with a trust score
+// each, and their trust rows) through the store port, as years of agents
 // would leave them, starts it again and times each listing's request after a write: a write
 // makes every kept answer stale, as a busy world's writes do, so the answer is read afresh.
+// The messages are the seeding organization's: its inbox holds them all.
 //   node dist/bench/long-history.js [history=20000] [rounds=30]
 // Prints, for each listing, the median and the slowest of `rounds` such requests.
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { SqliteStore } from '../infra/store/sqlite-store';
+import { trustRowId } from '../actors/relationship/rules';
 import type { PersistedEvent, ProjectionRow } from '../actors/ports/store';
 import { rawRequest } from './client';
 import { must, startService, waitFor } from './service';
@@ -46,6 +49,8 @@ async function main() {
   const quest = await must(PORT, 'POST', '/api/quests', { title: 'Clear the road', description: 'Bandits hold the road.', requester_id: org.id, location_id: 'emberfall', reward: 10, deadline_days: 30 }, key);
   const project = await must(PORT, 'POST', '/api/projects', { owner_id: org.id, title: 'Bench works', kind: 'construction', description: 'Work that runs for weeks.', location_id: 'emberfall', budget: 10, duration_days: 60 }, key);
   const alliance = await must(PORT, 'POST', '/api/alliances', { proposer_id: org.id, counterparty_id: neighbour.id, terms: 'Shared roads and shared watch.' }, key);
+  // Accepted: the two trust each other, so the neighbour's row and the trust rows have a score to copy.
+  await must(PORT, 'POST', `/api/alliances/${alliance.id}/accept`, { organization_id: neighbour.id }, { 'x-agent-key': other.api_key });
   await stopped(service);
 
   // The history, written as the actors would have written it: each row a copy of a real one, with its own id.
@@ -64,7 +69,15 @@ async function main() {
   copies(storedRow(dir, 'quest', quest.id), 1_000_000, (doc) => { doc.status = 'resolved'; return { status: 'resolved', due_day: null }; });
   copies(storedRow(dir, 'project', project.id), 1_000_000, (doc) => { doc.status = 'cancelled'; return { status: 'cancelled' }; });
   copies(storedRow(dir, 'alliance', alliance.id), 1_000_000, (doc) => { doc.status = 'ended'; return { status: 'ended' }; });
-  copies(storedRow(dir, 'organization', neighbour.id), 1_000_000, (doc) => { doc.status = 'dissolved'; doc.name = `Bench Neighbours ${String(doc.id)}`; return { status: 'dissolved' }; });
+  // Dissolved organizations that each dealt with the next one: a trust score each, and its row.
+  copies(storedRow(dir, 'organization', neighbour.id), 1_000_000, (doc) => {
+    doc.status = 'dissolved'; doc.name = `Bench Neighbours ${String(doc.id)}`; doc.trust = { [String(Number(doc.id) + 1)]: 5 };
+    return { status: 'dissolved' };
+  });
+  for (let i = 0; i < HISTORY; i++) {
+    const self = 1_000_000 + i;
+    rows.push({ kind: 'trust', id: trustRowId(self, self + 1), organization_id: self, doc: { id: `${self}-${self + 1}`, organization_id: self, other_organization_id: self + 1, organization_ids: [self, self + 1], trust: 5 } });
+  }
   for (let at = 0, n = 1; at < rows.length; at += 5_000, n++) {
     const event: PersistedEvent = { key: 'bench-history', sequenceNumber: n, createdAt: Date.now(), data: {}, tags: [], isDeleted: false } as unknown as PersistedEvent;
     await store.engine.persist(event, { rows: rows.slice(at, at + 5_000) });
@@ -77,13 +90,14 @@ async function main() {
   const cases: Array<[string, Record<string, string>]> = [
     ['/api/messages?limit=20', {}],
     ['/api/messages/investigation?limit=20', SPECTATOR],
+    ['/api/messages/inbox?limit=20', key],
     ['/api/quests?status=open', {}],
     ['/api/quests?status=open&location_id=emberfall', {}],
     ['/api/projects?status=cancelled&limit=20', {}],
     ['/api/alliances?status=proposed,active', {}],
-    ['/api/relationships', {}],
+    ['/api/relationships?limit=20', {}],
   ];
-  console.log(`A world with ${HISTORY.toLocaleString('en')} each of public messages, resolved quests, cancelled projects, ended alliances and dissolved organizations; each read after a write, ${ROUNDS} times.`);
+  console.log(`A world with ${HISTORY.toLocaleString('en')} each of public messages, resolved quests, cancelled projects, ended alliances and dissolved organizations (each with a trust score); each read after a write, ${ROUNDS} times.`);
   console.log('| listing | median ms | slowest ms | items |');
   console.log('|---|---|---|---|');
   for (const [url, headers] of cases) {

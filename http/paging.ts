@@ -1,7 +1,7 @@
 // Listings that grow without bound answer one page at a time (docs/decisions.md,
 // "Listings come in pages"). The answer stays a JSON array; when more follows, a
 // `Link: <...>; rel="next"` header gives the URL of the next page.
-import { compareIds, type QueryName, type ReadModel, type StoredRow } from '../actors/ports/store';
+import { QUERIES, compareIds, compareNewest, type QueryName, type QuerySpec, type ReadModel, type StoredRow } from '../actors/ports/store';
 import { JsonText } from './read-cache';
 
 /** A row of an id-ordered listing. */
@@ -65,12 +65,6 @@ export async function readJsonPage(read: ReadModel, name: QueryName, query: { li
 /** The answer made of each page's rows, while the store keeps the rows (they are read for one query, so they make one answer). */
 const pagesMade = new WeakMap<readonly StoredRow[], JsonPage>();
 
-/** The page of newest-first `rows` after skipping `offset` of them. */
-export function offsetPageOf<T>(rows: T[], query: { limit: number; offset: number }): Page<T> {
-  const items = rows.slice(query.offset, query.offset + query.limit);
-  return new Page(items, rows.length > query.offset + query.limit ? { offset: String(query.offset + query.limit), limit: String(query.limit) } : null);
-}
-
 /**
  * A page of a listing read newest first (QuerySpec.newestBy) from the store, after skipping
  * `offset` rows: only the page's rows are read, one more to learn whether more follow, and
@@ -81,6 +75,73 @@ export async function readNewestJsonPage(read: ReadModel, name: QueryName, query
   const items = rows.slice(0, query.limit);
   return new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
     rows.length > query.limit ? { offset: String(query.offset + query.limit), limit: String(query.limit) } : null, items.length);
+}
+
+/** One newest-first listing of a merge: its name and argument, and which of its documents count (all when absent). */
+export interface NewestSource { name: QueryName; arg?: string | number; keep?: (doc: any) => boolean }
+
+/**
+ * A page of several newest-first listings merged into one (an agent's inbox: each of its
+ * organizations' letters received and messages sent), newest first (compareNewest), a row
+ * found in two of them counted once, after skipping `offset` rows. Each listing is read a
+ * chunk at a time from its newest, only as far as the page needs; only the rows read are
+ * parsed (for their day, and for `keep`).
+ */
+export async function readNewestMergedJsonPage(read: ReadModel, sources: NewestSource[], query: { limit: number; offset: number }): Promise<JsonPage> {
+  const want = query.offset + query.limit + 1;
+  const streams = sources.map((source) => new NewestStream(read, source, Math.min(want, 1_000)));
+  const merged: StoredRow[] = [];
+  const seen = new Set<string>();
+  while (merged.length < want) {
+    let first: NewestStream | null = null;
+    for (const stream of streams) {
+      const head = await stream.head();
+      if (head && (first === null || compareNewest(head, (await first.head())!) < 0)) first = stream;
+    }
+    if (first === null) break;
+    const row = first.take();
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    merged.push({ id: row.id, doc: row.doc });
+  }
+  const items = merged.slice(query.offset, query.offset + query.limit);
+  return new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
+    merged.length > query.offset + query.limit ? { offset: String(query.offset + query.limit), limit: String(query.limit) } : null, items.length);
+}
+
+/** The rows of one newest-first listing that a merge has read and not yet taken, read `chunk` at a time. */
+class NewestStream {
+  private rows: Array<{ id: string; doc: string; day: number }> = [];
+  private next = 0;
+  private readAt = 0;
+  private ended = false;
+  private readonly field: string;
+
+  constructor(private readonly read: ReadModel, private readonly source: NewestSource, private readonly chunk: number) {
+    const field = (QUERIES[source.name] as QuerySpec).newestBy;
+    if (!field) throw new Error(`query ${source.name} is not listed newest first`);
+    this.field = field;
+  }
+
+  /** Its newest row not yet taken, or undefined once it has none. */
+  async head(): Promise<{ id: string; doc: string; day: number } | undefined> {
+    while (this.next === this.rows.length && !this.ended) {
+      const got = await this.read.listNewestJson(this.source.name, this.source.arg, this.readAt, this.chunk);
+      this.readAt += got.length;
+      this.ended = got.length < this.chunk;
+      this.rows = [];
+      this.next = 0;
+      for (const r of got) {
+        const doc = JSON.parse(r.doc);
+        if (!this.source.keep || this.source.keep(doc)) this.rows.push({ id: r.id, doc: r.doc, day: Number(doc[this.field]) });
+      }
+    }
+    return this.rows[this.next];
+  }
+
+  take(): { id: string; doc: string; day: number } {
+    return this.rows[this.next++];
+  }
 }
 
 /** The URL of the next page: the request's own path and query, with the paging fields replaced. */

@@ -64,7 +64,7 @@ const SECONDS_ON_NODES: Record<string, number> = {
   'saga-ending.test.js': 33, 'saga-trade.test.js': 32, 'agent-aids.test.js': 32, 'economy.test.js': 31, 'foundation-agents.test.js': 25,
   'saga-pledge.test.js': 23, 'foundation-organizations.test.js': 22, 'rate-limit.test.js': 19, 'stream.test.js': 19, 'foundation-world.test.js': 16,
   'restart-every-read.test.js': 16, 'foundation-restart.test.js': 13, 'foundation-no-leak.test.js': 13, 'foundation-errors.test.js': 12, 'echo-and-dispatch.test.js': 9,
-  'history-listings.test.js': 10, 'idempotency.test.js': 8, 'mcp.test.js': 8, 'security-paging.test.js': 7, 'logs.test.js': 6, 'travel-establishments.test.js': 6,
+  'history-listings.test.js': 10, 'relationships.test.js': 10, 'idempotency.test.js': 8, 'mcp.test.js': 8, 'security-paging.test.js': 7, 'logs.test.js': 6, 'travel-establishments.test.js': 6,
   'security-key-in-text.test.js': 4, 'security-operator-keys.test.js': 3, 'metrics.test.js': 3, 'security-transport.test.js': 2,
 };
 

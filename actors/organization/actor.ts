@@ -9,9 +9,10 @@ import type { MessageSpec, Organization, OrganizationCommand, OrganizationEvent,
 import {
   decideSendMessage, decideTransfer, decideAddPartyMember, decideDispatchParty, decideEmploy, decideFormParty, decideQuestSettled, decideReserveGold,
   decideCancelProject, decideDay, decideDissolve, decideFound, decideSettleTrade, decideStartProject, decideTravel,
-  decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl, decideEndingFollowed, decideRetireController,
+  decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl, decideEndingFollowed, decideRecordTrust, decideRetireController,
 } from './rules';
 import { intentEnded, intentRow } from '../intents';
+import { trustRowId } from '../relationship/rules';
 
 export function organizationView(o: Organization) {
   return {
@@ -71,6 +72,8 @@ function chronicle(e: OrganizationEvent, after: OrganizationState, before: Organ
       return [{ ...base, category: 'bankruptcy', summary: `${after.name} went bankrupt` }];
     case 'ending-followed':
       return []; // the adventurers, quests, contracts and alliances tell what followed
+    case 'trust-recorded':
+      return []; // bookkeeping of the read model
     case 'controller-retired':
       return []; // the agent's retirement tells it
     case 'dissolved':
@@ -203,7 +206,23 @@ function project(o: OrganizationState, before?: OrganizationState): ProjectionRo
     if (unchanged.has(e)) continue;
     rows.push({ kind: 'establishment', id: e.id, status: e.kind, location_id: e.location_id, organization_id: o.id, doc: { ...e } });
   }
+  // evolve copies the trust it changes: the same object is on record already.
+  if (!before || before.trust !== o.trust) rows.push(...trustRows(o));
   return rows;
+}
+
+/**
+ * Its trust toward each other organization, a row each (`trust`, keyed by trustRowId), as
+ * GET /api/relationships lists them: so that listing reads the pairs, not every organization.
+ */
+export function trustRows(o: Organization): ProjectionRow[] {
+  return Object.entries(o.trust).map(([key, trust]) => {
+    const other = Number(key);
+    return {
+      kind: 'trust', id: trustRowId(o.id, other), organization_id: o.id,
+      doc: { id: `${o.id}-${other}`, organization_id: o.id, other_organization_id: other, organization_ids: [o.id, other], trust },
+    };
+  });
 }
 
 export const messageView = (m: MessageSpec, sender: Pick<Organization, 'id' | 'name'>, sentDay: number, cost: number) => ({
@@ -221,7 +240,7 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
     'cancel-project': true, employ: true, unemploy: true, 'send-message': true, transfer: true,
     'form-party': true, 'add-party-member': true, 'dispatch-party': true, 'reserve-gold': true,
     'quest-standing': true, 'quest-settled': true, control: true, 'check-transfer': true, 'ending-followed': true,
-    'retire-controller': true,
+    'retire-controller': true, 'record-trust': true,
   },
   initialState: null,
   evolve,
@@ -239,6 +258,8 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
         return [intentRow({ kind: 'organization', id: after.id, intent: 'ending', day: e.day, how: e.type === 'dissolved' ? 'dissolution' : 'bankruptcy' })];
       case 'ending-followed':
         return [intentEnded('organization', after.id)];
+      case 'trust-recorded':
+        return trustRows(after);
       default:
         return [];
     }
@@ -250,6 +271,7 @@ export const organizationKind: EntityKind<OrganizationState, OrganizationCommand
       case 'update': return decideUpdate(state, c);
       case 'dissolve': return decideDissolve(state, c.agent_id, c.day);
       case 'ending-followed': return decideEndingFollowed(state, c.day);
+      case 'record-trust': return decideRecordTrust(state, c.day);
       case 'day-began': return decideDay(state, c);
       case 'travel': return decideTravel(state, c);
       case 'settle-trade': return decideSettleTrade(state, c);

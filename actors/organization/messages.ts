@@ -152,13 +152,19 @@ export interface CheckTransferCommand extends Omit<TransferCommand, 'type'> { ty
 /** The follow-up of its end is done (actors/organization/ending.ts): its intent ends. */
 export interface EndingFollowedCommand { type: 'ending-followed'; day: number }
 
+/**
+ * Write its trust toward each other organization as rows of their own (a world of an older
+ * version kept trust only in the organization's row; actors/organization/trust-rows.ts).
+ */
+export interface RecordTrustCommand { type: 'record-trust'; day: number }
+
 /** Does this agent control this active organization? (asked before acting in its name elsewhere) */
 export interface ControlCommand { type: 'control'; agent_id: number }
 /** Its agent is retiring: from now on no command of that agent is taken (asked by the agent, actors/agent/actor.ts). */
 export interface RetireControllerCommand { type: 'retire-controller'; agent_id: number; day: number }
 
 export type OrganizationCommand =
-  | ControlCommand | RetireControllerCommand | EndingFollowedCommand | SendMessageCommand | TransferCommand | CheckTransferCommand
+  | ControlCommand | RetireControllerCommand | EndingFollowedCommand | SendMessageCommand | TransferCommand | CheckTransferCommand | RecordTrustCommand
   | FoundCommand | UpdateCommand | DissolveCommand | StatusCommand | DayBeganCommand | TravelCommand
   | SettleTradeCommand | WorkersCommand | StartProjectCommand | CancelProjectCommand | EmployCommand | FormPartyCommand
   | AddPartyMemberCommand | DispatchPartyCommand | ReserveGoldCommand | QuestStandingCommand | QuestSettledCommand;
@@ -237,8 +243,11 @@ export interface EstateForfeited { type: 'estate-forfeited'; day: number; gold: 
 /** What follows its end (its adventurers, quests, pledges, contracts, alliances) is done. */
 export interface EndingFollowed { type: 'ending-followed'; day: number }
 
+/** Its trust was written as rows of their own (RecordTrustCommand); the state is as it was. */
+export interface TrustRecorded { type: 'trust-recorded'; day: number }
+
 export type OrganizationEvent =
-  | EndingFollowed | ControllerRetired | MessageSent | Transferred | EstateForfeited
+  | EndingFollowed | TrustRecorded | ControllerRetired | MessageSent | Transferred | EstateForfeited
   | AdventurerEmployed | AdventurerLeft | PartyFormed | PartyMemberAdded | PartyDispatched | GoldReserved | QuestSettled
   | Founded | Updated | EstablishmentIncome | MaintenancePaid | WentBankrupt | Dissolved | TravelStarted | Arrived | TradeSettled
   | WorkersHired | WorkersReleased | WorkersLost | ProjectStarted | ProjectCancelled | ProjectsWorked | ProjectCompleted;

@@ -461,6 +461,12 @@ export function decideEndingFollowed(state: OrganizationState, day: number): Dec
   return state.ending_pending ? accept({ type: 'ending-followed', day }) : accept();
 }
 
+/** Its trust as rows of their own, whatever its status: recorded when it has any, else nothing. */
+export function decideRecordTrust(state: OrganizationState, day: number): Decision<OrganizationEvent> {
+  if (!state) return notFound('organization not found');
+  return Object.keys(state.trust).length > 0 ? accept({ type: 'trust-recorded', day }) : accept();
+}
+
 export function decideDissolve(state: OrganizationState, agentId: number, day: number): Decision<OrganizationEvent> {
   const refused = checkControl(state, agentId);
   if (refused) return refused;
@@ -510,6 +516,8 @@ export function evolve(state: OrganizationState, e: OrganizationEvent): Organiza
       return { ...state, status: 'dissolved', ended_day: e.day, travel: null, employees: [], parties: disband(state), ending_pending: true };
     case 'ending-followed':
       return { ...state, ending_pending: false };
+    case 'trust-recorded':
+      return state;
     case 'controller-retired':
       return { ...state, controller_retired: true };
     case 'adventurer-employed':

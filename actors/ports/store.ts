@@ -78,8 +78,9 @@ export interface QuerySpec {
   status?: readonly string[];
   /**
    * The document's field that holds the day a row was made: the query can also be read
-   * newest first (ReadModel.listNewestJson), through an index of every adapter, so that a
-   * page of a listing as long as the world's correspondence is read without the rest.
+   * newest first (ReadModel.listNewestJson), so that a page of a listing as long as the
+   * world's correspondence is read without the rest where the adapter keeps that order in
+   * an index (SQLite; Cassandra sorts what it reads). Not with `by: 'due_by'`.
    */
   newestBy?: 'sent_day';
 }
@@ -144,8 +145,8 @@ export const QUERIES = {
   messages: { kind: 'message', newestBy: 'sent_day' },
   publicMessages: { kind: 'message', status: ['public', 'chronicle'], newestBy: 'sent_day' },
   /** A message row keeps its sender in organization_id and its recipient in agent_id. */
-  messagesFrom: { kind: 'message', by: 'organization_id' },
-  privateMessagesTo: { kind: 'message', by: 'agent_id', status: ['private'] },
+  messagesFrom: { kind: 'message', by: 'organization_id', newestBy: 'sent_day' },
+  privateMessagesTo: { kind: 'message', by: 'agent_id', status: ['private'], newestBy: 'sent_day' },
 
   locations: { kind: 'location' },
   markets: { kind: 'market' },
@@ -154,6 +155,9 @@ export const QUERIES = {
   worldEvents: { kind: 'world_event' },
   activeWorldEvents: { kind: 'world_event', status: ['active'] },
   expiredWorldEvents: { kind: 'world_event', status: ['expired'] },
+
+  /** One organization's trust score toward another (actors/organization/actor.ts trustRows), in the order of the pairs. */
+  trusts: { kind: 'trust' },
 
   suggestions: { kind: 'suggestion' },
   suggestionsOfAgent: { kind: 'suggestion', by: 'agent_id' },

@@ -6,6 +6,23 @@ import type { RelationshipEvent, RelationshipState } from './messages';
 /** The key of the pair, whichever side proposes. */
 export const pairKey = (a: number, b: number) => (a < b ? `${a}-${b}` : `${b}-${a}`);
 
+/**
+ * The read-model id of one organization's trust toward another (a `trust` row, written by
+ * the organization whose trust it is): `trust:<self>:<other>`, both ids zero-padded, so the
+ * rows' order by id (an id that is not all digits sorts by its text, compareIds; it starts
+ * with a letter, so SQLite's integer value of it is 0 as compareIds ranks it) is the order
+ * of the pairs, by the first id then the other. The row's document carries the pair's
+ * public id, `<organization_id>-<other_organization_id>`.
+ */
+export const trustRowId = (self: number, other: number) => `trust:${String(self).padStart(TRUST_ID_DIGITS, '0')}:${String(other).padStart(TRUST_ID_DIGITS, '0')}`;
+const TRUST_ID_DIGITS = 15;
+
+/** The two organizations of a trust row's id (trustRowId): its own, then the other. */
+export const trustPairOf = (rowId: string): [number, number] => {
+  const [, self, other] = rowId.split(':');
+  return [Number(self), Number(other)];
+};
+
 export const LIVE_ALLIANCE = ['proposed', 'active'];
 
 /**

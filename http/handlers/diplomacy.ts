@@ -4,11 +4,11 @@ import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organiza
 import {
   AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, RelationshipsQuery
 } from '../../codecs/requests';
-import { pairKey } from '../../actors/relationship/rules';
-import { compareNewest } from '../../actors/ports/store';
+import { pairKey, trustPairOf, trustRowId } from '../../actors/relationship/rules';
+import { JsonText } from '../read-cache';
 import { controlledOrganization, organizationRow, plannedWhereItStands, proposalCounterparty, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { offsetPageOf, Page, pageOf, pageOfOneMore, readNewestJsonPage, readPage } from '../paging';
+import { JsonPage, Page, pageOf, pageOfOneMore, readNewestJsonPage, readNewestMergedJsonPage, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -16,9 +16,6 @@ interface MessageRow { id: number | string; sent_day: number; deliver_day: numbe
 
 const summary = (o: OrganizationRow | undefined) => (o ? { id: o.id, name: o.name, status: o.status, location_id: o.location_id, agent_id: o.agent_id } : null);
 
-/** Newest first, in the order the store's newest-first listings keep (compareNewest). */
-const newestFirst = <T extends MessageRow>(rows: T[]) =>
-  rows.map((m) => ({ m, id: m.id, day: m.sent_day })).sort(compareNewest).map((r) => r.m);
 
 /**
  * Days a private message takes between two places: immediate in the same place, else the
@@ -33,34 +30,31 @@ export function deliveryDelay(places: RouteGraphNode[], from: string, to: string
   return road === null ? 30 : travelDays(road, destination?.danger ?? 0);
 }
 
-/** Trust scores between organizations, one record per pair that has any, in the order of the pair's ids. */
-export async function relationships(s: Services) {
-  // Only each organization's id and trust are kept of its row; pairs are looked up by id.
-  const orgs = await s.read.list<{ id: number; trust: Record<string, number> }>('organizations', undefined, (o: OrganizationRow) => ({ id: o.id, trust: o.trust ?? {} }));
-  const trustOf = new Map(orgs.map((o) => [o.id, o.trust]));
-  const out: Array<{ id: string; organization_id: number; other_organization_id: number; organization_ids: number[]; trust: number }> = [];
-  for (const o of orgs) {
-    for (const [other, trust] of Object.entries(o.trust)) {
-      const b = Number(other);
-      if (o.id > b && trustOf.get(b)?.[String(o.id)] !== undefined) continue;
-      out.push({ id: `${o.id}-${b}`, organization_id: o.id, other_organization_id: b, organization_ids: [o.id, b], trust });
-    }
-  }
-  return out.sort((x, y) => x.organization_id - y.organization_id || x.other_organization_id - y.other_organization_id);
-}
-
 /**
  * A page of the relationships: they grow with the pairs that ever dealt, so they page like
  * the other listings; a pair's id is `<organization_id>-<other_organization_id>`, and
- * `after_id` names the last pair of the page before.
+ * `after_id` names the last pair of the page before. Read from the `trust` rows (one per
+ * organization and other it has a trust score with, in the order of the pairs' ids): a pair
+ * whose two sides both have a score is listed once, from the lower id's side.
  */
-export function relationshipsPage(rows: Array<{ organization_id: number; other_organization_id: number }>, query: { limit: number; after_id?: string }): Page<unknown> {
+async function relationshipsPage(s: Services, query: { limit: number; after_id?: string }): Promise<JsonPage> {
   const [a, b] = (query.after_id ?? '').split('-').map(Number);
-  const from = query.after_id === undefined || !Number.isFinite(a) || !Number.isFinite(b) ? rows
-    : rows.filter((r) => r.organization_id > a || (r.organization_id === a && r.other_organization_id > b));
-  const items = from.slice(0, query.limit);
-  const last = items[items.length - 1];
-  return new Page(items, from.length > query.limit ? { after_id: `${last.organization_id}-${last.other_organization_id}`, limit: String(query.limit) } : null);
+  let after = query.after_id === undefined || !Number.isFinite(a) || !Number.isFinite(b) ? undefined : trustRowId(a, b);
+  const items: string[] = [];
+  let last = '';
+  for (;;) {
+    const rows = await s.read.listPageJson('trusts', undefined, after, query.limit + 1);
+    for (const r of rows) {
+      const [self, other] = trustPairOf(r.id);
+      // The higher id's side, when the lower one has a score too, was listed from there.
+      if (self > other && await s.read.row('trust', trustRowId(other, self))) continue;
+      if (items.length === query.limit) return new JsonPage(new JsonText(`[${items.join(',')}]`), { after_id: last, limit: String(query.limit) }, items.length);
+      items.push(r.doc);
+      last = `${self}-${other}`;
+    }
+    if (rows.length < query.limit + 1) return new JsonPage(new JsonText(`[${items.join(',')}]`), null, items.length);
+    after = rows[rows.length - 1].id;
+  }
 }
 
 export interface PairRow { id: number; proposer_id: number; counterparty_id: number; status: string }
@@ -175,7 +169,7 @@ export const diplomacyRoutes = [
   route({
     method: 'GET', path: '/api/relationships', auth: 'none', summary: 'Trust scores (-100..100) between organizations, one page at a time (`limit`, `after_id` = the last pair\'s id).',
     query: RelationshipsQuery,
-    handle: async ({ query }, s) => relationshipsPage(await relationships(s), query),
+    handle: ({ query }, s) => relationshipsPage(s, query),
   }),
   route({
     method: 'POST', path: '/api/messages', auth: 'agent', body: MessageCreate, success: 201,
@@ -205,15 +199,13 @@ export const diplomacyRoutes = [
     summary: 'Correspondence of the organizations you control: private messages delivered to them, and everything they sent (private, public and rumors).',
     async handle({ query, caller }, s) {
       const day = await s.day();
-      const mine = (await s.read.ids('organizationsOfAgent', caller!.id)).map(Number);
-      const rows: MessageRow[] = [];
-      for (const id of mine) {
-        rows.push(...(await s.read.list<MessageRow>('privateMessagesTo', id)).filter((m) => m.deliver_day <= day));
-        // Everything it sent: private letters, public broadcasts and rumors alike.
-        rows.push(...await s.read.list<MessageRow>('messagesFrom', id));
-      }
-      const unique = [...new Map(rows.map((m) => [String(m.id), m])).values()];
-      return offsetPageOf(newestFirst(unique), query);
+      const mine = await s.read.ids('organizationsOfAgent', caller!.id);
+      // For each organization: the private letters delivered to it, and everything it sent
+      // (private letters, public broadcasts and rumors alike), read newest first as far as the page needs.
+      return readNewestMergedJsonPage(s.read, mine.flatMap((id) => [
+        { name: 'privateMessagesTo' as const, arg: Number(id), keep: (m: MessageRow) => m.deliver_day <= day },
+        { name: 'messagesFrom' as const, arg: Number(id) },
+      ]), query);
     },
   }),
   route({

@@ -160,16 +160,23 @@ interface NamedQuery {
 /** The expression of a document's day field, written the same way in its index and its queries (so the planner matches them). */
 const dayOf = (field: string) => `json_extract(doc, '$.${field}')`;
 
+/** The name of the newest index a query reads: its kind's, or its kind's by its `by` column. */
+const newestIndexName = (spec: QuerySpec) => `entities_${spec.kind}_newest${spec.by ? `_by_${spec.by}` : ''}`;
+
 /**
- * An index per kind that is listed newest first (QuerySpec.newestBy): partial, over that
- * kind's rows alone, in the order compareNewest reverses, so a page of the newest is read
- * from its end. Its names and fields come from QUERIES, never from a request.
+ * The indexes of the queries that are listed newest first (QuerySpec.newestBy): partial,
+ * over their kind's rows alone, led by the query's `by` column if it has one, then in the
+ * order compareNewest reverses, so a page of the newest is read from its end. Their names
+ * and fields come from QUERIES, never from a request.
  */
 function newestIndexes(): string {
   const made = new Map<string, string>();
-  for (const spec of Object.values(QUERIES) as QuerySpec[]) if (spec.newestBy) made.set(spec.kind, spec.newestBy);
-  return [...made].map(([kind, field]) =>
-    `CREATE INDEX IF NOT EXISTS entities_${kind}_newest ON entities (${dayOf(field)}, CAST(id AS INTEGER), id) WHERE kind = '${kind}';`).join('\n');
+  for (const spec of Object.values(QUERIES) as QuerySpec[]) {
+    if (!spec.newestBy || spec.by === 'due_by') continue;
+    const columns = [...(spec.by ? [spec.by] : []), dayOf(spec.newestBy), 'CAST(id AS INTEGER)', 'id'];
+    made.set(newestIndexName(spec), `CREATE INDEX IF NOT EXISTS ${newestIndexName(spec)} ON entities (${columns.join(', ')}) WHERE kind = '${spec.kind}';`);
+  }
+  return [...made.values()].join('\n');
 }
 
 /** The clauses of a named query over the entities table; its `by` column (if any) is the first parameter after the kind. */
@@ -505,7 +512,7 @@ export class SqliteStore implements Store {
         // Through the kind's newest index, named: without statistics the planner would rather
         // read every row of the kind by its key and sort them. The kind is written out as the
         // partial index's condition says it.
-        newest: spec.newestBy ? this.db.prepare(`SELECT id, doc FROM entities INDEXED BY entities_${spec.kind}_newest
+        newest: spec.newestBy ? this.db.prepare(`SELECT id, doc FROM entities INDEXED BY ${newestIndexName(spec)}
           WHERE ${where} AND kind = '${spec.kind}' ORDER BY ${dayOf(spec.newestBy)} DESC, CAST(id AS INTEGER) DESC, id DESC LIMIT ? OFFSET ?`) : null,
         params,
       };

@@ -3,25 +3,11 @@
 // id; a day's chronicle reports after its numbered messages), and listings filtered by a
 // status alone. What each answers is what the whole listing, sorted and filtered, holds.
 import assert from 'assert/strict';
-import { expectStatus, foundOrg } from '../support/http';
+import { expectStatus, foundOrg, walkPages } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 interface Listed { id: number | string; status?: string }
 interface Message extends Listed { sent_day: number; kind: string; public: boolean }
-
-/** Every item of a listing, walking its pages from `url` by their `Link: rel="next"` headers. */
-async function walk<T = Listed>(w: TestWorld, url: string, headers: Record<string, string> = {}): Promise<T[]> {
-  const items: T[] = [];
-  for (let next: string | undefined = url, pages = 0; next !== undefined; pages++) {
-    const res: Response = await fetch(w.url + next, { headers });
-    const body = await res.json() as T[];
-    assert.equal(res.status, 200, JSON.stringify(body));
-    items.push(...body);
-    next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1];
-    assert.ok(pages < 1000);
-  }
-  return items;
-}
 
 const ids = (xs: Listed[]) => xs.map((x) => x.id);
 
@@ -68,7 +54,7 @@ describe('listings that grow with the history are read as pages', () => {
     await w.tick();
     await say(c, 'Cedar buys ore.');
 
-    const every = await walk<Message>(w, '/api/messages/investigation?limit=500', spectator());
+    const every = await walkPages<Message>(w, '/api/messages/investigation?limit=500', spectator());
     assert.ok(every.some((m) => typeof m.id === 'string') && every.some((m) => !m.public), 'a chronicle report and private letters are among them');
     assert.ok(new Set(every.map((m) => m.sent_day)).size >= 3, 'over three days');
     assert.deepEqual(ids(every), newestFirst(every), 'the investigation: every message, newest first');
@@ -76,11 +62,28 @@ describe('listings that grow with the history are read as pages', () => {
     assert.equal(typeof day2[day2.length - 1].id, 'string', 'the chronicle report ends its day');
 
     const published = every.filter((m) => m.public);
-    assert.deepEqual(ids(await walk<Message>(w, '/api/messages')), newestFirst(published), 'the public messages, newest first');
-    assert.deepEqual(ids(await walk<Message>(w, '/api/messages?limit=2')), newestFirst(published), 'pages of two walk them once');
-    assert.deepEqual(ids(await walk<Message>(w, '/api/messages/investigation?limit=3', spectator())), ids(every), 'pages of three walk every message once');
+    assert.deepEqual(ids(await walkPages<Message>(w, '/api/messages')), newestFirst(published), 'the public messages, newest first');
+    assert.deepEqual(ids(await walkPages<Message>(w, '/api/messages?limit=2')), newestFirst(published), 'pages of two walk them once');
+    assert.deepEqual(ids(await walkPages<Message>(w, '/api/messages/investigation?limit=3', spectator())), ids(every), 'pages of three walk every message once');
     assert.deepEqual(ids((await w.get('/api/messages?offset=1&limit=2')).body), newestFirst(published).slice(1, 3));
     assert.deepEqual((await w.get('/api/messages?offset=100')).body, [], 'past the last: an empty page');
+  });
+
+  it("lists an agent's inbox newest first: letters delivered to its organization and everything it sent; a letter on its way once it arrives", async () => {
+    const every = await walkPages<Message & { sender_id: number | null; recipient_id: number | null; deliver_day: number }>(w, '/api/messages/investigation?limit=500', spectator());
+    const letter = every.find((m) => m.sender_id === a.org.id && m.recipient_id === c.org.id)!;
+    assert.ok(letter && letter.deliver_day > letter.sent_day, 'a letter from afar takes days');
+    const inboxOf = async (who: typeof a) => walkPages<Message>(w, '/api/messages/inbox?limit=2', { 'x-agent-key': who.key });
+    const expected = (who: typeof a, day: number) => newestFirst(every.filter((m) => m.sender_id === who.org.id || (m.recipient_id === who.org.id && m.deliver_day <= day)));
+    let day = (await w.get('/api/world')).body.day as number;
+    assert.ok(day < letter.deliver_day, 'still on its way');
+    assert.deepEqual(ids(await inboxOf(c)), expected(c, day), 'what Cedar sent, in pages of two');
+    assert.deepEqual(ids(await inboxOf(a)), expected(a, day), "Amber's: its sending and Birch's letter, at once (the same place)");
+    while (day < letter.deliver_day) day = await w.tick();
+    const now = await inboxOf(c);
+    assert.deepEqual(ids(now), expected(c, day));
+    assert.ok(ids(now).includes(letter.id), 'the letter has arrived');
+    assert.deepEqual(ids((await w.get('/api/messages/inbox?offset=1&limit=1', c.key)).body), expected(c, day).slice(1, 2));
   });
 
   it('lists quests of one status (withdrawn ones too) and a place\'s open quests as pages, in id order', async () => {
@@ -95,17 +98,17 @@ describe('listings that grow with the history are read as pages', () => {
     ];
     expectStatus(await w.post(`/api/quests/${posted[0]}/cancel`, undefined, a.key), 200);
     expectStatus(await w.post(`/api/quests/${posted[4]}/cancel`, undefined, c.key), 200);
-    const whole = await walk<Listed & { location_id: string }>(w, '/api/quests?status=withdrawn&limit=1000');
-    const all = [...whole, ...await walk<Listed & { location_id: string }>(w, '/api/quests?limit=1000')];
+    const whole = await walkPages<Listed & { location_id: string }>(w, '/api/quests?status=withdrawn&limit=1000');
+    const all = [...whole, ...await walkPages<Listed & { location_id: string }>(w, '/api/quests?limit=1000')];
     const withdrawn = all.filter((q) => q.status === 'withdrawn').map((q) => q.id).sort((x, y) => Number(x) - Number(y));
     assert.deepEqual(withdrawn, [posted[0], posted[4]]);
-    assert.deepEqual(ids(await walk(w, '/api/quests?status=withdrawn&limit=1')), withdrawn, 'withdrawn ones, a page of one at a time');
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/quests?status=withdrawn&limit=1')), withdrawn, 'withdrawn ones, a page of one at a time');
     const open = all.filter((q) => q.status === 'open').map((q) => q.id);
-    assert.deepEqual(ids(await walk(w, '/api/quests?status=open&limit=2')), open, 'open ones in pages of two');
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/quests?status=open&limit=2')), open, 'open ones in pages of two');
     const openHere = all.filter((q) => q.status === 'open' && q.location_id === 'emberfall').map((q) => q.id);
     assert.ok(openHere.includes(posted[2]) && openHere.includes(posted[3]) && !openHere.includes(posted[1]));
-    assert.deepEqual(ids(await walk(w, '/api/quests?status=open&location_id=emberfall&limit=1')), openHere, "a place's open quests, one at a time");
-    assert.deepEqual(ids(await walk(w, `/api/quests?status=open&requester_id=${a.org.id}&limit=1`)), [posted[3]], 'narrowed further: filtered');
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/quests?status=open&location_id=emberfall&limit=1')), openHere, "a place's open quests, one at a time");
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/quests?status=open&requester_id=${a.org.id}&limit=1`)), [posted[3]], 'narrowed further: filtered');
   });
 
   it('lists projects of an ended status as pages', async () => {
@@ -118,9 +121,9 @@ describe('listings that grow with the history are read as pages', () => {
       made.push(r.body.id);
     }
     for (const id of [made[0], made[2]]) expectStatus(await w.post(`/api/projects/${id}/cancel`, undefined, a.key), 200);
-    assert.deepEqual(ids(await walk(w, '/api/projects?status=cancelled&limit=1')), [made[0], made[2]]);
-    assert.deepEqual(ids(await walk(w, '/api/projects?status=cancelled&location_id=emberfall&limit=1')), [made[0], made[2]]);
-    assert.ok(ids(await walk(w, '/api/projects?status=active')).includes(made[1]));
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/projects?status=cancelled&limit=1')), [made[0], made[2]]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/projects?status=cancelled&location_id=emberfall&limit=1')), [made[0], made[2]]);
+    assert.ok(ids(await walkPages<Listed>(w, '/api/projects?status=active')).includes(made[1]));
   });
 
   it('lists alliances of the statuses asked for, merged in id order and paged', async () => {
@@ -135,8 +138,8 @@ describe('listings that grow with the history are read as pages', () => {
     expectStatus(await w.post(`/api/alliances/${ab}/accept`, { organization_id: b.org.id }, b.key), 200);
     expectStatus(await w.post(`/api/alliances/${ab}/end`, { organization_id: a.org.id }, a.key), 200);
     expectStatus(await w.post(`/api/alliances/${ca}/accept`, { organization_id: a.org.id }, a.key), 200);
-    assert.deepEqual(ids(await walk(w, '/api/alliances?status=ended,proposed&limit=1')), [ab, bc], 'an ended and a proposed one, in id order');
-    assert.deepEqual(ids(await walk(w, '/api/alliances?status=active,proposed,ended&limit=2')), [ab, bc, ca]);
-    assert.deepEqual(ids(await walk(w, '/api/alliances?status=active')), [ca]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/alliances?status=ended,proposed&limit=1')), [ab, bc], 'an ended and a proposed one, in id order');
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/alliances?status=active,proposed,ended&limit=2')), [ab, bc, ca]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/alliances?status=active')), [ca]);
   });
 });

@@ -4,7 +4,7 @@
 // short, the listing that goes on from it (docs/decisions.md, "An organization answers what
 // it has now"). What has ended is in the listings, which filter by organization.
 import assert from 'assert/strict';
-import { expect422At, expectStatus, foundOrg } from '../support/http';
+import { expect422At, expectStatus, foundOrg, walkPages } from '../support/http';
 import { startTestWorld, type TestWorld } from '../support/world';
 
 interface Listed { id: number; status?: string }
@@ -13,20 +13,6 @@ interface OrganizationAnswer {
   members: Array<Listed & { moments?: unknown }>; projects: Listed[]; contracts: Listed[]; alliances: Listed[]; parties: Listed[]; establishments: Listed[];
   member_count: number; project_count: number; contract_count: number; alliance_count: number; party_count: number; establishment_count: number;
   more: Record<string, string>;
-}
-
-/** Every item of a listing, walking its pages from `url` by their `Link: rel="next"` headers. */
-async function walk(w: TestWorld, url: string): Promise<Listed[]> {
-  const items: Listed[] = [];
-  for (let next: string | undefined = url, pages = 0; next !== undefined; pages++) {
-    const res: Response = await fetch(w.url + next);
-    const body = await res.json() as Listed[];
-    assert.equal(res.status, 200, JSON.stringify(body));
-    items.push(...body);
-    next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1];
-    assert.ok(pages < 1000);
-  }
-  return items;
 }
 
 const ids = (xs: Listed[]) => xs.map((x) => x.id);
@@ -68,14 +54,14 @@ describe('an organization lists what it has now, in bounded lists', () => {
     assert.deepEqual(ids(whole.contracts), live, 'proposed and accepted ones, proposed by it or offered to it, in id order; the rejected one is not');
     assert.equal(whole.contract_count, 3);
     assert.equal(whole.more.contracts, undefined, 'nothing more to read');
-    assert.deepEqual(ids(await walk(w, `/api/contracts?organization_id=${a.org.id}`)), made, 'the listing has every one, the rejected one too');
-    assert.deepEqual(ids(await walk(w, `/api/contracts?organization_id=${a.org.id}&status=rejected`)), [made[2]]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/contracts?organization_id=${a.org.id}`)), made, 'the listing has every one, the rejected one too');
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/contracts?organization_id=${a.org.id}&status=rejected`)), [made[2]]);
 
     const cut = await view(a.org.id, '?limit=2');
     assert.deepEqual(ids(cut.contracts), live.slice(0, 2));
     assert.equal(cut.contract_count, 3, 'the count is of them all, not of the list');
     assert.equal(cut.more.contracts, `/api/contracts?organization_id=${a.org.id}&status=proposed%2Caccepted&after_id=${live[1]}&limit=2`);
-    assert.deepEqual([...ids(cut.contracts), ...ids(await walk(w, cut.more.contracts))], live, 'the listing goes on where the answer stopped, none twice, none missed');
+    assert.deepEqual([...ids(cut.contracts), ...ids(await walkPages<Listed>(w, cut.more.contracts))], live, 'the listing goes on where the answer stopped, none twice, none missed');
   });
 
   it('lists live alliances only: an ended one leaves it (and stays in GET /api/alliances)', async () => {
@@ -89,7 +75,7 @@ describe('an organization lists what it has now, in bounded lists', () => {
     const now = await view(a.org.id);
     assert.deepEqual(ids(now.alliances), [ca.body.id]);
     assert.equal(now.alliance_count, 1);
-    assert.deepEqual(ids(await walk(w, `/api/alliances?organization_id=${a.org.id}&status=ended`)), [ab.body.id]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/alliances?organization_id=${a.org.id}&status=ended`)), [ab.body.id]);
     const cut = await view(a.org.id, '?limit=1');
     assert.deepEqual([cut.alliance_count, cut.more.alliances], [1, undefined], 'one live alliance fits a list of one');
   });
@@ -102,7 +88,7 @@ describe('an organization lists what it has now, in bounded lists', () => {
     assert.deepEqual(ids(members.members), ids(available).slice(0, 2));
     assert.equal(members.member_count, 3);
     assert.equal(members.more.members, `/api/adventurers?organization_id=${b.org.id}&status=employed&after_id=${available[1].id}&limit=2`);
-    assert.deepEqual(ids(await walk(w, members.more.members)), [available[2].id]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, members.more.members)), [available[2].id]);
     const brief = await view(b.org.id, '?limit=2&members=brief');
     assert.ok(brief.members.length === 2 && brief.members.every((m) => m.moments === undefined), 'brief members leave out their moments');
     assert.ok(members.members.every((m) => Array.isArray(m.moments)), 'full members carry them');
@@ -120,10 +106,10 @@ describe('an organization lists what it has now, in bounded lists', () => {
     assert.deepEqual(ids(now.projects), [started[1]]);
     assert.equal(now.project_count, 2);
     assert.equal(now.more.projects, `/api/projects?organization_id=${b.org.id}&status=active&after_id=${started[1]}&limit=1`);
-    assert.deepEqual(ids(await walk(w, now.more.projects)), [started[2]]);
-    assert.deepEqual(ids(await walk(w, `/api/projects?organization_id=${b.org.id}`)), started, 'the listing of its projects, any status');
-    assert.deepEqual(ids(await walk(w, `/api/projects?organization_id=${b.org.id}&status=cancelled`)), [started[0]]);
-    assert.deepEqual(await walk(w, `/api/projects?organization_id=${a.org.id}`), [], 'none of another organization');
+    assert.deepEqual(ids(await walkPages<Listed>(w, now.more.projects)), [started[2]]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/projects?organization_id=${b.org.id}`)), started, 'the listing of its projects, any status');
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/projects?organization_id=${b.org.id}&status=cancelled`)), [started[0]]);
+    assert.deepEqual(await walkPages<Listed>(w, `/api/projects?organization_id=${a.org.id}`), [], 'none of another organization');
   });
 
   it('lists its parties and establishments, and the listings filter by organization', async () => {
@@ -136,8 +122,8 @@ describe('an organization lists what it has now, in bounded lists', () => {
     const cut = await view(c.org.id, '?limit=1');
     assert.deepEqual([ids(cut.parties), cut.party_count], [[formed[0]], 2]);
     assert.equal(cut.more.parties, `/api/parties?organization_id=${c.org.id}&after_id=${formed[0]}&limit=1`);
-    assert.deepEqual(ids(await walk(w, cut.more.parties)), [formed[1]]);
-    assert.deepEqual(await walk(w, `/api/parties?organization_id=${a.org.id}`), [], 'none of another organization');
+    assert.deepEqual(ids(await walkPages<Listed>(w, cut.more.parties)), [formed[1]]);
+    assert.deepEqual(await walkPages<Listed>(w, `/api/parties?organization_id=${a.org.id}`), [], 'none of another organization');
 
     // Two projects of a day each open two establishments at the next tick.
     for (const [title, kind] of [['The Cedar Inn', 'inn'], ['The Cedar Watchtower', 'watchtower']]) {
@@ -147,16 +133,16 @@ describe('an organization lists what it has now, in bounded lists', () => {
       }, c.key), 201);
     }
     await w.tick();
-    const everywhere = await walk(w, '/api/establishments') as Array<Listed & { organization_id: number | null }>;
+    const everywhere = await walkPages<Listed>(w, '/api/establishments') as Array<Listed & { organization_id: number | null }>;
     const theirs = everywhere.filter((e) => e.organization_id === c.org.id);
     assert.equal(theirs.length, 2, JSON.stringify(everywhere));
-    assert.deepEqual(ids(await walk(w, `/api/establishments?organization_id=${c.org.id}`)), ids(theirs));
-    assert.deepEqual(ids(await walk(w, `/api/establishments?organization_id=${c.org.id}&location_id=${c.org.location_id}&kind=inn`)), [theirs[0].id], 'with the other filters');
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/establishments?organization_id=${c.org.id}`)), ids(theirs));
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/establishments?organization_id=${c.org.id}&location_id=${c.org.location_id}&kind=inn`)), [theirs[0].id], 'with the other filters');
     const held = await view(c.org.id, '?limit=1');
     assert.deepEqual([ids(held.establishments), held.establishment_count], [[theirs[0].id], 2]);
     assert.equal(held.more.establishments, `/api/establishments?organization_id=${c.org.id}&after_id=${theirs[0].id}&limit=1`);
-    assert.deepEqual(ids(await walk(w, held.more.establishments)), [theirs[1].id]);
-    assert.deepEqual(await walk(w, `/api/establishments?organization_id=${a.org.id}`), [], 'none of another organization');
+    assert.deepEqual(ids(await walkPages<Listed>(w, held.more.establishments)), [theirs[1].id]);
+    assert.deepEqual(await walkPages<Listed>(w, `/api/establishments?organization_id=${a.org.id}`), [], 'none of another organization');
   });
 
   it('answers the same lists when dissolved: nothing live is left', async () => {

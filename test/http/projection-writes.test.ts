@@ -143,4 +143,24 @@ describe('rows written with each change', function () {
     assert.ok(names(rows.flat()).includes(`party ${party.body.id}`), `the party was written on arrival: ${names(rows.flat())}`);
     assert.ok(!names(rows.flat()).includes(`project ${project.body.id}`), 'the finished project never');
   });
+
+  it("an organization's day leaves out its trust rows; a change of its trust writes them", async () => {
+    const w = await open();
+    const a = await w.register('Row Ally');
+    const b = await w.register('Row Friend');
+    const orgA = (await w.post<{ id: number }>('/api/organizations', { name: 'Row Allies', kind: 'merchant company' }, a.key)).body.id;
+    const orgB = (await w.post<{ id: number }>('/api/organizations', { name: 'Row Friends', kind: 'merchant company' }, b.key)).body.id;
+    const alliance = await w.post<{ id: number }>('/api/alliances', { proposer_id: orgA, counterparty_id: orgB, terms: 'Shared roads and shared watch.' }, a.key);
+    expectStatus(alliance, 201);
+    expectStatus(await w.post(`/api/alliances/${alliance.body.id}/accept`, { organization_id: orgB }, b.key), 200);
+    await w.tick();
+
+    const rows = watchRows(w, `organization:${orgA}`);
+    await w.tick();
+    assert.ok(rows.length > 0, 'the organization settled the day');
+    assert.deepEqual(names(rows.flat()), [`organization ${orgA}`], 'its trust did not move: no trust row');
+    rows.length = 0;
+    expectStatus(await w.post(`/api/alliances/${alliance.body.id}/end`, { organization_id: orgA }, a.key), 200);
+    assert.ok(names(rows.flat()).some((n) => n.startsWith('trust trust:')), `ending the alliance moved its trust: ${names(rows.flat())}`);
+  });
 });

@@ -192,11 +192,17 @@ describe('SQLite store and entity region', () => {
     assert.deepEqual(page.map((r) => r.id), ['296', '295', '293'], 'the third to fifth newest public messages (every third is private)');
     // The plans of the store's own statements: the newest index gives the order.
     const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
-    for (const name of ['messages', 'publicMessages'] as const) {
+    const cases = [
+      ['messages', ['message'], 'entities_message_newest'],
+      ['publicMessages', ['message', 'public', 'chronicle'], 'entities_message_newest'],
+      ['messagesFrom', ['message', 5], 'entities_message_newest_by_organization_id'],
+      ['privateMessagesTo', ['message', 7, 'private'], 'entities_message_newest_by_agent_id'],
+    ] as const;
+    for (const [name, params, index] of cases) {
       const statement = (store as unknown as { query(n: string): { newest: { source: string } } }).query(name).newest;
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(...(name === 'messages' ? ['message'] : ['message', 'public', 'chronicle']), 20, 0) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
-      assert.match(plan, /USING INDEX entities_message_newest/, plan);
-      assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(...params, 20, 0) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+      assert.match(plan, new RegExp(`USING INDEX ${index}\\b`), `${name}: ${plan}`);
+      assert.doesNotMatch(plan, /TEMP B-TREE/, `${name}: ${plan}`);
     }
     db.close();
     await store.close();

@@ -219,7 +219,8 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
               // Newest first: the later day first, then the higher id; pages of three by offset walk them once.
               const field = spec.newestBy;
               const newest = expected.map((r) => ({ r, id: r.id, day: r.doc[field] as number })).sort(compareNewest).map((x) => asStored(x.r));
-              assert.ok(new Set(newest.map((r) => JSON.parse(r.doc)[field])).size < newest.length, 'rows share a day');
+              // Four days: more than four rows share one (the fixture makes sure some query has them).
+              if (newest.length > 4) assert.ok(new Set(newest.map((r) => JSON.parse(r.doc)[field])).size < newest.length, 'rows share a day');
               assert.deepEqual(await store.listNewestJson(name, arg, 0, 1000), newest, 'newest first, as stored');
               const byOffset: unknown[] = [];
               for (let offset = 0, page; (page = await store.listNewestJson(name, arg, offset, 3)).length > 0; offset += 3) {

@@ -1,8 +1,11 @@
 import assert from 'assert/strict';
 import { MAX_CATCH_UP_DAYS } from '../../actors/clock/rules';
+import { organizationKind } from '../../actors/organization/actor';
+import { compareIds } from '../../actors/ports/store';
+import { trustPairOf, trustRowId } from '../../actors/relationship/rules';
 import type { FoundCommand, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
 import {
-  DEFAULT_TREASURY, TREASURY_BOUNDS, checkControl, decideDay, decideDissolve, decideFound, decideRetireController, decideUpdate, evolve, maintenanceCost, startingTreasury,
+  DEFAULT_TREASURY, TREASURY_BOUNDS, checkControl, decideDay, decideDissolve, decideFound, decideRecordTrust, decideRetireController, decideUpdate, evolve, maintenanceCost, startingTreasury,
 } from '../../actors/organization/rules';
 
 const found = (over: Partial<FoundCommand> = {}): FoundCommand => ({
@@ -18,6 +21,37 @@ function apply(state: OrganizationState, d: { events: OrganizationEvent[] } | { 
 const org = (over: Partial<Organization> = {}): Organization => ({ ...(apply(null, decideFound(null, found())) as Organization), ...over });
 
 describe('organization rules', () => {
+  describe('its trust as rows of their own (GET /api/relationships)', () => {
+    it('records its trust when it has any, whatever its status, and changes nothing of its state; 404 for none', () => {
+      const trusting = org({ trust: { '9': 12, '3': -4 }, status: 'dissolved' });
+      const d = decideRecordTrust(trusting, 5);
+      assert.deepEqual('events' in d && d.events, [{ type: 'trust-recorded', day: 5 }]);
+      assert.equal(apply(trusting, d), trusting, 'the state is as it was');
+      assert.deepEqual(decideRecordTrust(org(), 5), { events: [] }, 'no trust, nothing to write');
+      assert.equal((decideRecordTrust(null, 5) as { refusal: { status: number } }).refusal.status, 404);
+    });
+
+    it('writes a row for each organization it scores, keyed so the rows sort by the pair, carrying the pair as the listing names it', () => {
+      const o = org({ id: 12, trust: { '9': 12, '100': -4 } });
+      const rows = organizationKind.eventRows!({ type: 'trust-recorded', day: 5 }, o);
+      assert.deepEqual(rows.map((r) => [r.kind, r.id, r.organization_id, r.doc]), [
+        ['trust', trustRowId(12, 9), 12, { id: '12-9', organization_id: 12, other_organization_id: 9, organization_ids: [12, 9], trust: 12 }],
+        ['trust', trustRowId(12, 100), 12, { id: '12-100', organization_id: 12, other_organization_id: 100, organization_ids: [12, 100], trust: -4 }],
+      ]);
+      assert.deepEqual(trustPairOf(trustRowId(12, 100)), [12, 100]);
+      const ids = [trustRowId(12, 100), trustRowId(9, 2), trustRowId(12, 9), trustRowId(100, 1)];
+      assert.deepEqual([...ids].sort(compareIds), [trustRowId(9, 2), trustRowId(12, 9), trustRowId(12, 100), trustRowId(100, 1)], 'by the first id, then the other');
+    });
+
+    it('projects its trust rows when its trust moved, not on a write that left it as it was', () => {
+      const before = org({ id: 12, trust: { '9': 12 } });
+      const kinds = (rows: Array<{ kind: string }>) => rows.map((r) => r.kind);
+      assert.ok(kinds(organizationKind.project(before)).includes('trust'), 'the first write of its life carries them');
+      assert.ok(!kinds(organizationKind.project({ ...before, treasury: 1 }, before)).includes('trust'), 'the same trust: none');
+      assert.deepEqual(kinds(organizationKind.project({ ...before, trust: { '9': 14 } }, before)).filter((k) => k === 'trust'), ['trust']);
+    });
+  });
+
   describe('a day it could not settle is caught up', () => {
     it('settles every day since the last one it settled, each with its upkeep, up to MAX_CATCH_UP_DAYS', () => {
       const s = org({ settled_day: 3, treasury: 100 });

@@ -4,6 +4,20 @@ import assert from 'assert/strict';
 import crypto from 'crypto';
 import type { Answer, TestWorld } from './world';
 
+/** Every item of a listing, walking its pages from `url` by their `Link: rel="next"` headers (each answer must be 200). */
+export async function walkPages<T>(w: TestWorld, url: string, headers: Record<string, string> = {}): Promise<T[]> {
+  const items: T[] = [];
+  for (let next: string | undefined = url, pages = 0; next !== undefined; pages++) {
+    const res: Response = await fetch(w.url + next, { headers });
+    const body = await res.json() as T[];
+    assert.equal(res.status, 200, JSON.stringify(body));
+    items.push(...body);
+    next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1];
+    assert.ok(pages < 1000, 'a listing that never ends');
+  }
+  return items;
+}
+
 /** Registers an agent and founds an organization for it; returns both. */
 export async function foundOrg(w: TestWorld, name: string, kind = 'merchant company', locationId?: string) {
   const agent = await w.register();
