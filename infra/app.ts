@@ -18,6 +18,7 @@ import { seedWorld } from '../actors/world/seed';
 import { resumeIntents } from '../actors/intents';
 import { tellAgentsOfEarlierEnds } from '../actors/agent/ended-before';
 import { writeTrustRowsOnce } from '../actors/organization/trust-rows';
+import { writeCareerDueDaysOnce } from '../actors/adventurer/career-due-days';
 import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
 import { WorldMetrics, serveMetrics } from '../http/metrics';
@@ -243,11 +244,20 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     (told) => { if (told > 0) log(`worldsim: told ${told} agents that their organization had ended (a world older than that step)`); },
     (e: unknown) => log(`worldsim: ${(e as Error)?.message ?? e}; tried again at the next start`),
   );
-  // A world older than the trust rows: its organizations write them once (actors/organization/trust-rows.ts).
-  const writeTrustOnce = () => currentDay(store).then((day) => writeTrustRowsOnce(entities, store, day)).then(
-    (wrote) => { if (wrote > 0) log(`worldsim: ${wrote} organizations wrote their trust as rows of their own (a world older than them)`); },
-    (e: unknown) => log(`worldsim: ${(e as Error)?.message ?? e}; tried again at the next start`),
-  );
+  // What a world of an older version lacks in its read model, written once by the actors
+  // it belongs to: organizations' trust rows (actors/organization/trust-rows.ts) and
+  // employed adventurers' due days (actors/adventurer/career-due-days.ts).
+  const catchUpOnce = async () => {
+    for (const [pass, done] of [
+      [writeTrustRowsOnce, 'organizations wrote their trust as rows of their own'],
+      [writeCareerDueDaysOnce, 'employed adventurers wrote the due day of their career\'s end'],
+    ] as const) {
+      await currentDay(store).then((day) => pass(entities, store, day)).then(
+        (wrote) => { if (wrote > 0) log(`worldsim: ${wrote} ${done} (a world of an older version)`); },
+        (e: unknown) => log(`worldsim: ${(e as Error)?.message ?? e}; tried again at the next start`),
+      );
+    }
+  };
   const { bus, relay } = openBus(config, store, log);
   let closing = false;
   let region: Region;
@@ -300,7 +310,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     const hostedHere = (kind: string, id: string | number) => clusterNode.hosts(clusterNode.shardOf(kind, id));
     await patiently('finishing unfinished actions', () => resumeIntents(entities, store, log, hostedHere));
     await tellAgentsOnce();
-    await writeTrustOnce();
+    await catchUpOnce();
   } else {
     const settlements = new StoreSettlements(store, NODE);
     region = await worldRegion(store, bus, settlements, seed, log, metrics, idleMsOf(config));
@@ -310,7 +320,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     // cannot be finished now is tried again on every tick.
     await patiently('finishing unfinished actions', () => resumeIntents(region, store, log));
     await tellAgentsOnce();
-    await writeTrustOnce();
+    await catchUpOnce();
     // Settle the current day again in case the last run stopped halfway through it. A bus
     // that cannot be reached does not keep the world from serving: the day is settled in
     // the background once the bus answers (the clock does not advance meanwhile).

@@ -60,7 +60,7 @@ const SECONDS_ON_NODES: Record<string, number> = {
   'diplomacy.test.js': 209, 'fair-play.test.js': 179, 'seeded-policies.test.js': 178, 'openapi.test.js': 132, 'living-world.test.js': 130,
   'world-events.test.js': 117, 'quest-gold.test.js': 95, 'gaps.test.js': 94, 'saga-initiative.test.js': 87, 'economy-projects.test.js': 81,
   'foundation-history.test.js': 80, 'saga-alliance.test.js': 63, 'saga-quest.test.js': 58, 'saga-founding-hiring.test.js': 57, 'saga-contract.test.js': 55,
-  'saga-career-end.test.js': 105, 'careers.test.js': 42, 'saga-party.test.js': 48, 'saga-posting.test.js': 39, 'quests.test.js': 37, 'saga-world-event.test.js': 36, 'foundation-clock.test.js': 35,
+  'saga-career-end.test.js': 105, 'careers.test.js': 65, 'saga-party.test.js': 48, 'saga-posting.test.js': 39, 'quests.test.js': 37, 'saga-world-event.test.js': 36, 'foundation-clock.test.js': 35,
   'saga-ending.test.js': 33, 'saga-trade.test.js': 32, 'agent-aids.test.js': 32, 'economy.test.js': 31, 'foundation-agents.test.js': 25,
   'saga-pledge.test.js': 23, 'foundation-organizations.test.js': 22, 'rate-limit.test.js': 19, 'stream.test.js': 19, 'foundation-world.test.js': 16,
   'restart-every-read.test.js': 16, 'foundation-restart.test.js': 13, 'foundation-no-leak.test.js': 13, 'foundation-errors.test.js': 12, 'echo-and-dispatch.test.js': 9,

@@ -5,7 +5,7 @@ import type { HistoryEntry, ProjectionRow } from '../ports/store';
 import { followedBy, type EntityIO, type EntityKind, type Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Adventurer, AdventurerCommand, AdventurerEvent, AdventurerState, HireCommand, JoinPartyCommand } from './messages';
-import { careerOver, hiringFee, decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, decideRetirement, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
+import { careerOver, decideRecordDueDay, hiringFee, decideBeginEmployment, decideBeginJoining, decideDay, decideEmploymentAnswer, decideRetirement, dueDay, decideJoiningAnswer, decideQuestOutcome, evolve } from './rules';
 import type { Refusal } from '../result';
 import { intentEnded, intentRow } from '../intents';
 import { endReason, endedNow } from '../organization/ending';
@@ -41,6 +41,8 @@ function chronicle(e: AdventurerEvent, after: AdventurerState, before?: Adventur
     }
     case 'recovered':
       return [{ day: e.day, category: 'adventurer', agent_id: null, organization_ids: employers, summary: `${after.name} recovered from injuries`, data }];
+    case 'due-day-recorded':
+      return []; // bookkeeping of the read model
     case 'aged-out':
       // One that has just left its organization at the end of its career ends that organization's story of it too.
       return [{ day: e.day, category: 'death', agent_id: null, organization_ids: e.organization_id === undefined ? [] : [e.organization_id], summary: `${after.name} died of old age`, data: { ...data, cause: 'old age' } }];
@@ -135,7 +137,7 @@ async function afterPending(state: AdventurerState, c: AdventurerCommand, io: En
 export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, AdventurerEvent> = {
   kind: 'adventurer',
   rank: RANK.adventurer,
-  commands: { seed: true, status: true, hire: true, release: true, 'join-party': true, 'quest-outcome': true, freed: true, 'day-began': true, resume: true },
+  commands: { seed: true, status: true, hire: true, release: true, 'join-party': true, 'quest-outcome': true, freed: true, 'day-began': true, resume: true, 'record-due-day': true },
   initialState: null,
   evolve,
   project,
@@ -165,6 +167,7 @@ export const adventurerKind: EntityKind<AdventurerState, AdventurerCommand, Adve
         if (!state || state.status !== 'employed' || state.organization_id !== c.organization_id) return { events: [] };
         return { events: [{ type: 'released', day: c.day, organization_id: c.organization_id, agent_id: null, reason: c.reason, organization_name: (await io.read.row<{ name: string }>('organization', c.organization_id))?.name }] };
       case 'day-began': return settleDay(state, c.day, io);
+      case 'record-due-day': return decideRecordDueDay(state, c.day);
     }
   },
 };

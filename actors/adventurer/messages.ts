@@ -74,9 +74,15 @@ export interface FreedCommand { type: 'freed'; organization_id: number; day: num
 export interface AdventurerDayCommand { type: 'day-began'; day: number }
 /** Finish a hiring, release or party joining a crash cut short (actors/intents.ts); nothing when none is under way. */
 export interface AdventurerResumeCommand { type: 'resume' }
+/**
+ * Write its row again, so that it carries the due day of its career's end (a world of an
+ * older version gave an employed adventurer's row none; actors/adventurer/career-due-days.ts).
+ */
+export interface RecordDueDayCommand { type: 'record-due-day'; day: number }
 
 export type AdventurerCommand =
-  | SeedAdventurerCommand | AdventurerStatusCommand | HireCommand | JoinPartyCommand | QuestOutcomeCommand | FreedCommand | AdventurerDayCommand | AdventurerResumeCommand;
+  | SeedAdventurerCommand | AdventurerStatusCommand | HireCommand | JoinPartyCommand | QuestOutcomeCommand | FreedCommand | AdventurerDayCommand | AdventurerResumeCommand
+  | RecordDueDayCommand;
 
 export interface AdventurerAppeared { type: 'appeared'; day: number; adventurer: AdventurerSpec }
 export interface Hired { type: 'hired'; day: number; organization_id: number; agent_id: number; organization_name?: string }
@@ -112,7 +118,10 @@ export interface EmploymentAbandoned { type: 'employment-abandoned'; day: number
 export interface JoiningBegun { type: 'joining-begun'; day: number; party_id: number; party_name: string; organization_id: number; agent_id: number; op: string }
 export interface JoiningAbandoned { type: 'joining-abandoned'; day: number; party_id: number; organization_id: number; reason: string }
 
+/** Its row was written again (RecordDueDayCommand); the state is as it was. */
+export interface DueDayRecorded { type: 'due-day-recorded'; day: number }
+
 export type AdventurerEvent =
-  | AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | AgedOut | EmploymentBegun | EmploymentAbandoned | JoiningBegun | JoiningAbandoned;
+  | DueDayRecorded | AdventurerAppeared | Hired | Released | JoinedParty | QuestEndured | Recovered | AgedOut | EmploymentBegun | EmploymentAbandoned | JoiningBegun | JoiningAbandoned;
 
 export type AdventurerState = Adventurer | null;

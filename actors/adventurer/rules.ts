@@ -45,6 +45,12 @@ export function dueDay(a: Adventurer): number | null {
   return ends === null ? a.injured_until : Math.min(a.injured_until, ends);
 }
 
+/** An employed adventurer writes its row again (its due day with it); any other has nothing to write. */
+export function decideRecordDueDay(state: AdventurerState, day: number): Decision<AdventurerEvent> {
+  if (!state) return notFound('adventurer not found');
+  return state.status === 'employed' ? accept({ type: 'due-day-recorded', day }) : accept();
+}
+
 /** The organization's name, where it is known (it names the organization in the history). */
 const named = (name: string | undefined) => (name === undefined ? {} : { organization_name: name });
 
@@ -261,5 +267,7 @@ export function evolve(state: AdventurerState, e: AdventurerEvent): AdventurerSt
       return { ...state, injured_until: null, moments: remember(state, { day: e.day, kind: 'recovered', text: 'recovered from injuries' }) };
     case 'aged-out':
       return { ...state, status: 'dead', injured_until: null, moments: remember(state, { day: e.day, kind: 'died', text: 'died of old age' }) };
+    case 'due-day-recorded':
+      return state;
   }
 }

@@ -4,9 +4,12 @@
 // age; a member away with its party on a quest leaves the first day after the party is
 // back. The books stay whole.
 import assert from 'assert/strict';
+import fs from 'fs';
+import { CAREER_DUE_DAYS_WRITTEN } from '../../actors/adventurer/career-due-days';
+import type { PersistedEvent } from '../../actors/ports/store';
 import { foundOrg } from '../support/http';
 import { assertBooks, mark } from '../support/sagas';
-import { startTestWorld, type TestWorld } from '../support/world';
+import { startTestWorld, tempDir, type TestWorld } from '../support/world';
 
 interface Adventurer { id: number; name: string; status: string; organization_id: number | null; party_id: number | null; career_end_day: number | null; moments: Array<{ kind: string; text: string }> }
 interface Org { id: number; employees: number[]; status: string; treasury: number }
@@ -101,5 +104,43 @@ describe('the end of an employed adventurer\'s career', function () {
 
   it('keeps the books whole', async () => {
     await assertBooks(w, books);
+  });
+});
+
+describe('the end of careers in a world of an older version (its employed adventurers\' rows carry no due day)', function () {
+  this.timeout(120_000);
+
+  it('has every employed adventurer write its due day at the next start, once, so a veteran still leaves when its career ends', async () => {
+    const dataDir = tempDir('worldsim-career-days-');
+    // One node: the older version's row is written straight through its store.
+    let w = await startTestWorld({ dataDir, nodes: 1, seed: 'careers' });
+    try {
+      const owner = await foundOrg(w, 'Older Hands Company', 'adventuring company', 'emberfall');
+      const listed = (await w.get<Adventurer[]>('/api/adventurers?status=available&limit=100')).body;
+      const profiles = await Promise.all(listed.map(async (a) => (await w.get<Adventurer>(`/api/adventurers/${a.id}`)).body));
+      const veteran = profiles.filter((a) => a.career_end_day !== null).sort((a, b) => a.career_end_day! - b.career_end_day! || a.id - b.id)[0];
+      const hired = await w.post('/api/adventurers/hire', { organization_id: owner.org.id, adventurer_id: veteran.id }, owner.key);
+      assert.equal(hired.status, 200, hired.text);
+      const due = async () => (await w.services.store.ids('adventurersDue', veteran.career_end_day!)).includes(String(veteran.id));
+      assert.ok(await due(), 'this version: the row carries its career\'s end');
+      // As an older version left it: the row without a due day, and no mark.
+      const doc = await w.services.store.row<Record<string, unknown>>('adventurer', veteran.id);
+      const event = { key: 'test:older-row', sequenceNumber: 1, createdAt: Date.now(), data: { events: [] }, tags: [], isDeleted: false } as unknown as PersistedEvent;
+      await w.services.store.engine.persist(event, { rows: [{ kind: 'adventurer', id: veteran.id, status: 'employed', organization_id: owner.org.id, due_day: null, doc: doc! }] });
+      await w.services.store.setSetting(CAREER_DUE_DAYS_WRITTEN, '');
+      assert.ok(!(await due()), 'no due day: the daily fan-out would never visit it');
+      await w.close();
+
+      w = await startTestWorld({ dataDir, nodes: 1, seed: 'careers' });
+      assert.ok(await due(), 'written at the start');
+      assert.ok(await w.services.store.setting(CAREER_DUE_DAYS_WRITTEN), 'marked written: the next start asks nobody again');
+      for (let day = (await w.get<{ day: number }>('/api/world')).body.day; day < veteran.career_end_day!;) day = await w.tick();
+      const gone = (await w.get<Adventurer>(`/api/adventurers/${veteran.id}`)).body;
+      assert.equal(gone.status, 'dead', 'it left when its career ended, and died of old age');
+      assert.ok(!(await w.get<Org>(`/api/organizations/${owner.org.id}`)).body.employees.includes(veteran.id));
+    } finally {
+      await w.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ import {
 } from '../../actors/location/market';
 import { decideDay as decideLocationDay, decideSeed, evolve as evolveLocation } from '../../actors/location/rules';
 import { DANGER_SPREAD, dangerMet, outcomeFor, outcomeOdds } from '../../actors/quest/rules';
-import { CAREER_DAYS, NO_AGENT, careerDays, decideDay as decideAdventurerDay, decideEmploymentAnswer, decideHire, decideRetirement, dueDay, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
+import { CAREER_DAYS, NO_AGENT, careerDays, decideDay as decideAdventurerDay, decideEmploymentAnswer, decideHire, decideRecordDueDay, decideRetirement, dueDay, evolve as evolveAdventurer } from '../../actors/adventurer/rules';
 import type { Adventurer, AdventurerEvent } from '../../actors/adventurer/messages';
 import { RECRUIT_CHANCE, RECRUIT_CHANCE_FULL_POOL, recruits, seededQuest } from '../../actors/world/quest-board';
 import { LEAN_DAYS } from '../../actors/organization/policy';
@@ -146,6 +146,15 @@ describe('a living world: rules', () => {
       assert.equal(dead.status, 'dead');
       assert.equal(dead.moments[dead.moments.length - 1].text, 'died of old age');
       assert.equal(dueDay(dead), null);
+    });
+
+    it('employed, it writes its row again when asked (a world of an older version gave it no due day); anyone else writes nothing', () => {
+      const hired = evolveAdventurer(appeared, { type: 'hired', day: 2, organization_id: 3, agent_id: 1, organization_name: 'Guild' }) as Adventurer;
+      const d = decideRecordDueDay(hired, 9) as { events: AdventurerEvent[] };
+      assert.deepEqual(d.events, [{ type: 'due-day-recorded', day: 9 }]);
+      assert.equal(evolveAdventurer(hired, d.events[0]), hired, 'the state is as it was');
+      assert.deepEqual(decideRecordDueDay(appeared, 9), { events: [] }, 'one for hire has its due day already');
+      assert.equal((decideRecordDueDay(null, 9) as { refusal: { status: number } }).refusal.status, 404);
     });
 
     it('employed, it is settled from the day its career ends; at home, it leaves its organization of its own accord (no agent\'s), then dies', () => {
