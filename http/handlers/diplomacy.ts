@@ -44,10 +44,13 @@ async function relationshipsPage(s: Services, query: { limit: number; after_id?:
   let last = '';
   for (;;) {
     const rows = await s.read.listPageJson('trusts', undefined, after, query.limit + 1);
-    for (const r of rows) {
-      const [self, other] = trustPairOf(r.id);
-      // The higher id's side, when the lower one has a score too, was listed from there.
-      if (self > other && await s.read.row('trust', trustRowId(other, self))) continue;
+    const pairs = rows.map((r) => trustPairOf(r.id));
+    // The higher id's side, when the lower one has a score too, was listed from there: those
+    // other sides are read together (a store across the network answers them at once).
+    const listedElsewhere = await Promise.all(pairs.map(([self, other]) => (self > other ? s.read.row('trust', trustRowId(other, self)).then((o) => o !== undefined) : false)));
+    for (const [i, r] of rows.entries()) {
+      const [self, other] = pairs[i];
+      if (listedElsewhere[i]) continue;
       if (items.length === query.limit) return new JsonPage(new JsonText(`[${items.join(',')}]`), { after_id: last, limit: String(query.limit) }, items.length);
       items.push(r.doc);
       last = `${self}-${other}`;
