@@ -239,21 +239,20 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
   // Every draw is a pure function of the seed: a known seed foretells quest dangers, casualties and harvests.
   if (seed === DEFAULT_SEED) log(`worldsim: this world runs on the default seed ("${DEFAULT_SEED}"), which anyone can read in the source and use to foretell its draws (quest dangers, casualties, harvests); a world open to agents should be created with a secret WORLD_SEED`);
 
-  // A world older than the step that tells agents their organization ended: they are told once (actors/agent/ended-before.ts).
-  const tellAgentsOnce = () => currentDay(store).then((day) => tellAgentsOfEarlierEnds(entities, store, day)).then(
-    (told) => { if (told > 0) log(`worldsim: told ${told} agents that their organization had ended (a world older than that step)`); },
-    (e: unknown) => log(`worldsim: ${(e as Error)?.message ?? e}; tried again at the next start`),
-  );
-  // What a world of an older version lacks in its read model, written once by the actors
-  // it belongs to: organizations' trust rows (actors/organization/trust-rows.ts) and
-  // employed adventurers' due days (actors/adventurer/career-due-days.ts).
+  // What a world of an older version lacks, made good once by the actors it concerns
+  // (actors/once-per-world.ts): agents told their organization ended
+  // (actors/agent/ended-before.ts), organizations' trust rows
+  // (actors/organization/trust-rows.ts), employed adventurers' due days
+  // (actors/adventurer/career-due-days.ts).
   const catchUpOnce = async () => {
-    for (const [pass, done] of [
-      [writeTrustRowsOnce, 'organizations wrote their trust as rows of their own'],
-      [writeCareerDueDaysOnce, 'employed adventurers wrote the due day of their career\'s end'],
-    ] as const) {
+    const passes = [
+      [tellAgentsOfEarlierEnds, (n: number) => `told ${n} agents that their organization had ended (a world older than that step)`],
+      [writeTrustRowsOnce, (n: number) => `${n} organizations wrote their trust as rows of their own (a world of an older version)`],
+      [writeCareerDueDaysOnce, (n: number) => `${n} employed adventurers wrote the due day of their career's end (a world of an older version)`],
+    ] as const;
+    for (const [pass, done] of passes) {
       await currentDay(store).then((day) => pass(entities, store, day)).then(
-        (wrote) => { if (wrote > 0) log(`worldsim: ${wrote} ${done} (a world of an older version)`); },
+        (n) => { if (n > 0) log(`worldsim: ${done(n)}`); },
         (e: unknown) => log(`worldsim: ${(e as Error)?.message ?? e}; tried again at the next start`),
       );
     }
@@ -309,7 +308,6 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     // each shard it takes later once it takes it.
     const hostedHere = (kind: string, id: string | number) => clusterNode.hosts(clusterNode.shardOf(kind, id));
     await patiently('finishing unfinished actions', () => resumeIntents(entities, store, log, hostedHere));
-    await tellAgentsOnce();
     await catchUpOnce();
   } else {
     const settlements = new StoreSettlements(store, NODE);
@@ -319,7 +317,6 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
     // Finish every action a crash cut short between its actors (actors/intents.ts); what
     // cannot be finished now is tried again on every tick.
     await patiently('finishing unfinished actions', () => resumeIntents(region, store, log));
-    await tellAgentsOnce();
     await catchUpOnce();
     // Settle the current day again in case the last run stopped halfway through it. A bus
     // that cannot be reached does not keep the world from serving: the day is settled in

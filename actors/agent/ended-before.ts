@@ -4,23 +4,21 @@
 // per world: every listing and profile then says they have no current organization.
 import type { Entities } from '../ports/entities';
 import type { Store } from '../ports/store';
+import { askEachOncePerWorld } from '../once-per-world';
 
 /** The setting that marks the agents of such a world told. */
 export const AGENTS_TOLD_OF_ENDS = 'agents_told_of_ended_organizations';
 
 /** Tells every agent whose current organization has ended that it did (once per world); answers how many were told. */
-export async function tellAgentsOfEarlierEnds(entities: Entities, store: Store, day: number): Promise<number> {
-  if (await store.setting(AGENTS_TOLD_OF_ENDS)) return 0;
-  const ended = new Set((await store.list<{ id: number; status: string }>('organizations', undefined, (o: { id: number; status: string }) => ({ id: o.id, status: o.status })))
-    .filter((o) => o.status !== 'active').map((o) => o.id));
-  const stale = ended.size === 0 ? []
-    : (await store.list<{ id: number; current_organization_id: number | null }>('agents', undefined, (a: { id: number; current_organization_id: number | null }) => ({ id: a.id, current_organization_id: a.current_organization_id })))
-      .filter((a) => a.current_organization_id !== null && ended.has(a.current_organization_id));
-  for (const a of stale) {
-    const r = await entities.ask('agent', a.id, { type: 'own-organization-ended', organization_id: a.current_organization_id!, day });
-    // Not marked told: the next start tries again (telling twice changes nothing).
-    if (!r.ok) throw new Error(`agent ${a.id} could not be told its organization ended: ${r.refusal.detail}`);
-  }
-  await store.setSetting(AGENTS_TOLD_OF_ENDS, String(day));
-  return stale.length;
+export function tellAgentsOfEarlierEnds(entities: Entities, store: Store, day: number): Promise<number> {
+  const stale = async () => {
+    const ended = new Set((await store.list<{ id: number; status: string }>('organizations', undefined, (o: { id: number; status: string }) => ({ id: o.id, status: o.status })))
+      .filter((o) => o.status !== 'active').map((o) => o.id));
+    return ended.size === 0 ? []
+      : (await store.list<{ id: number; current_organization_id: number | null }>('agents', undefined, (a: { id: number; current_organization_id: number | null }) => ({ id: a.id, current_organization_id: a.current_organization_id })))
+        .filter((a) => a.current_organization_id !== null && ended.has(a.current_organization_id));
+  };
+  return askEachOncePerWorld(store, AGENTS_TOLD_OF_ENDS, day, stale,
+    (a) => entities.ask('agent', a.id, { type: 'own-organization-ended', organization_id: a.current_organization_id!, day }),
+    (a) => `agent ${a.id} could not be told its organization ended`);
 }
