@@ -12,7 +12,7 @@ import {
   decideUpdate, decideWorkers, evolve, maintenanceCost, checkControl, decideEndingFollowed, decideRecordTrust, decideRetireController,
 } from './rules';
 import { intentEnded, intentRow } from '../intents';
-import { trustRowId } from '../relationship/rules';
+import { trustPairId, trustRowId } from '../relationship/rules';
 
 export function organizationView(o: Organization) {
   return {
@@ -220,7 +220,7 @@ export function trustRows(o: Organization): ProjectionRow[] {
     const other = Number(key);
     return {
       kind: 'trust', id: trustRowId(o.id, other), organization_id: o.id,
-      doc: { id: `${o.id}-${other}`, organization_id: o.id, other_organization_id: other, organization_ids: [o.id, other], trust },
+      doc: { id: trustPairId(o.id, other), organization_id: o.id, other_organization_id: other, organization_ids: [o.id, other], trust },
     };
   });
 }

@@ -17,6 +17,9 @@ export const pairKey = (a: number, b: number) => (a < b ? `${a}-${b}` : `${b}-${
 export const trustRowId = (self: number, other: number) => `trust:${String(self).padStart(TRUST_ID_DIGITS, '0')}:${String(other).padStart(TRUST_ID_DIGITS, '0')}`;
 const TRUST_ID_DIGITS = 15;
 
+/** The public id of one organization's trust toward another, as GET /api/relationships names a pair (and its `after_id`). */
+export const trustPairId = (self: number, other: number) => `${self}-${other}`;
+
 /** The two organizations of a trust row's id (trustRowId): its own, then the other. */
 export const trustPairOf = (rowId: string): [number, number] => {
   const [, self, other] = rowId.split(':');

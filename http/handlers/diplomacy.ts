@@ -4,7 +4,7 @@ import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organiza
 import {
   AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, RelationshipsQuery
 } from '../../codecs/requests';
-import { pairKey, trustPairOf, trustRowId } from '../../actors/relationship/rules';
+import { pairKey, trustPairId, trustPairOf, trustRowId } from '../../actors/relationship/rules';
 import { JsonText } from '../read-cache';
 import { controlledOrganization, organizationRow, plannedWhereItStands, proposalCounterparty, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
@@ -53,7 +53,7 @@ async function relationshipsPage(s: Services, query: { limit: number; after_id?:
       if (listedElsewhere[i]) continue;
       if (items.length === query.limit) return new JsonPage(new JsonText(`[${items.join(',')}]`), { after_id: last, limit: String(query.limit) }, items.length);
       items.push(r.doc);
-      last = `${self}-${other}`;
+      last = trustPairId(self, other);
     }
     if (rows.length < query.limit + 1) return new JsonPage(new JsonText(`[${items.join(',')}]`), null, items.length);
     after = rows[rows.length - 1].id;

@@ -245,8 +245,8 @@ export const economyRoutes = [
       }
       // Pages read as pages where a named query holds the set; ended projects of a place by their place, filtered.
       if (query.status === undefined) return here === undefined ? readJsonPage(s.read, 'projects', query) : readJsonPage(s.read, 'projectsAt', query, here);
-      if (query.status === 'active') return here === undefined ? readJsonPage(s.read, 'activeProjects', query) : readJsonPage(s.read, 'activeProjectsAt', query, here);
       if (here === undefined) return readJsonPage(s.read, 'projectsInStatus', query, query.status);
+      if (query.status === 'active') return readJsonPage(s.read, 'activeProjectsAt', query, here);
       const rows = await s.read.list<Listed & { status: string }>('projectsAt', here);
       return pageOf(rows.filter((p) => p.status === query.status), query);
     },
