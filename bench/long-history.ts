@@ -1,8 +1,8 @@
 // Benchmark: the listings that grow with a world's history, in a world that has a long one.
 // Seeds a world through the API (two organizations, a message, quests, a project, an
-// alliance), stops it, gives it HISTORY more of each (public messages over a year, resolved
-// quests, cancelled projects, ended alliances, dissolved organizations with a trust score
-// each, and their trust rows) through the store port, as years of agents
+// alliance, a contract), stops it, gives it HISTORY more of each (public messages over a
+// year, resolved quests, cancelled projects, ended alliances, fulfilled contracts, dissolved
+// organizations with a trust score each, and their trust rows) through the store port, as years of agents
 // would leave them, starts it again and times each listing's request after a write: a write
 // makes every kept answer stale, as a busy world's writes do, so the answer is read afresh.
 // The messages are the seeding organization's: its inbox holds them all.
@@ -49,6 +49,7 @@ async function main() {
   const quest = await must(PORT, 'POST', '/api/quests', { title: 'Clear the road', description: 'Bandits hold the road.', requester_id: org.id, location_id: 'emberfall', reward: 10, deadline_days: 30 }, key);
   const project = await must(PORT, 'POST', '/api/projects', { owner_id: org.id, title: 'Bench works', kind: 'construction', description: 'Work that runs for weeks.', location_id: 'emberfall', budget: 10, duration_days: 60 }, key);
   const alliance = await must(PORT, 'POST', '/api/alliances', { proposer_id: org.id, counterparty_id: neighbour.id, terms: 'Shared roads and shared watch.' }, key);
+  const contract = await must(PORT, 'POST', '/api/contracts', { proposer_id: org.id, counterparty_id: neighbour.id, title: 'Bench salt', terms: 'Ten loads of salt, paid on delivery.', value: 10, resource: null }, key);
   // Accepted: the two trust each other, so the neighbour's row and the trust rows have a score to copy.
   await must(PORT, 'POST', `/api/alliances/${alliance.id}/accept`, { organization_id: neighbour.id }, { 'x-agent-key': other.api_key });
   await stopped(service);
@@ -69,6 +70,7 @@ async function main() {
   copies(storedRow(dir, 'quest', quest.id), 1_000_000, (doc) => { doc.status = 'resolved'; return { status: 'resolved', due_day: null }; });
   copies(storedRow(dir, 'project', project.id), 1_000_000, (doc) => { doc.status = 'cancelled'; return { status: 'cancelled' }; });
   copies(storedRow(dir, 'alliance', alliance.id), 1_000_000, (doc) => { doc.status = 'ended'; return { status: 'ended' }; });
+  copies(storedRow(dir, 'contract', contract.id), 1_000_000, (doc) => { doc.status = 'fulfilled'; return { status: 'fulfilled' }; });
   // Dissolved organizations that each dealt with the next one: a trust score each, and its row.
   copies(storedRow(dir, 'organization', neighbour.id), 1_000_000, (doc) => {
     doc.status = 'dissolved'; doc.name = `Bench Neighbours ${String(doc.id)}`; doc.trust = { [String(Number(doc.id) + 1)]: 5 };
@@ -96,15 +98,23 @@ async function main() {
     ['/api/projects?status=cancelled&limit=20', {}],
     ['/api/alliances?status=proposed,active', {}],
     ['/api/relationships?limit=20', {}],
+    ['/api/contracts?status=proposed', {}],
+    [`/api/quests?requester_id=${org.id}&status=open`, {}],
+    [`/api/quests?requester_id=${org.id}&limit=20`, {}],
+    ['/api/quests?min_reward=5&limit=20', {}],
+    ['/api/quests?status=resolved&location_id=emberfall&limit=20', {}],
   ];
-  console.log(`A world with ${HISTORY.toLocaleString('en')} each of public messages, resolved quests, cancelled projects, ended alliances and dissolved organizations (each with a trust score); each read after a write, ${ROUNDS} times.`);
+  console.log(`A world with ${HISTORY.toLocaleString('en')} each of public messages, resolved quests, cancelled projects, ended alliances, fulfilled contracts and dissolved organizations (each with a trust score); each read after a write, ${ROUNDS} times.`);
   console.log('| listing | median ms | slowest ms | items |');
   console.log('|---|---|---|---|');
+  let written = 0;
   for (const [url, headers] of cases) {
     const times: number[] = [];
     let items = 0;
     for (let i = 0; i < ROUNDS + 3; i++) {
-      await must(PORT, 'POST', '/api/messages', { sender_id: org.id, recipient_id: neighbour.id, body: `A letter, the ${i + 1}th.`, kind: 'message' }, key);
+      // A letter each way in turn: a letter costs its sender gold, and neither could pay for them all.
+      const [from, to, sender] = (written++) % 2 === 0 ? [org, neighbour, key] : [neighbour, org, { 'x-agent-key': other.api_key }];
+      await must(PORT, 'POST', '/api/messages', { sender_id: from.id, recipient_id: to.id, body: `A letter, the ${written}th.`, kind: 'message' }, sender);
       const t = process.hrtime.bigint();
       const r = await rawRequest(PORT, 'GET', url, undefined, { accept: 'application/json', ...headers });
       const ms = Number(process.hrtime.bigint() - t) / 1e6;

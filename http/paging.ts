@@ -55,11 +55,33 @@ export async function readJsonPage(read: ReadModel, name: QueryName, query: { li
   // The same rows as before (a page the store keeps): the same answer, its text and gzip made once.
   const made = pagesMade.get(rows);
   if (made) return made;
-  const items = rows.slice(0, query.limit);
-  const page = new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
-    rows.length > query.limit ? { after_id: items[items.length - 1].id, limit: String(query.limit) } : null, items.length);
+  const page = jsonPageOfOneMore(rows, query.limit);
   pagesMade.set(rows, page);
   return page;
+}
+
+/** The page of id-ordered rows read one longer than `limit`: the first `limit` of them as stored, and the next page's start while more follow. */
+function jsonPageOfOneMore(rows: readonly StoredRow[], limit: number): JsonPage {
+  const items = rows.slice(0, limit);
+  return new JsonPage(new JsonText(`[${items.map((r) => r.doc).join(',')}]`),
+    rows.length > limit ? { after_id: items[items.length - 1].id, limit: String(limit) } : null, items.length);
+}
+
+/**
+ * A page of the rows of a named query that `keep` accepts, for a filter no named query
+ * selects by (a reward's range, an establishment's kind, a place beside a status): the rows
+ * are read in id order from after `after_id` (ReadModel.scanJson) only until the page and one
+ * more are found, so the cost is the rows passed over, not the listing. Each row read is
+ * parsed for `keep`; the answer carries the documents as stored.
+ */
+export async function readFilteredJsonPage(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg: string | number | undefined, keep: (doc: any) => boolean): Promise<JsonPage> {
+  const found: StoredRow[] = [];
+  for await (const row of read.scanJson(name, arg, query.after_id)) {
+    if (!keep(JSON.parse(row.doc))) continue;
+    found.push(row);
+    if (found.length > query.limit) break;
+  }
+  return jsonPageOfOneMore(found, query.limit);
 }
 
 /** The answer made of each page's rows, while the store keeps the rows (they are read for one query, so they make one answer). */

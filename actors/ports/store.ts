@@ -83,6 +83,15 @@ export interface QuerySpec {
    * an index (SQLite; Cassandra sorts what it reads). Not with `by: 'due_by'`.
    */
   newestBy?: 'sent_day';
+  /**
+   * A field of the document that the argument is compared with (equal, of the same type),
+   * for a filter that no index column of the kind holds in every store: Cassandra writes
+   * only the index columns a kind's queries read, so the rows an older version wrote lack a
+   * new one, while every document holds its fields. SQLite reads it through an index on the
+   * field; Cassandra reads the kind's rows and compares each document's field. Not with `by`
+   * or `status`.
+   */
+  field?: 'requester_id' | 'status';
 }
 
 /** Every access path of the read model. Adding one means adding its index to every adapter. */
@@ -118,6 +127,7 @@ export const QUERIES = {
   /** A contract row keeps its proposer in organization_id and its counterparty in agent_id. */
   contractsProposedBy: { kind: 'contract', by: 'organization_id' },
   contractsOfferedTo: { kind: 'contract', by: 'agent_id' },
+  contractsInStatus: { kind: 'contract', field: 'status' },
 
   alliances: { kind: 'alliance' },
   liveAlliances: { kind: 'alliance', status: ['proposed', 'active'] },
@@ -141,6 +151,8 @@ export const QUERIES = {
   openQuestsAt: { kind: 'quest', by: 'location_id', status: ['open'] },
   questsDue: { kind: 'quest', by: 'due_by' },
   questsInStatus: { kind: 'quest', by: 'status' },
+  /** A quest's requester is its row's organization_id too, but quests' rows in an older keyspace lack that index column. */
+  questsRequestedBy: { kind: 'quest', field: 'requester_id' },
 
   messages: { kind: 'message', newestBy: 'sent_day' },
   publicMessages: { kind: 'message', status: ['public', 'chronicle'], newestBy: 'sent_day' },
@@ -229,6 +241,15 @@ export interface ReadModel {
   listJson(query: QueryName, arg?: string | number): Promise<string[]>;
   /** One page as `listPage` reads it, each row's id and its document as stored (JSON text); a store may give the same rows to every reader, so none may change them. */
   listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<readonly StoredRow[]>;
+  /**
+   * The rows of a named query in id order after `afterId` (from the first when undefined),
+   * each row's id and its document as stored, read as they are taken: a listing filtered by
+   * what no query selects (a reward's range, an establishment's kind) is read only as far as
+   * its page needs. SQLite reads a chunk at a time, all in one turn of the event loop while
+   * the taker takes them without waiting on anything else (so no commit lands between its
+   * chunks); Cassandra reads the rows once and sorts them, as for a page.
+   */
+  scanJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<StoredRow>;
   /**
    * A page of a named query that can be read newest first (its spec's `newestBy`): the rows in
    * that order (compareNewest), after skipping `offset` of them, at most `limit`, each row's id

@@ -72,20 +72,16 @@ export async function pairsOf<T extends PairRow>(s: Services, kind: 'contracts' 
 
 /**
  * A contract or alliance listing, filtered: by organization (either side) and statuses.
- * Without a filter the page is read from the store as a page; with one, the organization's
- * own rows (or the whole listing, for a status alone) are read and filtered.
+ * Without a filter the page is read from the store as a page; with an organization, its own
+ * rows are read and filtered; with statuses alone, a page of each.
  */
 async function pairListing<T extends PairRow>(s: Services, kind: 'contracts' | 'alliances', query: { organization_id?: number; status?: readonly string[]; limit: number; after_id?: string }): Promise<Page<T>> {
   if (query.organization_id === undefined && query.status === undefined) return readPage<T>(s.read, kind, query);
   if (query.organization_id !== undefined) return pageOf(await pairsOf<T>(s, kind, query.organization_id, query.status), query);
-  const statuses = query.status!;
-  if (kind === 'alliances') {
-    // A page of each status asked for, merged: no more rows read than the page needs.
-    const pages = await Promise.all([...new Set(statuses)].map((status) => s.read.listPage<T>('alliancesInStatus', status, query.after_id, query.limit + 1)));
-    return pageOfOneMore(pages.flat().sort((a, b) => a.id - b.id), query.limit, (last) => ({ after_id: String(last.id) }));
-  }
-  // A contract's status is not indexed in every store (docs/decisions.md): the listing is read and filtered.
-  return pageOf((await s.read.list<T>(kind)).filter((r) => statuses.includes(r.status)), query);
+  // A page of each status asked for, merged: no more rows read than the page needs.
+  const inStatus = kind === 'alliances' ? 'alliancesInStatus' : 'contractsInStatus';
+  const pages = await Promise.all([...new Set(query.status!)].map((status) => s.read.listPage<T>(inStatus, status, query.after_id, query.limit + 1)));
+  return pageOfOneMore(pages.flat().sort((a, b) => a.id - b.id), query.limit, (last) => ({ after_id: String(last.id) }));
 }
 
 /** One contract or alliance by its id, with its proposer and counterparty; 404 when there is none. */

@@ -1,5 +1,6 @@
 // The economy: regional markets and trade, travel, workers, projects and production
 // plans, establishments and the gaps of a place.
+import type { QueryName } from '../../actors/ports/store';
 import { own, setOwn } from '../../actors/own';
 import type { TradeReceipt } from '../../actors/location/actor';
 import type { OrganizationCommand } from '../../actors/organization/messages';
@@ -15,7 +16,7 @@ import {
 import type { Caller } from '../auth';
 import { controlledOrganization, plannedWhereItStands } from '../control';
 import { conflictError, fromRefusal, notFoundError, unwrap } from '../errors';
-import { type Listed, pageOf, readJsonPage } from '../paging';
+import { readFilteredJsonPage, readJsonPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -238,17 +239,16 @@ export const economyRoutes = [
     query: ProjectsQuery,
     async handle({ query }, s) {
       const here = query.location_id;
+      type Row = { status: string; location_id: string };
+      // An organization's projects, filtered by what else was asked, read until the page is full.
       if (query.organization_id !== undefined) {
-        // An organization's projects, filtered by what else was asked.
-        const rows = await s.read.list<Listed & { status: string; location_id: string }>('projectsOf', query.organization_id);
-        return pageOf(rows.filter((p) => (query.status === undefined || p.status === query.status) && (here === undefined || p.location_id === here)), query);
+        return readFilteredJsonPage(s.read, 'projectsOf', query, query.organization_id, (p: Row) => (query.status === undefined || p.status === query.status) && (here === undefined || p.location_id === here));
       }
-      // Pages read as pages where a named query holds the set; ended projects of a place by their place, filtered.
+      // Pages read as pages where a named query holds the set; a place's ended projects from their status's, by place.
       if (query.status === undefined) return here === undefined ? readJsonPage(s.read, 'projects', query) : readJsonPage(s.read, 'projectsAt', query, here);
       if (here === undefined) return readJsonPage(s.read, 'projectsInStatus', query, query.status);
       if (query.status === 'active') return readJsonPage(s.read, 'activeProjectsAt', query, here);
-      const rows = await s.read.list<Listed & { status: string }>('projectsAt', here);
-      return pageOf(rows.filter((p) => p.status === query.status), query);
+      return readFilteredJsonPage(s.read, 'projectsInStatus', query, query.status, (p: Row) => p.location_id === here);
     },
   }),
   route({
@@ -260,12 +260,13 @@ export const economyRoutes = [
     method: 'GET', path: '/api/establishments', auth: 'none', query: EstablishmentsQuery,
     summary: 'Establishments, optionally at one location, of one organization and of one kind.',
     handle: async ({ query }, s) => {
-      type Row = Listed & { kind: string; location_id: string; organization_id: number };
-      const rows = query.organization_id !== undefined ? await s.read.list<Row>('establishmentsOf', query.organization_id)
-        : query.location_id !== undefined ? await s.read.list<Row>('establishmentsAt', query.location_id)
-          : await s.read.list<Row>('establishments');
-      return pageOf(rows.filter((e) => (query.kind === undefined || e.kind.toLowerCase() === query.kind.toLowerCase())
-        && (query.location_id === undefined || e.location_id === query.location_id)), query);
+      const [name, arg]: [QueryName, string | number | undefined] = query.organization_id !== undefined ? ['establishmentsOf', query.organization_id]
+        : query.location_id !== undefined ? ['establishmentsAt', query.location_id] : ['establishments', undefined];
+      // A kind (in any case), or a place beside an organization, is read until the page is full.
+      if (query.kind === undefined && (query.organization_id === undefined || query.location_id === undefined)) return readJsonPage(s.read, name, query, arg);
+      const kind = query.kind?.toLowerCase();
+      return readFilteredJsonPage(s.read, name, query, arg, (e: { kind: string; location_id: string }) => (kind === undefined || e.kind.toLowerCase() === kind)
+        && (query.location_id === undefined || e.location_id === query.location_id));
     },
   }),
   route({

@@ -1,4 +1,5 @@
 // Adventurers for hire, parties, and quests.
+import type { QueryName } from '../../actors/ports/store';
 import type { QuestCommand } from '../../actors/quest/messages';
 import type { Trait } from '../../actors/adventurer/messages';
 import { HIRING_FEE_BASE, HIRING_FEE_PER_LEVEL } from '../../actors/adventurer/rules';
@@ -8,7 +9,7 @@ import {
 } from '../../codecs/requests';
 import { controlledOrganization } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { type Listed, pageOf, readJsonPage } from '../paging';
+import { readFilteredJsonPage, readJsonPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -175,16 +176,19 @@ export const questRoutes = [
         return query.status === undefined ? readJsonPage(s.read, 'questsListed', query) : readJsonPage(s.read, 'questsInStatus', query, query.status);
       }
       if (!narrowed && query.status === 'open') return readJsonPage(s.read, 'openQuestsAt', query, query.location_id);
-      // Otherwise the fewest rows that hold the set (a place's, or a status's), filtered.
-      const rows = query.location_id !== undefined ? await s.read.list<Listed & QuestRow>('questsAt', query.location_id)
-        : query.status !== undefined ? await s.read.list<Listed & QuestRow>('questsInStatus', query.status)
-          : await s.read.list<Listed & QuestRow>('questsListed');
-      const matching = rows.filter((q) => (query.status === undefined ? q.status !== 'withdrawn' : q.status === query.status)
+      // Otherwise the named query that holds the fewest rows around the set, read in order only
+      // until the page is full: a live status's (few at any time), else the requester's quests,
+      // a status's or a place's (in each of which most rows match).
+      const live = query.status === 'open' || query.status === 'accepted';
+      const [name, arg]: [QueryName, string | number | undefined] = live ? ['questsInStatus', query.status]
+        : query.requester_id !== undefined ? ['questsRequestedBy', query.requester_id]
+          : query.status !== undefined ? ['questsInStatus', query.status]
+            : query.location_id !== undefined ? ['questsAt', query.location_id] : ['questsListed', undefined];
+      return readFilteredJsonPage(s.read, name, query, arg, (q: QuestRow) => (query.status === undefined ? q.status !== 'withdrawn' : q.status === query.status)
+        && (query.location_id === undefined || q.location_id === query.location_id)
         && (query.requester_id === undefined || q.requester_id === query.requester_id)
         && (query.min_reward === undefined || q.reward >= query.min_reward)
-        && (query.max_reward === undefined || q.reward <= query.max_reward))
-        .sort((a, b) => a.id - b.id);
-      return pageOf(matching, query);
+        && (query.max_reward === undefined || q.reward <= query.max_reward));
     },
   }),
   route({

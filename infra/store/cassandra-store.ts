@@ -712,8 +712,8 @@ export class CassandraStore implements Store {
   }
 
   /**
-   * How a named query reads the entities table: a whole kind walks its buckets, a request
-   * per bucket in order; a `due_by` reads the due_day index; any other reads the
+   * How a named query reads the entities table: a whole kind (and a query by a document's
+   * field, whose rows select filters) walks its buckets, a request per bucket in order; a `due_by` reads the due_day index; any other reads the
    * storage-attached indexes, one request per status listed (SAI answers = but not IN; the
    * statuses are disjoint). A request is the condition of a read of `entities`.
    */
@@ -749,8 +749,17 @@ export class CassandraStore implements Store {
   private async select(name: QueryName, arg: string | number | undefined, withDoc: boolean): Promise<RowWithKey[]> {
     const plan = await this.plan(name, arg);
     const { spec } = plan;
-    const docColumn = withDoc ? ', doc' : '';
+    // A query by a document's field reads the documents to compare that field (QuerySpec.field).
+    const field = spec.field;
+    if (field !== undefined && arg === undefined) throw new Error(`query ${String(name)} needs an argument (${field})`);
+    const docColumn = withDoc || field ? ', doc' : '';
     const take = (into: RowWithKey[]) => (r: types.Row) => {
+      if (field !== undefined) {
+        const doc: string = r.get('doc');
+        if ((JSON.parse(doc) as Record<string, unknown>)[field] !== arg) return;
+        into.push({ idNum: num(r.get('id_num')), id: r.get('id'), doc: withDoc ? doc : undefined });
+        return;
+      }
       into.push({ idNum: num(r.get('id_num')), id: r.get('id'), doc: withDoc ? r.get('doc') : undefined });
     };
     if ('walk' in plan) {
@@ -815,6 +824,13 @@ export class CassandraStore implements Store {
     return this.pageCache && this.generation === generation && !this.doubted() ? this.pageCache.keep(query, arg, afterId, limit, page) : page;
   }
 
+  /** The rows read once and sorted, as for a page (Cassandra keeps no order across a kind's partitions). */
+  async *scanJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<StoredRow> {
+    for (const r of await this.select(query, arg, true)) {
+      if (afterId === undefined || compareIds(r.id, afterId) > 0) yield { id: r.id, doc: r.doc! };
+    }
+  }
+
   /**
    * Read whole and sorted here, as listPage is: Cassandra keeps no order across the
    * partitions of a kind. Each document is parsed for its day alone.
@@ -838,7 +854,7 @@ export class CassandraStore implements Store {
   /** Counted by Cassandra (COUNT(*) per bucket or per index value), so no keys travel; due queries count what they read. */
   async count(query: QueryName, arg?: string | number): Promise<number> {
     const plan = await this.plan(query, arg);
-    if ('due' in plan) return (await this.select(query, arg, false)).length;
+    if ('due' in plan || plan.spec.field) return (await this.select(query, arg, false)).length;
     const count = async (cql: string, params: unknown[]) =>
       num((await this.exec('count', cql, params, { readTimeout: 60_000 })).first().get('n'));
     const counts = await mapLimited('walk' in plan ? plan.walk : plan.index, FAN_OUT, ({ where, params }) => count(`SELECT COUNT(*) AS n FROM ${this.t('entities')} WHERE ${where}`, params));
@@ -849,7 +865,7 @@ export class CassandraStore implements Store {
   async countAtMost(query: QueryName, max: number, arg?: string | number): Promise<number> {
     if (max <= 0) return 0;
     const plan = await this.plan(query, arg);
-    if ('due' in plan) return Math.min(max, (await this.select(query, arg, false)).length);
+    if ('due' in plan || plan.spec.field) return Math.min(max, (await this.select(query, arg, false)).length);
     let found = 0;
     for (const { where, params } of 'walk' in plan ? plan.walk : plan.index) {
       if (found >= max) break;

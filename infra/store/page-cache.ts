@@ -14,9 +14,11 @@ import { compareIds, QUERIES, type ProjectionRow, type QueryName, type QuerySpec
 /** What a committed write says of its row: its kind and id, the columns queries select by, or that it left. */
 export type WrittenRow = Pick<ProjectionRow, 'kind' | 'id' | 'status' | 'location_id' | 'organization_id' | 'agent_id' | 'due_day' | 'deleted'>;
 
-/** Whether the query `spec` (with its argument) selects a row with these columns (QuerySpec: a null column never matches). */
+/** Whether the query `spec` (with its argument) selects a row with these columns (QuerySpec: a null column never matches), or may (a query by a document's field). */
 export function selects(spec: QuerySpec, arg: string | number | undefined, row: WrittenRow): boolean {
   if (row.deleted) return false;
+  // A query by a document's field: the write says only its row's columns, so it may.
+  if (spec.field) return true;
   if (spec.status && !spec.status.includes(row.status as string)) return false;
   if (spec.by === 'due_by') return row.due_day !== null && row.due_day !== undefined && row.due_day <= Number(arg);
   if (spec.by) {

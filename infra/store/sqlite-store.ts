@@ -179,20 +179,47 @@ function newestIndexes(): string {
   return [...made.values()].join('\n');
 }
 
+/** The name of the index a query by a document's field reads (QuerySpec.field). */
+const fieldIndexName = (spec: QuerySpec) => `entities_${spec.kind}_by_${spec.field}`;
+
+/** The expression of a document's field, written the same way in its index and its queries. */
+const fieldOf = (field: string) => `json_extract(doc, '$.${field}')`;
+
+/**
+ * The indexes of the queries by a document's field (QuerySpec.field): partial, over their
+ * kind's rows alone, the field then the listings' order, so a page is read in order from
+ * where it starts. Made from every row already stored when first created.
+ */
+function fieldIndexes(): string {
+  const made = new Map<string, string>();
+  for (const spec of Object.values(QUERIES) as QuerySpec[]) {
+    if (!spec.field) continue;
+    made.set(fieldIndexName(spec), `CREATE INDEX IF NOT EXISTS ${fieldIndexName(spec)} ON entities (${fieldOf(spec.field)}, CAST(id AS INTEGER), id) WHERE kind = '${spec.kind}';`);
+  }
+  return [...made.values()].join('\n');
+}
+
+
 /** The clauses of a named query over the entities table; its `by` column (if any) is the first parameter after the kind. */
 function namedQuerySql(name: string, spec: QuerySpec): { where: string; params: NamedQuery['params'] } {
   const clauses = ['kind = ?'];
   if (spec.by === 'due_by') clauses.push('due_day <= ?');
   else if (spec.by) clauses.push(`${spec.by} = ?`);
+  // The kind written out as the field's partial index says it, so that the index serves.
+  else if (spec.field) clauses.push(`kind = '${spec.kind}'`, `${fieldOf(spec.field)} = ?`);
   const status = spec.status ?? [];
   if (status.length) clauses.push(`status IN (${status.map(() => '?').join(', ')})`);
   const params = (arg: string | number | undefined): unknown[] => {
-    if (!spec.by) return [spec.kind, ...status];
-    if (arg === undefined || arg === null) throw new Error(`query ${name} needs its ${spec.by} argument`);
+    const by = spec.by ?? spec.field;
+    if (!by) return [spec.kind, ...status];
+    if (arg === undefined || arg === null) throw new Error(`query ${name} needs its ${by} argument`);
     return [spec.kind, arg, ...status];
   };
   return { where: clauses.join(' AND '), params };
 }
+
+/** Rows a scan (ReadModel.scanJson) reads at a time. */
+const SCAN_CHUNK = 256;
 
 // Integer ids sort numerically, string ids (locations, markets, chronicle messages) by name.
 const ID_ORDER = 'ORDER BY CAST(id AS INTEGER), id';
@@ -240,6 +267,7 @@ export class SqliteStore implements Store {
     this.db.pragma('secure_delete = ON');
     this.db.exec(SCHEMA);
     this.db.exec(newestIndexes());
+    this.db.exec(fieldIndexes());
     this.db.exec(IDEMPOTENCY_SCHEMA);
     this.idempotency = new SqliteIdempotency(this.db);
     // History written before history_organizations existed is indexed once.
@@ -501,14 +529,17 @@ export class SqliteStore implements Store {
       const spec: QuerySpec | undefined = QUERIES[name];
       if (!spec) throw new Error(`unknown query ${String(name)}`);
       const { where, params } = namedQuerySql(name, spec);
+      // A query by a document's field names its index: without statistics the planner would
+      // rather read the kind's rows in order and test each.
+      const from = spec.field ? `entities INDEXED BY ${fieldIndexName(spec)}` : 'entities';
       q = {
-        list: this.db.prepare(`SELECT doc FROM entities WHERE ${where} ${ID_ORDER}`),
-        first: this.db.prepare(`SELECT id, doc FROM entities WHERE ${where} ${ID_ORDER} LIMIT ?`),
+        list: this.db.prepare(`SELECT doc FROM ${from} WHERE ${where} ${ID_ORDER}`),
+        first: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} ${ID_ORDER} LIMIT ?`),
         // After an id in ID_ORDER: a larger integer value, or the same one and a larger text.
-        after: this.db.prepare(`SELECT id, doc FROM entities WHERE ${where} AND (CAST(id AS INTEGER) > ? OR (CAST(id AS INTEGER) = ? AND id > ?)) ${ID_ORDER} LIMIT ?`),
-        ids: this.db.prepare(`SELECT id FROM entities WHERE ${where} ${ID_ORDER}`),
-        count: this.db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE ${where}`),
-        countAtMost: this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM entities WHERE ${where} LIMIT ?)`),
+        after: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} AND (CAST(id AS INTEGER) > ? OR (CAST(id AS INTEGER) = ? AND id > ?)) ${ID_ORDER} LIMIT ?`),
+        ids: this.db.prepare(`SELECT id FROM ${from} WHERE ${where} ${ID_ORDER}`),
+        count: this.db.prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`),
+        countAtMost: this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?)`),
         // Through the kind's newest index, named: without statistics the planner would rather
         // read every row of the kind by its key and sort them. The kind is written out as the
         // partial index's condition says it.
@@ -542,14 +573,29 @@ export class SqliteStore implements Store {
   async listPageJson(name: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<readonly StoredRow[]> {
     const kept = this.pageCache.get(name, arg, afterId, limit);
     if (kept) return kept;
-    const q = this.query(name);
-    // The integer value CAST gives an id, as compareIds ranks it (text that is not all digits ranks 0).
-    const rank = afterId === undefined ? 0 : /^\d+$/.test(afterId) ? Number(afterId) : 0;
-    const rows = (afterId === undefined
-      ? q.first.all(...q.params(arg), limit)
-      : q.after.all(...q.params(arg), rank, rank, afterId, limit)) as StoredRow[];
+    const rows = this.readAfter(this.query(name), arg, afterId, limit);
     // Read at once, in this turn: no commit settled between the read and keeping it.
     return this.pageCache.keep(name, arg, afterId, limit, rows);
+  }
+
+  /** At most `limit` rows of a named query after `afterId` in id order (from the first when undefined). */
+  private readAfter(q: NamedQuery, arg: string | number | undefined, afterId: string | undefined, limit: number): StoredRow[] {
+    // The integer value CAST gives an id, as compareIds ranks it (text that is not all digits ranks 0).
+    const rank = afterId === undefined ? 0 : /^\d+$/.test(afterId) ? Number(afterId) : 0;
+    return (afterId === undefined
+      ? q.first.all(...q.params(arg), limit)
+      : q.after.all(...q.params(arg), rank, rank, afterId, limit)) as StoredRow[];
+  }
+
+  /** A chunk at a time, read past the kept pages (a long scan would push them out). */
+  async *scanJson(name: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<StoredRow> {
+    const q = this.query(name);
+    for (let after = afterId; ;) {
+      const rows = this.readAfter(q, arg, after, SCAN_CHUNK);
+      yield* rows;
+      if (rows.length < SCAN_CHUNK) return;
+      after = rows[rows.length - 1].id;
+    }
   }
 
   async listNewestJson(name: QueryName, arg: string | number | undefined, offset: number, limit: number): Promise<readonly StoredRow[]> {

@@ -142,4 +142,77 @@ describe('listings that grow with the history are read as pages', () => {
     assert.deepEqual(ids(await walkPages<Listed>(w, '/api/alliances?status=active,proposed,ended&limit=2')), [ab, bc, ca]);
     assert.deepEqual(ids(await walkPages<Listed>(w, '/api/alliances?status=active')), [ca]);
   });
+
+  it('lists quests filtered by requester, reward, and a place beside a status, as pages read only as far as each needs, in id order', async () => {
+    const quest = async (from: typeof a, place: string, title: string, reward: number) => {
+      const r = await w.post<{ id: number }>('/api/quests', { title, description: 'Work for brave hands.', requester_id: from.org.id, location_id: place, reward, deadline_days: 10 }, from.key);
+      expectStatus(r, 201);
+      return r.body.id;
+    };
+    const posted = [
+      await quest(b, 'emberfall', 'Count the sheep', 20), await quest(b, 'greenhollow', 'Paint the barn', 45), await quest(a, 'emberfall', 'Sweep the square', 60),
+      await quest(b, 'emberfall', 'Ring the bell', 80), await quest(c, 'greenhollow', 'Dig the well', 35), await quest(b, 'emberfall', 'Light the lamps', 50),
+    ];
+    expectStatus(await w.post(`/api/quests/${posted[3]}/cancel`, undefined, b.key), 200);
+    expectStatus(await w.post(`/api/quests/${posted[1]}/cancel`, undefined, b.key), 200);
+    type Quest = Listed & { location_id: string; requester_id: number; reward: number };
+    const all = [...await walkPages<Quest>(w, '/api/quests?limit=1000'), ...await walkPages<Quest>(w, '/api/quests?status=withdrawn&limit=1000')]
+      .sort((x, y) => Number(x.id) - Number(y.id));
+    const cases: Array<[string, (q: Quest) => boolean]> = [
+      [`requester_id=${b.org.id}`, (q) => q.requester_id === b.org.id && q.status !== 'withdrawn'],
+      [`requester_id=${b.org.id}&status=withdrawn`, (q) => q.requester_id === b.org.id && q.status === 'withdrawn'],
+      [`requester_id=${b.org.id}&location_id=emberfall&min_reward=30`, (q) => q.requester_id === b.org.id && q.location_id === 'emberfall' && q.reward >= 30 && q.status !== 'withdrawn'],
+      ['min_reward=40&max_reward=60', (q) => q.reward >= 40 && q.reward <= 60 && q.status !== 'withdrawn'],
+      ['status=open&max_reward=45', (q) => q.status === 'open' && q.reward <= 45],
+      ['status=withdrawn&location_id=emberfall', (q) => q.status === 'withdrawn' && q.location_id === 'emberfall'],
+      ['location_id=greenhollow', (q) => q.location_id === 'greenhollow' && q.status !== 'withdrawn'],
+    ];
+    const none = `requester_id=${a.org.id}&location_id=greenhollow`;
+    cases.push([none, () => false]);
+    for (const [filter, keep] of cases) {
+      const expected = all.filter(keep).map((q) => q.id);
+      if (filter !== none) assert.ok(expected.length > 0, `${filter} finds some`);
+      for (const limit of [1, 2, 500]) assert.deepEqual(ids(await walkPages<Listed>(w, `/api/quests?${filter}&limit=${limit}`)), expected, `${filter}, pages of ${limit}`);
+    }
+    assert.deepEqual(ids((await w.get(`/api/quests?requester_id=${b.org.id}&after_id=${posted[0]}&limit=1`)).body), [posted[5]], 'after a start: the next of the requester\'s listed quests');
+  });
+
+  it('lists contracts of the statuses asked for, merged in id order and paged', async () => {
+    const propose = async (from: typeof a, to: typeof a, title: string) => {
+      const r = await w.post<{ id: number }>('/api/contracts', { proposer_id: from.org.id, counterparty_id: to.org.id, title, terms: 'Ten loads of grain, paid on delivery.', value: 10, resource: null }, from.key);
+      expectStatus(r, 201);
+      return r.body.id;
+    };
+    const ab = await propose(a, b, 'Grain for Birch');
+    const bc = await propose(b, c, 'Grain for Cedar');
+    const ca = await propose(c, a, 'Grain for Amber');
+    const ac = await propose(a, c, 'Salt for Cedar');
+    expectStatus(await w.post(`/api/contracts/${ab}/accept`, { organization_id: b.org.id }, b.key), 200);
+    expectStatus(await w.post(`/api/contracts/${ca}/reject`, { organization_id: a.org.id }, a.key), 200);
+    const statusOf = async (id: number) => (await w.get<{ status: string }>(`/api/contracts/${id}`)).body.status;
+    assert.deepEqual([await statusOf(ab), await statusOf(bc), await statusOf(ca), await statusOf(ac)], ['accepted', 'proposed', 'rejected', 'proposed']);
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/contracts?status=proposed&limit=1')), [bc, ac]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/contracts?status=rejected,accepted&limit=1')), [ab, ca], 'two statuses, merged in id order');
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/contracts?status=accepted,proposed,rejected&limit=2')), [ab, bc, ca, ac]);
+    assert.deepEqual(ids(await walkPages<Listed>(w, `/api/contracts?status=proposed&organization_id=${c.org.id}`)), [bc, ac], 'with an organization: its own, filtered');
+  });
+
+  it('lists establishments of a kind (in any case) as pages, anywhere or at a place', async () => {
+    const build = async (who: typeof a, title: string, kind: string) => expectStatus(await w.post('/api/projects', {
+      owner_id: who.org.id, title, kind: 'construction', description: 'Built to stand for a hundred years.', location_id: who.org.location_id,
+      budget: 100, duration_days: 1, establishment_kind: kind,
+    }, who.key), 201);
+    await build(a, 'The Amber Inn of Rest', 'Inn');
+    await build(b, 'The Birch Smithy', 'smithy');
+    await build(c, 'The Cedar Inn', 'inn');
+    await build(b, 'The Birch Inn', 'INN');
+    await w.tick();
+    type Establishment = Listed & { kind: string; location_id: string };
+    const every = await walkPages<Establishment>(w, '/api/establishments');
+    const inns = every.filter((e) => e.kind.toLowerCase() === 'inn');
+    assert.equal(inns.length, 3, JSON.stringify(every));
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/establishments?kind=iNn&limit=1')), ids(inns), 'every inn, one at a time');
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/establishments?kind=inn&location_id=emberfall&limit=1')), ids(inns.filter((e) => e.location_id === 'emberfall')));
+    assert.deepEqual(ids(await walkPages<Listed>(w, '/api/establishments?kind=smithy&location_id=greenhollow')), [], 'none of that kind there');
+  });
 });

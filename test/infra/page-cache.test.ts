@@ -23,6 +23,19 @@ describe('page cache: which rows a query selects', () => {
     assert.ok(!selects(QUERIES.questsDue, 10, { kind: 'quest', id: 1, due_day: null }));
     assert.ok(!selects(QUERIES.parties, undefined, { kind: 'party', id: 1, deleted: true }), 'a row that left is selected by nothing');
   });
+
+  it('by a document\'s field: any row of the kind may be, since a write says only its columns', () => {
+    assert.ok(selects(QUERIES.questsRequestedBy, 5, { kind: 'quest', id: 1, status: 'open', organization_id: 6 }));
+    assert.ok(selects(QUERIES.contractsInStatus, 'proposed', { kind: 'contract', id: 1, status: 'fulfilled' }));
+    assert.ok(!selects(QUERIES.contractsInStatus, 'proposed', { kind: 'contract', id: 1, deleted: true }));
+    // So a kept page of such a query goes with a write in its span, and stays for one beyond it.
+    const cache = new PageCache();
+    cache.keep('contractsInStatus', 'proposed', undefined, 3, rows(2, 5, 9));
+    cache.written([{ kind: 'contract', id: 12, status: 'active' }]);
+    assert.ok(cache.get('contractsInStatus', 'proposed', undefined, 3), 'beyond the row read past it: kept');
+    cache.written([{ kind: 'contract', id: 7, status: 'active' }]);
+    assert.equal(cache.get('contractsInStatus', 'proposed', undefined, 3), undefined, 'in its span: dropped');
+  });
 });
 
 describe('page cache: pages kept until a write may change them', () => {

@@ -207,6 +207,58 @@ describe('SQLite store and entity region', () => {
     db.close();
     await store.close();
   });
+
+  it('reads a query by a document field (a quest\'s requester, a contract\'s status) from an index made of the rows already stored, in id order, without sorting', async () => {
+    const dir = tempDir();
+    let store = new SqliteStore(dir);
+    const quests = Array.from({ length: 200 }, (_, i) => ({ kind: 'quest', id: 200 - i, status: 'resolved', organization_id: 1, doc: { id: 200 - i, requester_id: (200 - i) % 4 } }));
+    const contracts = Array.from({ length: 60 }, (_, i) => ({ kind: 'contract', id: i + 1, status: 'active', doc: { id: i + 1, status: i % 3 === 0 ? 'proposed' : 'fulfilled' } }));
+    await store.engine.persist({ key: 'fixture', sequenceNumber: 1, createdAt: 0, data: {}, tags: [] } as any, { rows: [...quests, ...contracts] } as any);
+    await store.close();
+    // A file of a version before these indexes: dropped, then made again at the next start from the rows there.
+    const old = new Database(path.join(dir, 'world.sqlite'));
+    old.exec('DROP INDEX entities_quest_by_requester_id; DROP INDEX entities_contract_by_status;');
+    old.close();
+    store = new SqliteStore(dir);
+    assert.deepEqual((await store.listPage<{ id: number }>('questsRequestedBy', 2, '100', 3)).map((r) => r.id), [102, 106, 110], 'the document\'s requester, not the row\'s organization');
+    assert.equal(await store.count('questsRequestedBy', 3), 50);
+    assert.deepEqual((await store.ids('contractsInStatus', 'proposed')).slice(0, 4), ['1', '4', '7', '10'], 'the document\'s status, not the row\'s');
+    assert.equal(await store.count('contractsInStatus', 'active'), 0);
+    const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
+    const cases = [['questsRequestedBy', ['quest', 2], 'entities_quest_by_requester_id'], ['contractsInStatus', ['contract', 'proposed'], 'entities_contract_by_status']] as const;
+    for (const [name, params, index] of cases) {
+      const q = (store as unknown as { query(n: string): { first: { source: string }; after: { source: string } } }).query(name);
+      for (const [statement, more] of [[q.first, [20]], [q.after, [5, 5, '5', 20]]] as const) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(...params, ...more) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+        assert.match(plan, new RegExp(`USING INDEX ${index}\\b`), `${name}: ${plan}`);
+        assert.doesNotMatch(plan, /TEMP B-TREE/, `${name}: ${plan}`);
+      }
+    }
+    db.close();
+    await store.close();
+  });
+
+  it('scans a listing a chunk at a time, in id order from after a start, as far as it is taken', async () => {
+    const dir = tempDir();
+    const store = new SqliteStore(dir);
+    const rows = Array.from({ length: 700 }, (_, i) => ({ kind: 'quest', id: 700 - i, status: 'resolved', doc: { id: 700 - i } }));
+    await store.engine.persist({ key: 'fixture', sequenceNumber: 1, createdAt: 0, data: {}, tags: [] } as any, { rows } as any);
+    const all: number[] = [];
+    for await (const r of store.scanJson('questsInStatus', 'resolved', '10')) all.push(JSON.parse(r.doc).id);
+    assert.deepEqual(all, Array.from({ length: 690 }, (_, i) => i + 11), 'past several chunks, each id once, in order');
+    const statements = (store as unknown as { query(n: string): { first: Database.Statement; after: Database.Statement } }).query('questsInStatus');
+    const first = sinon.spy(statements.first, 'all');
+    const after = sinon.spy(statements.after, 'all');
+    try {
+      const taken: string[] = [];
+      for await (const r of store.scanJson('questsInStatus', 'resolved', undefined)) { taken.push(r.id); if (taken.length === 3) break; }
+      assert.deepEqual(taken, ['1', '2', '3']);
+      assert.equal(first.callCount + after.callCount, 1, 'one chunk read for the first three');
+    } finally {
+      first.restore(); after.restore();
+    }
+    await store.close();
+  });
 });
 
 /** A journal event of `key` at `sequenceNumber`, for persists made straight on the engine. */

@@ -183,7 +183,7 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         const spec: QuerySpec = QUERIES[name];
         const args = argumentsFor(spec);
         for (const arg of args) {
-          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listJson, listPage, listPageJson, ids and count give exactly the matching rows, in id order${spec.newestBy ? `; listNewestJson newest first by ${spec.newestBy}` : ''}`, async () => {
+          it(`${name}${arg === undefined ? '' : `(${JSON.stringify(arg)})`}: list, listJson, listPage, listPageJson, scanJson, ids and count give exactly the matching rows, in id order${spec.newestBy ? `; listNewestJson newest first by ${spec.newestBy}` : ''}`, async () => {
             const store = ctx.current();
             const expected = rows.filter((r) => matches(spec, r, arg)).sort((a, b) => compareIds(a.id, b.id));
             const listed = await store.list<{ id: string | number; kind: string }>(name, arg);
@@ -215,6 +215,15 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
             if (expected.length > 1) {
               assert.deepEqual(await store.listPageJson(name, arg, String(expected[0].id), 1000), expected.slice(1).map(asStored), 'after the first, as stored');
             }
+            // A scan gives the same rows as stored, from the first or after a start, as far as it is taken.
+            const scanned = async (after: string | undefined, upTo = Infinity) => {
+              const taken: unknown[] = [];
+              for await (const r of store.scanJson(name, arg, after)) { taken.push(r); if (taken.length >= upTo) break; }
+              return taken;
+            };
+            assert.deepEqual(await scanned(undefined), expected.map(asStored), 'scanned from the first');
+            if (expected.length > 1) assert.deepEqual(await scanned(String(expected[0].id)), expected.slice(1).map(asStored), 'scanned after the first');
+            assert.deepEqual(await scanned(undefined, 2), expected.slice(0, 2).map(asStored), 'scanned for two');
             if (spec.newestBy) {
               // Newest first: the later day first, then the higher id; pages of three by offset walk them once.
               const field = spec.newestBy;
@@ -239,7 +248,7 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
           const spec: QuerySpec = QUERIES[name];
           const found = argumentsFor(spec).map((arg) => rows.filter((r) => matches(spec, r, arg)).length);
           assert.ok(found.some((n) => n > 1), `${name} finds more than one row for some argument`);
-          assert.ok(found.every((n) => n < rows.filter((r) => r.kind === spec.kind).length) || !spec.by && !spec.status, `${name} leaves rows of its kind out`);
+          assert.ok(found.every((n) => n < rows.filter((r) => r.kind === spec.kind).length) || !spec.by && !spec.status && !spec.field, `${name} leaves rows of its kind out`);
         }
       });
 
@@ -643,15 +652,27 @@ function datasetForQueries(): ProjectionRow[] {
         agent_id: draw([7, null, 8, 7]),
         due_day: typeof id === 'number' ? (id === 2 ? 5 : id === 10 || id === 100 ? 12 : id === 20 ? 13 : null) : null,
         // A day to list newest first by, where the kind has one: several rows share each day.
-        doc: { kind, id, n: i, tag: `${kind}-${id}`, ...(newestField ? { [newestField]: draw([1, 2, 3, 4]) } : {}) },
+        // The fields its queries by a document's field compare, drawn apart from the row's columns.
+        doc: { kind, id, n: i, tag: `${kind}-${id}`, ...(newestField ? { [newestField]: draw([1, 2, 3, 4]) } : {}),
+          ...Object.fromEntries(documentFieldsOf(kind).map((field) => [field, draw<string | number | null>(field === 'status' ? [...FIELD_STATUSES, null] : [5, 6, null, 5])])) },
       });
     });
   }
   return rows;
 }
 
+/** The statuses the fixture's documents hold in a `status` field compared by a query (QuerySpec.field). */
+const FIELD_STATUSES = ['proposed', 'active', 'fulfilled'];
+
+/** The document fields a kind's queries compare (QuerySpec.field). */
+function documentFieldsOf(kind: string): string[] {
+  return [...new Set((Object.values(QUERIES) as QuerySpec[]).filter((q) => q.kind === kind && q.field).map((q) => q.field!))];
+}
+
 /** The arguments a query is tried with: none, or each value of its column plus one that matches nothing. */
 function argumentsFor(spec: QuerySpec): Array<string | number | undefined> {
+  if (spec.field === 'status') return [...FIELD_STATUSES, 'nothing'];
+  if (spec.field) return [5, 6, 99];
   switch (spec.by) {
     case undefined: return [undefined];
     case 'location_id': return ['emberfall', 'greenhollow', 'nowhere'];
@@ -675,6 +696,7 @@ function newestFieldOf(kind: string): string | undefined {
 /** What a named query means, row by row. */
 function matches(spec: QuerySpec, row: ProjectionRow, arg: string | number | undefined): boolean {
   if (row.kind !== spec.kind) return false;
+  if (spec.field) return row.doc[spec.field] === arg;
   if (spec.status && !(row.status != null && spec.status.includes(row.status))) return false;
   switch (spec.by) {
     case undefined: return true;
