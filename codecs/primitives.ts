@@ -74,6 +74,19 @@ export function boundedString(min: number, max: number, opts: { pattern?: RegExp
   );
 }
 
+/**
+ * A whole number written as text, of at most `max` digits, given back without leading zeros
+ * ("010" is "10"): a listing's cursor names an id as the listing writes it, so that the page
+ * starts after the item it names, however the caller wrote the number.
+ */
+export function wholeNumberText(max: number): Field<string> {
+  const digits = boundedString(1, max, { pattern: /^[0-9]+$/ });
+  return new Field<string>(digits.name, digits.is, (u, c) => {
+    const r = digits.validate(u, c);
+    return r._tag === 'Right' ? t.success(r.right.replace(/^0+(?=[0-9])/, '')) : r;
+  }, t.identity, digits.schema);
+}
+
 export function boundedInt(min: number | undefined, max: number | undefined, source: Source = 'json'): Field<number> {
   const schema: FieldSchema = { type: 'integer', required: true };
   if (min !== undefined) schema.minimum = min;

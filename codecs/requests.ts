@@ -2,7 +2,7 @@
 // words, plus the query strings and path identifiers of part 4.
 import type * as t from 'io-ts';
 import {
-  arrayOf, boundedInt, boundedString, nullable, object, oneOf, optional, positiveNumber, withDefault, wordsOf,
+  arrayOf, boundedInt, boundedString, nullable, object, oneOf, optional, positiveNumber, wholeNumberText, withDefault, wordsOf,
 } from './primitives';
 
 const id = () => boundedInt(undefined, undefined);
@@ -176,13 +176,13 @@ export const PAGE_LIMIT_MAX = 1000;
 const pageLimit = () => withDefault(boundedInt(1, PAGE_LIMIT_MAX, 'text'), PAGE_LIMIT_DEFAULT);
 const pageFields = {
   limit: pageLimit(),
-  after_id: optional(boundedString(1, 20, { pattern: /^[0-9]+$/ })),
+  after_id: optional(wholeNumberText(20)),
 };
 export const PageQuery = object('PageQuery', pageFields);
 export const RelationshipsQuery = object('RelationshipsQuery', {
   limit: pageLimit(),
   after_id: optional(boundedString(3, 41, { pattern: /^[0-9]+-[0-9]+$/ })),
-});
+}, { misleading: { organization_id: "this listing has every pair of organizations; an organization's own trust toward each other one is its trust in GET /api/organizations/{organization_id}" } });
 
 // Filters of the growing listings (docs/decisions.md, "What an agent needs to decide"):
 // every one optional, all given ones must hold, and the page is taken from what is left.
@@ -192,7 +192,7 @@ const queryId = () => optional(boundedInt(1, undefined, 'text'));
 export const OrganizationsQuery = object('OrganizationsQuery', {
   location_id: optional(text(2, 40)),
   ...pageFields,
-});
+}, { misleading: { status: 'this listing holds the active organizations only; a bankrupt or dissolved one is read by its id, GET /api/organizations/{organization_id}' } });
 
 /** Projects, filtered by place, organization and status. */
 export const ProjectsQuery = object('ProjectsQuery', {
@@ -200,7 +200,7 @@ export const ProjectsQuery = object('ProjectsQuery', {
   organization_id: queryId(),
   status: optional(oneOf(['active', 'completed', 'cancelled'] as const)),
   ...pageFields,
-});
+}, { misleading: { owner_id: "a project's owner is filtered by organization_id" } });
 
 /**
  * A place's answer lists what is there now, each list cut to `limit` items in id order

@@ -75,13 +75,23 @@ function jsonPageOfOneMore(rows: readonly StoredRow[], limit: number): JsonPage 
  * parsed for `keep`; the answer carries the documents as stored.
  */
 export async function readFilteredJsonPage(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg: string | number | undefined, keep: (doc: any) => boolean): Promise<JsonPage> {
-  const found: StoredRow[] = [];
-  for await (const row of read.scanJson(name, arg, query.after_id)) {
-    if (!keep(JSON.parse(row.doc))) continue;
-    found.push(row);
-    if (found.length > query.limit) break;
+  return jsonPageOfOneMore((await scanMatching(read, name, arg, query.after_id, query.limit + 1, keep)).map((r) => r.row), query.limit);
+}
+
+/**
+ * The first `want` rows of a named query after `afterId` (in id order) whose documents `keep`
+ * accepts, each as stored and parsed: read only as far as they are found (ReadModel.scanJson).
+ */
+export async function scanMatching<T>(read: ReadModel, name: QueryName, arg: string | number | undefined, afterId: string | undefined, want: number, keep: (doc: T) => boolean): Promise<Array<{ row: StoredRow; doc: T }>> {
+  const found: Array<{ row: StoredRow; doc: T }> = [];
+  if (want <= 0) return found;
+  for await (const row of read.scanJson(name, arg, afterId)) {
+    const doc = JSON.parse(row.doc) as T;
+    if (!keep(doc)) continue;
+    found.push({ row, doc });
+    if (found.length >= want) break;
   }
-  return jsonPageOfOneMore(found, query.limit);
+  return found;
 }
 
 /** The answer made of each page's rows, while the store keeps the rows (they are read for one query, so they make one answer). */

@@ -19,6 +19,7 @@ import { resumeIntents } from '../actors/intents';
 import { tellAgentsOfEarlierEnds } from '../actors/agent/ended-before';
 import { writeTrustRowsOnce } from '../actors/organization/trust-rows';
 import { writeCareerDueDaysOnce } from '../actors/adventurer/career-due-days';
+import { writeLiveContractRowsOnce } from '../actors/contract/live-rows';
 import { routes } from '../http/routes';
 import { buildServer } from '../http/server';
 import { WorldMetrics, serveMetrics } from '../http/metrics';
@@ -249,6 +250,7 @@ export async function startWorld(config: Config, output?: ((line: string) => voi
       [tellAgentsOfEarlierEnds, (n: number) => `told ${n} agents that their organization had ended (a world older than that step)`],
       [writeTrustRowsOnce, (n: number) => `${n} organizations wrote their trust as rows of their own (a world of an older version)`],
       [writeCareerDueDaysOnce, (n: number) => `${n} employed adventurers wrote the due day of their career's end (a world of an older version)`],
+      [writeLiveContractRowsOnce, (n: number) => `${n} live contracts wrote their rows again (a world of an older version)`],
     ] as const;
     for (const [pass, done] of passes) {
       await currentDay(store).then((day) => pass(entities, store, day)).then(

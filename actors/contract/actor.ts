@@ -9,7 +9,7 @@ import type { EntityIO, EntityKind, Outcome } from '../entity';
 import { RANK } from '../order';
 import type { Refusal } from '../result';
 import type { Contract, ContractAction, ContractCommand, ContractEvent, ContractState } from './messages';
-import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePartyEnded, decidePropose, evolve, fulfilmentOp } from './rules';
+import { TRUST_ON_FULFIL, TRUST_ON_REJECT, decideAction, decideBeginFulfilment, decideBeginRejection, decidePartyEnded, decidePropose, decideRecordRow, evolve, fulfilmentOp } from './rules';
 import { intentEnded, intentRow } from '../intents';
 import { endedNow, firstEnded } from '../organization/ending';
 
@@ -39,7 +39,8 @@ function chronicle(e: ContractEvent, after: ContractState): HistoryEntry[] {
     case 'fulfilment-undoing':
     case 'fulfilment-abandoned':
     case 'rejection-begun':
-      return []; // intents and undoing: each side's own record tells what moved; the rejection is told when it is recorded
+    case 'row-recorded':
+      return []; // intents, undoing and a row written again: each side's own record tells what moved; the rejection is told when it is recorded
     case 'fulfilled':
       // Each side's own record carries the gold and goods it moved (its ledger); this one says what was agreed.
       return [{ ...base, category: 'contract', summary: `The contract ${describe(after)} was fulfilled: ${counterpartyOf(after)} paid ${after.value} gold to ${proposerOf(after)}${after.resource ? ` for ${after.quantity} ${after.resource}` : ''}` }];
@@ -185,7 +186,7 @@ const continuePending = (state: ContractState, io: EntityIO) => (state?.rejectio
 export const contractKind: EntityKind<ContractState, ContractCommand, ContractEvent> = {
   kind: 'contract',
   rank: RANK.contract,
-  commands: { propose: true, accept: true, reject: true, withdraw: true, fulfill: true, status: true, resume: true, 'party-ended': true },
+  commands: { propose: true, accept: true, reject: true, withdraw: true, fulfill: true, status: true, resume: true, 'party-ended': true, 'record-row': true },
   initialState: null,
   evolve,
   project,
@@ -224,6 +225,7 @@ export const contractKind: EntityKind<ContractState, ContractCommand, ContractEv
     }
     // An organization ended: the follow-up of its end closes its live contracts (nothing moves).
     if (c.type === 'party-ended') return decidePartyEnded(state, c.organization_id, c.how, c.day);
+    if (c.type === 'record-row') return decideRecordRow(state, c.day);
     const d = decideAction(state, c);
     if ('refusal' in d) return d;
     const mine = await control(io, c.organization_id, c.agent_id);

@@ -53,7 +53,9 @@ export interface ContractResumeCommand { type: 'resume' }
  * a proposed or accepted contract closes with it, as rejected; nothing moves.
  */
 export interface ContractPartyEnded { type: 'party-ended'; organization_id: number; how: 'bankruptcy' | 'dissolution'; day: number }
-export type ContractCommand = ProposeContract | ContractAction | ContractStatusCommand | ContractResumeCommand | ContractPartyEnded;
+/** Write the contract's row again, as it stands (actors/contract/live-rows.ts): nothing else changes. */
+export interface RecordContractRow { type: 'record-row'; day: number }
+export type ContractCommand = ProposeContract | ContractAction | ContractStatusCommand | ContractResumeCommand | ContractPartyEnded | RecordContractRow;
 
 export interface ContractProposed { type: 'proposed'; day: number; agent_id: number; contract: ContractSpec }
 export interface ContractAccepted { type: 'accepted'; day: number; agent_id: number }
@@ -69,6 +71,8 @@ export interface FulfilmentAbandoned { type: 'fulfilment-abandoned'; day: number
 export interface RejectionBegun { type: 'rejection-begun'; day: number; agent_id: number }
 /** Closed unfulfilled because one of its organizations ended: it stands as rejected, with `end_reason`; no gold, goods or trust move. */
 export interface ContractClosed { type: 'closed'; day: number; agent_id: null; organization_id: number; how: 'bankruptcy' | 'dissolution'; reason: string }
-export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractWithdrawn | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned | RejectionBegun | ContractClosed;
+/** The row written again as the contract stands (nothing else changes). */
+export interface ContractRowRecorded { type: 'row-recorded'; day: number; agent_id: null }
+export type ContractEvent = ContractProposed | ContractAccepted | ContractRejected | ContractWithdrawn | ContractFulfilled | FulfilmentBegun | FulfilmentUndoing | FulfilmentAbandoned | RejectionBegun | ContractClosed | ContractRowRecorded;
 
 export type ContractState = Contract | null;

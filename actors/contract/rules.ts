@@ -53,6 +53,11 @@ export function decidePartyEnded(state: ContractState, organizationId: number, h
   return accept({ type: 'closed', day, agent_id: null, organization_id: organizationId, how, reason: endReason(state, organizationId, how) });
 }
 
+/** A live contract writes its row again (a world of an older version: actors/contract/live-rows.ts); an ended or unknown one has nothing to write. */
+export function decideRecordRow(state: ContractState, day: number): Decision<ContractEvent> {
+  return state && isLive(state) ? accept({ type: 'row-recorded', day, agent_id: null }) : accept();
+}
+
 /** Who may do what, in which state. The organization's control by the agent is checked by the organization. */
 export function decideAction(state: ContractState, c: ContractAction): Decision<ContractEvent> {
   if (!state) return notFound('contract not found');
@@ -109,5 +114,6 @@ export function evolve(state: ContractState, e: ContractEvent): ContractState {
     case 'fulfilment-undoing': return state.fulfilment ? { ...state, fulfilment: { ...state.fulfilment, undoing: true, reason: e.reason } } : state;
     case 'fulfilment-abandoned': return { ...state, fulfilment: null };
     case 'closed': return { ...state, status: 'rejected', ended_day: e.day, end_reason: e.reason };
+    case 'row-recorded': return state;
   }
 }

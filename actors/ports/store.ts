@@ -120,6 +120,7 @@ export const QUERIES = {
   projectsOf: { kind: 'project', by: 'organization_id' },
   projectsAt: { kind: 'project', by: 'location_id' },
   activeProjectsAt: { kind: 'project', by: 'location_id', status: ['active'] },
+  activeProjectsOf: { kind: 'project', by: 'organization_id', status: ['active'] },
   projectsInStatus: { kind: 'project', by: 'status' },
   productionPlans: { kind: 'production' },
 
@@ -128,6 +129,13 @@ export const QUERIES = {
   contractsProposedBy: { kind: 'contract', by: 'organization_id' },
   contractsOfferedTo: { kind: 'contract', by: 'agent_id' },
   contractsInStatus: { kind: 'contract', field: 'status' },
+  /**
+   * The live contracts (actors/contract/rules.ts LIVE_CONTRACT_STATUSES) of either side. Rows
+   * an older version wrote to Cassandra lack the status column; the live ones are written
+   * again once per world at start-up (actors/contract/live-rows.ts).
+   */
+  liveContractsProposedBy: { kind: 'contract', by: 'organization_id', status: ['proposed', 'accepted'] },
+  liveContractsOfferedTo: { kind: 'contract', by: 'agent_id', status: ['proposed', 'accepted'] },
 
   alliances: { kind: 'alliance' },
   liveAlliances: { kind: 'alliance', status: ['proposed', 'active'] },
@@ -135,6 +143,7 @@ export const QUERIES = {
   alliancesProposedBy: { kind: 'alliance', by: 'organization_id' },
   alliancesOfferedTo: { kind: 'alliance', by: 'agent_id' },
   liveAlliancesProposedBy: { kind: 'alliance', by: 'organization_id', status: ['proposed', 'active'] },
+  liveAlliancesOfferedTo: { kind: 'alliance', by: 'agent_id', status: ['proposed', 'active'] },
   alliancesInStatus: { kind: 'alliance', by: 'status' },
 
   parties: { kind: 'party' },

@@ -1,14 +1,16 @@
 // Diplomacy and correspondence: contracts, alliances, trust, and messages.
+import type { QueryName } from '../../actors/ports/store';
+import { LIVE_CONTRACT_STATUSES } from '../../actors/contract/rules';
 import type { OrganizationCommand } from '../../actors/organization/messages';
 import { roadDays, travelDays, type RouteGraphNode } from '../../actors/organization/travel';
 import {
   AllianceCreate, AlliancePath, AlliancesQuery, ContractCreate, ContractPath, ContractsQuery, MessageCreate, MessagesQuery, OrganizationAction, RelationshipsQuery
 } from '../../codecs/requests';
-import { pairKey, trustPairId, trustPairOf, trustRowId } from '../../actors/relationship/rules';
+import { LIVE_ALLIANCE, pairKey, trustPairId, trustPairOf, trustRowId } from '../../actors/relationship/rules';
 import { JsonText } from '../read-cache';
 import { controlledOrganization, organizationRow, plannedWhereItStands, proposalCounterparty, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { JsonPage, Page, pageOf, pageOfOneMore, readNewestJsonPage, readNewestMergedJsonPage, readPage } from '../paging';
+import { JsonPage, Page, pageOfOneMore, readNewestJsonPage, readNewestMergedJsonPage, readPage, scanMatching } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -62,22 +64,40 @@ async function relationshipsPage(s: Services, query: { limit: number; after_id?:
 
 export interface PairRow { id: number; proposer_id: number; counterparty_id: number; status: string }
 
-/** An organization's contracts or alliances, both the ones it proposed and the ones offered to it, in id order; only those in `statuses` when given. */
-export async function pairsOf<T extends PairRow>(s: Services, kind: 'contracts' | 'alliances', organizationId: number, statuses?: readonly string[]): Promise<T[]> {
-  const rows = kind === 'contracts'
-    ? [...await s.read.list<T>('contractsProposedBy', organizationId), ...await s.read.list<T>('contractsOfferedTo', organizationId)]
-    : [...await s.read.list<T>('alliancesProposedBy', organizationId), ...await s.read.list<T>('alliancesOfferedTo', organizationId)];
-  return rows.filter((r) => statuses === undefined || statuses.includes(r.status)).sort((a, b) => a.id - b.id);
+/** The named queries of each side of an organization's contracts or alliances (a row keeps its proposer in organization_id, its counterparty in agent_id), and of the live ones alone. */
+const SIDES = {
+  contracts: { every: ['contractsProposedBy', 'contractsOfferedTo'], live: ['liveContractsProposedBy', 'liveContractsOfferedTo'], liveStatuses: LIVE_CONTRACT_STATUSES },
+  alliances: { every: ['alliancesProposedBy', 'alliancesOfferedTo'], live: ['liveAlliancesProposedBy', 'liveAlliancesOfferedTo'], liveStatuses: LIVE_ALLIANCE },
+} as const satisfies Record<string, { every: readonly QueryName[]; live: readonly QueryName[]; liveStatuses: readonly string[] }>;
+
+/**
+ * A page of an organization's contracts or alliances, those it proposed and those offered to
+ * it merged in id order, only those in `statuses` when given. Each side is read from after
+ * `after_id` only until the page and one more are found; statuses that are all live are read
+ * from the live ones' queries, so that the ended ones, which grow for ever, are not passed over.
+ */
+export async function pairsPageOf<T extends PairRow>(s: Services, kind: 'contracts' | 'alliances', organizationId: number, statuses: readonly string[] | undefined, query: { limit: number; after_id?: string }): Promise<Page<T>> {
+  const side = SIDES[kind];
+  const live = statuses !== undefined && statuses.every((x) => (side.liveStatuses as readonly string[]).includes(x));
+  const keep = (row: T) => statuses === undefined || statuses.includes(row.status);
+  const halves = await Promise.all((live ? side.live : side.every).map((name) => scanMatching(s.read, name, organizationId, query.after_id, query.limit + 1, keep)));
+  return pageOfOneMore(halves.flat().map((r) => r.doc).sort((a, b) => a.id - b.id), query.limit, (last) => ({ after_id: String(last.id) }));
+}
+
+/** How many live contracts or alliances an organization has, on either side. */
+export async function livePairCount(s: Services, kind: 'contracts' | 'alliances', organizationId: number): Promise<number> {
+  const counts = await Promise.all(SIDES[kind].live.map((name) => s.read.count(name, organizationId)));
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 /**
  * A contract or alliance listing, filtered: by organization (either side) and statuses.
- * Without a filter the page is read from the store as a page; with an organization, its own
- * rows are read and filtered; with statuses alone, a page of each.
+ * Without a filter the page is read from the store as a page; with an organization, its
+ * sides are read until the page is full; with statuses alone, a page of each.
  */
 async function pairListing<T extends PairRow>(s: Services, kind: 'contracts' | 'alliances', query: { organization_id?: number; status?: readonly string[]; limit: number; after_id?: string }): Promise<Page<T>> {
   if (query.organization_id === undefined && query.status === undefined) return readPage<T>(s.read, kind, query);
-  if (query.organization_id !== undefined) return pageOf(await pairsOf<T>(s, kind, query.organization_id, query.status), query);
+  if (query.organization_id !== undefined) return pairsPageOf<T>(s, kind, query.organization_id, query.status, query);
   // A page of each status asked for, merged: no more rows read than the page needs.
   const inStatus = kind === 'alliances' ? 'alliancesInStatus' : 'contractsInStatus';
   const pages = await Promise.all([...new Set(query.status!)].map((status) => s.read.listPage<T>(inStatus, status, query.after_id, query.limit + 1)));

@@ -4,22 +4,20 @@ import { organizationModifiers, type Effect } from '../../actors/world-event/eff
 import { maintenanceWith } from '../../actors/organization/rules';
 import { standsAtDayStart } from '../../actors/organization/travel';
 import { LIVE_CONTRACT_STATUSES } from '../../actors/contract/rules';
+import { LIVE_ALLIANCE } from '../../actors/relationship/rules';
 import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, OrganizationsQuery, PLACE_LIMIT_DEFAULT } from '../../codecs/requests';
 import type { QueryName } from '../../actors/ports/store';
-import { type PairRow, pairsOf } from './diplomacy';
+import { livePairCount, type PairRow, pairsPageOf } from './diplomacy';
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { type Listed, nextPageUrl, Page, pageOf, readJsonPage, readPage } from '../paging';
+import { type Listed, nextPageUrl, Page, readJsonPage, readPage } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
 /** A member without the record of their life (moments, party history, bonds), which grows every day. */
 const briefMember = ({ moments: _m, party_history: _p, bonds: _b, ...member }: Record<string, unknown>) => member;
 
-/** The contracts and alliances an organization's answer lists: the live ones. */
-const LIVE_CONTRACTS = LIVE_CONTRACT_STATUSES;
-const LIVE_ALLIANCES = ['proposed', 'active'] as const;
 
 /** How an organization's answer shows its lists (docs/decisions.md, "An organization answers what it has now"). */
 export interface OrganizationView { members: 'full' | 'brief'; limit: number }
@@ -35,9 +33,11 @@ async function namedList(s: Services, name: string, counted: string, query: Quer
   return { name, counted, page, count: page.next ? await s.read.count(query, id) : page.items.length, listing };
 }
 
-/** A list filtered after it is read (no named query holds just these rows). */
-const filteredList = (name: string, counted: string, rows: Listed[], limit: number, listing: string): ListOf =>
-  ({ name, counted, page: pageOf(rows, { limit }), count: rows.length, listing });
+/** The live contracts or alliances of either side, the first page of them merged; counted only when more follows. */
+async function livePairs(s: Services, kind: 'contracts' | 'alliances', counted: string, id: number, statuses: readonly string[], limit: number): Promise<ListOf> {
+  const page = await pairsPageOf<PairRow & Listed>(s, kind, id, statuses, { limit });
+  return { name: kind, counted, page, count: page.next ? await livePairCount(s, kind, id) : page.items.length, listing: `/api/${kind}?organization_id=${id}&status=${statuses.join(',')}` };
+}
 
 /** Where an organization stands and what it owes a day, as its row keeps them. */
 type UpkeepRow = { daily_maintenance: number; location_id: string; travel: { destination_id: string; arrives_day: number } | null };
@@ -67,12 +67,9 @@ export async function organizationDetail(s: Services, id: number, view: Organiza
   const { limit } = view;
   const lists = await Promise.all([
     namedList(s, 'members', 'member_count', 'employeesOf', id, limit, `/api/adventurers?organization_id=${id}&status=employed`, view.members === 'brief' ? briefMember : undefined),
-    s.read.list<Listed & { status: string }>('projectsOf', id).then((rows) =>
-      filteredList('projects', 'project_count', rows.filter((p) => p.status === 'active'), limit, `/api/projects?organization_id=${id}&status=active`)),
-    pairsOf<PairRow & Listed>(s, 'contracts', id, LIVE_CONTRACTS).then((rows) =>
-      filteredList('contracts', 'contract_count', rows, limit, `/api/contracts?organization_id=${id}&status=${LIVE_CONTRACTS.join(',')}`)),
-    pairsOf<PairRow & Listed>(s, 'alliances', id, LIVE_ALLIANCES).then((rows) =>
-      filteredList('alliances', 'alliance_count', rows, limit, `/api/alliances?organization_id=${id}&status=${LIVE_ALLIANCES.join(',')}`)),
+    namedList(s, 'projects', 'project_count', 'activeProjectsOf', id, limit, `/api/projects?organization_id=${id}&status=active`),
+    livePairs(s, 'contracts', 'contract_count', id, LIVE_CONTRACT_STATUSES, limit),
+    livePairs(s, 'alliances', 'alliance_count', id, LIVE_ALLIANCE, limit),
     namedList(s, 'parties', 'party_count', 'partiesOf', id, limit, `/api/parties?organization_id=${id}`),
     namedList(s, 'establishments', 'establishment_count', 'establishmentsOf', id, limit, `/api/establishments?organization_id=${id}`),
   ]);

@@ -179,34 +179,45 @@ function newestIndexes(): string {
   return [...made.values()].join('\n');
 }
 
-/** The name of the index a query by a document's field reads (QuerySpec.field). */
-const fieldIndexName = (spec: QuerySpec) => `entities_${spec.kind}_by_${spec.field}`;
-
 /** The expression of a document's field, written the same way in its index and its queries. */
 const fieldOf = (field: string) => `json_extract(doc, '$.${field}')`;
 
 /**
- * The indexes of the queries by a document's field (QuerySpec.field): partial, over their
- * kind's rows alone, the field then the listings' order, so a page is read in order from
- * where it starts. Made from every row already stored when first created.
+ * The partial index of a query (over its kind's rows alone) that the general indexes do not
+ * serve well, and that its statements name (INDEXED BY: without statistics the planner would
+ * rather walk the kind's, a place's or an organization's rows in id order and test each):
+ * - a query by a document's field (QuerySpec.field): the field, then the listings' order;
+ * - a query by a column in statuses (an organization's live contracts, a place's open
+ *   quests): the column, the status, then the listings' order, so that the live rows are
+ *   found without passing over the ended ones, which grow for ever (a list of statuses
+ *   reads each and sorts what it found).
+ * Made from every row already stored when first created. Names and fields come from QUERIES.
  */
-function fieldIndexes(): string {
+function queryIndex(spec: QuerySpec): { name: string; columns: string[] } | null {
+  if (spec.field) return { name: `entities_${spec.kind}_by_${spec.field}`, columns: [fieldOf(spec.field), 'CAST(id AS INTEGER)', 'id'] };
+  if (spec.status && (spec.by === 'location_id' || spec.by === 'organization_id' || spec.by === 'agent_id')) {
+    return { name: `entities_${spec.kind}_by_${spec.by}_status`, columns: [spec.by, 'status', 'CAST(id AS INTEGER)', 'id'] };
+  }
+  return null;
+}
+
+function queryIndexes(): string {
   const made = new Map<string, string>();
   for (const spec of Object.values(QUERIES) as QuerySpec[]) {
-    if (!spec.field) continue;
-    made.set(fieldIndexName(spec), `CREATE INDEX IF NOT EXISTS ${fieldIndexName(spec)} ON entities (${fieldOf(spec.field)}, CAST(id AS INTEGER), id) WHERE kind = '${spec.kind}';`);
+    const index = queryIndex(spec);
+    if (index) made.set(index.name, `CREATE INDEX IF NOT EXISTS ${index.name} ON entities (${index.columns.join(', ')}) WHERE kind = '${spec.kind}';`);
   }
   return [...made.values()].join('\n');
 }
 
-
 /** The clauses of a named query over the entities table; its `by` column (if any) is the first parameter after the kind. */
 function namedQuerySql(name: string, spec: QuerySpec): { where: string; params: NamedQuery['params'] } {
   const clauses = ['kind = ?'];
+  // The kind written out as its partial index says it, so that the index serves.
+  if (queryIndex(spec)) clauses.push(`kind = '${spec.kind}'`);
   if (spec.by === 'due_by') clauses.push('due_day <= ?');
   else if (spec.by) clauses.push(`${spec.by} = ?`);
-  // The kind written out as the field's partial index says it, so that the index serves.
-  else if (spec.field) clauses.push(`kind = '${spec.kind}'`, `${fieldOf(spec.field)} = ?`);
+  else if (spec.field) clauses.push(`${fieldOf(spec.field)} = ?`);
   const status = spec.status ?? [];
   if (status.length) clauses.push(`status IN (${status.map(() => '?').join(', ')})`);
   const params = (arg: string | number | undefined): unknown[] => {
@@ -267,7 +278,7 @@ export class SqliteStore implements Store {
     this.db.pragma('secure_delete = ON');
     this.db.exec(SCHEMA);
     this.db.exec(newestIndexes());
-    this.db.exec(fieldIndexes());
+    this.db.exec(queryIndexes());
     this.db.exec(IDEMPOTENCY_SCHEMA);
     this.idempotency = new SqliteIdempotency(this.db);
     // History written before history_organizations existed is indexed once.
@@ -529,9 +540,8 @@ export class SqliteStore implements Store {
       const spec: QuerySpec | undefined = QUERIES[name];
       if (!spec) throw new Error(`unknown query ${String(name)}`);
       const { where, params } = namedQuerySql(name, spec);
-      // A query by a document's field names its index: without statistics the planner would
-      // rather read the kind's rows in order and test each.
-      const from = spec.field ? `entities INDEXED BY ${fieldIndexName(spec)}` : 'entities';
+      const index = queryIndex(spec);
+      const from = index ? `entities INDEXED BY ${index.name}` : 'entities';
       q = {
         list: this.db.prepare(`SELECT doc FROM ${from} WHERE ${where} ${ID_ORDER}`),
         first: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} ${ID_ORDER} LIMIT ?`),

@@ -5,7 +5,7 @@
 import assert from 'assert/strict';
 import {
   AdventurerPath, AgentPath, AlliancePath, AlliancesQuery, ContractPath, ContractsQuery, EstablishmentsQuery, EventPath, EventsQuery, InvestigationQuery,
-  LocationPath, MarketQuery, MessagesQuery, OrganizationPath, OrganizationViewQuery, PageQuery, PartiesQuery, RelationshipsQuery, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
+  LocationPath, MarketQuery, MessagesQuery, OrganizationPath, OrganizationViewQuery, OrganizationsQuery, PageQuery, ProjectsQuery, PartiesQuery, RelationshipsQuery, PartyPath, ProjectPath, QuestPath, ResourcePath, SuggestionPath,
   WorldEventPath, WorldEventsQuery,
 } from '../../codecs/requests';
 import { accept, describeShape, projectBound, id, int, refuse, refuseOnce, text, words, type Codec } from './harness';
@@ -61,6 +61,27 @@ describe('query codecs', () => {
     it('PageQuery, which pages by after_id, takes it', () => {
       accept(PageQuery, { after_id: '5' });
     });
+
+    it('PageQuery gives a cursor back as the listing writes ids, without leading zeros, so that it names the item it was read from', () => {
+      for (const [given, read] of [['010', '10'], ['00100', '100'], ['0', '0'], ['000', '0'], ['7', '7'], ['00000000000000000009', '9']]) {
+        assert.equal((accept(PageQuery, { after_id: given }, 'query') as { after_id: string }).after_id, read, given);
+      }
+    });
+  });
+
+  describe('a filter that a listing does not take but a caller may well send: refused, saying what to send instead (an unfiltered answer would pass for a filtered one)', () => {
+    for (const [codec, field, says] of [
+      [ProjectsQuery, 'owner_id', /filtered by organization_id/],
+      [RelationshipsQuery, 'organization_id', /trust in GET \/api\/organizations\/\{organization_id\}/],
+      [OrganizationsQuery, 'status', /active organizations only; a bankrupt or dissolved one is read by its id/],
+    ] as const) {
+      it(`${codec.name}: ${field}`, () => {
+        const [item, ...rest] = refuse(codec, { [field]: '5' }, 'query');
+        assert.equal(rest.length, 0);
+        assert.deepEqual([item.loc, item.type, item.input], [['query', field], 'extra_forbidden', '5']);
+        assert.match(item.msg, says);
+      });
+    }
   });
 
   describeShape('InvestigationQuery', InvestigationQuery, {

@@ -195,6 +195,10 @@ describe('listings that grow with the history are read as pages', () => {
     assert.deepEqual(ids(await walkPages<Listed>(w, '/api/contracts?status=rejected,accepted&limit=1')), [ab, ca], 'two statuses, merged in id order');
     assert.deepEqual(ids(await walkPages<Listed>(w, '/api/contracts?status=accepted,proposed,rejected&limit=2')), [ab, bc, ca, ac]);
     assert.deepEqual(ids(await walkPages<Listed>(w, `/api/contracts?status=proposed&organization_id=${c.org.id}`)), [bc, ac], 'with an organization: its own, filtered');
+    // A cursor written with leading zeros names the same item: the page starts after it.
+    const every = ids(await walkPages<Listed>(w, '/api/contracts?limit=1000'));
+    assert.deepEqual(ids((await w.get<Listed[]>(`/api/contracts?after_id=00${ab}&limit=1`)).body), [every[every.indexOf(ab) + 1]]);
+    assert.deepEqual(ids((await w.get<Listed[]>(`/api/contracts?status=proposed&after_id=0${bc}`)).body), [ac]);
   });
 
   it('lists establishments of a kind (in any case) as pages, anywhere or at a place', async () => {

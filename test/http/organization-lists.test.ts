@@ -4,8 +4,11 @@
 // short, the listing that goes on from it (docs/decisions.md, "An organization answers what
 // it has now"). What has ended is in the listings, which filter by organization.
 import assert from 'assert/strict';
+import fs from 'fs';
+import { LIVE_CONTRACT_ROWS_WRITTEN } from '../../actors/contract/live-rows';
+import type { PersistedEvent } from '../../actors/ports/store';
 import { expect422At, expectStatus, foundOrg, walkPages } from '../support/http';
-import { startTestWorld, type TestWorld } from '../support/world';
+import { startTestWorld, tempDir, type TestWorld } from '../support/world';
 
 interface Listed { id: number; status?: string }
 interface OrganizationAnswer {
@@ -164,5 +167,50 @@ describe('an organization lists what it has now, in bounded lists', () => {
     expect422At(await w.get('/api/projects?organization_id=-3'), ['query', 'organization_id']);
     const either = (await w.get<Listed[]>('/api/contracts?status=rejected,proposed')).body;
     assert.ok(either.length > 0 && either.every((x) => x.status === 'rejected' || x.status === 'proposed'), 'several statuses, in any order');
+  });
+});
+
+describe('live contracts in a world of an older version (their rows carry no status to select the live ones by)', function () {
+  this.timeout(120_000);
+
+  it('has every live contract write its row again at the next start, once, so the organizations list it again', async () => {
+    const dataDir = tempDir('worldsim-live-contracts-');
+    // One node: the older version's row is written straight through its store.
+    let w = await startTestWorld({ dataDir, nodes: 1 });
+    try {
+      const a = await foundOrg(w, 'Older Amber Holders');
+      const b = await foundOrg(w, 'Older Birch Holders');
+      const made: number[] = [];
+      for (const title of ['Timber for Birch', 'Rope for Birch', 'Nails for Birch']) {
+        const r = await w.post<{ id: number }>('/api/contracts', { proposer_id: a.org.id, counterparty_id: b.org.id, title, terms: 'Ten gold for a promise kept.', value: 10, resource: null }, a.key);
+        expectStatus(r, 201);
+        made.push(r.body.id);
+      }
+      expectStatus(await w.post(`/api/contracts/${made[1]}/accept`, { organization_id: b.org.id }, b.key), 200);
+      expectStatus(await w.post(`/api/contracts/${made[2]}/reject`, { organization_id: b.org.id }, b.key), 200);
+      const listed = async (org: number) => {
+        const body = (await w.get<OrganizationAnswer>(`/api/organizations/${org}`)).body;
+        return [ids(body.contracts), body.contract_count];
+      };
+      assert.deepEqual(await listed(a.org.id), [made.slice(0, 2), 2]);
+      // As an older version's Cassandra keyspace left them: the rows without the status column, and no mark.
+      const event = { key: 'test:older-rows', sequenceNumber: 1, createdAt: Date.now(), data: { events: [] }, tags: [], isDeleted: false } as unknown as PersistedEvent;
+      const rows = await Promise.all(made.map(async (id) => ({ kind: 'contract', id, organization_id: a.org.id, agent_id: b.org.id, doc: (await w.services.store.row<Record<string, unknown>>('contract', id))! })));
+      await w.services.store.engine.persist(event, { rows });
+      await w.services.store.setSetting(LIVE_CONTRACT_ROWS_WRITTEN, '');
+      assert.deepEqual(await listed(b.org.id), [[], 0], 'the live ones are missed without their status');
+      await w.close();
+
+      w = await startTestWorld({ dataDir, nodes: 1 });
+      assert.deepEqual(await listed(a.org.id), [made.slice(0, 2), 2], 'written again at the start: the proposed and the accepted one');
+      assert.deepEqual(await listed(b.org.id), [made.slice(0, 2), 2], 'on the other side too');
+      assert.ok(await w.services.store.setting(LIVE_CONTRACT_ROWS_WRITTEN), 'marked written: the next start asks nobody again');
+      assert.deepEqual(ids(await walkPages<Listed>(w, `/api/contracts?organization_id=${a.org.id}&status=rejected`)), [made[2]], 'the ended one is read by its document');
+      const history = (await w.get<Array<{ summary: string }>>(`/api/events?organization_id=${a.org.id}&limit=100`)).body;
+      assert.equal(history.filter((e) => /Timber for Birch/.test(e.summary)).length, 1, 'writing a row again tells the history nothing');
+    } finally {
+      await w.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

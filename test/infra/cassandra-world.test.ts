@@ -64,11 +64,15 @@ describe('the world on the Cassandra store', function () {
       let compared = 0;
       for (const [name, spec] of Object.entries(QUERIES as Record<string, QuerySpec>)) {
         const query = name as QueryName;
-        const args: Array<string | number | undefined> = spec.by === undefined ? [undefined]
-          : spec.by === 'due_by' ? [1, DAYS, DAYS + 5]
-            : spec.by === 'location_id' ? await sql.ids('locations')
-              : spec.by === 'organization_id' ? (await sql.ids('organizations')).map(Number)
-                : (await sql.ids('agents')).map(Number).concat([1, 2]);
+        // A status (by the column or a document's field), as the kinds' rows take them.
+        const statuses = ['open', 'accepted', 'resolved', 'withdrawn', 'proposed', 'active', 'fulfilled', 'rejected', 'ended', 'cancelled', 'completed'];
+        const column = spec.by ?? spec.field;
+        const args: Array<string | number | undefined> = column === undefined ? [undefined]
+          : column === 'due_by' ? [1, DAYS, DAYS + 5]
+            : column === 'status' ? statuses
+              : column === 'location_id' ? await sql.ids('locations')
+                : column === 'organization_id' || column === 'requester_id' ? (await sql.ids('organizations')).map(Number)
+                  : (await sql.ids('agents')).map(Number).concat([1, 2]);
         for (const arg of args) {
           assert.deepEqual(await cas.list(query, arg), await sql.list(query, arg), `${name}(${arg ?? ''})`);
           compared += await sql.count(query, arg);

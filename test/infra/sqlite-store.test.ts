@@ -5,6 +5,7 @@ import { Region } from '../../actors/region';
 import type { EntityKind } from '../../actors/entity';
 import sinon from 'sinon';
 import { ID_BLOCK, ID_BLOCK_MAX, SqliteStore } from '../../infra/store/sqlite-store';
+import { QUERIES, type QueryName, type QuerySpec } from '../../actors/ports/store';
 import { tempDir } from '../support/world';
 
 // A tiny counter entity: enough to exercise the store and the region without the world's rules.
@@ -234,6 +235,30 @@ describe('SQLite store and entity region', () => {
         assert.doesNotMatch(plan, /TEMP B-TREE/, `${name}: ${plan}`);
       }
     }
+    db.close();
+    await store.close();
+  });
+
+  it('reads every query by a column in statuses from its partial index, so that the live rows are found without passing over the ended ones', async () => {
+    const dir = tempDir();
+    const store = new SqliteStore(dir);
+    // An organization's 300 fulfilled contracts and its two live ones, the last proposed.
+    const rows = Array.from({ length: 302 }, (_, i) => ({ kind: 'contract', id: i + 1, status: i === 150 ? 'accepted' : i === 301 ? 'proposed' : 'fulfilled', organization_id: 5, agent_id: 6, doc: { id: i + 1 } }));
+    await store.engine.persist({ key: 'fixture', sequenceNumber: 1, createdAt: 0, data: {}, tags: [] } as any, { rows } as any);
+    assert.deepEqual(await store.ids('liveContractsProposedBy', 5), ['151', '302']);
+    assert.deepEqual((await store.listPage<{ id: number }>('liveContractsOfferedTo', 6, '151', 5)).map((r) => r.id), [302]);
+    const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
+    let checked = 0;
+    for (const [name, spec] of Object.entries(QUERIES) as Array<[QueryName, QuerySpec]>) {
+      if (!spec.status || !(spec.by === 'location_id' || spec.by === 'organization_id' || spec.by === 'agent_id')) continue;
+      const q = (store as unknown as { query(n: string): { first: { source: string }; params(arg: unknown): unknown[] } }).query(name);
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q.first.source}`).all(...q.params(spec.by === 'location_id' ? 'emberfall' : 5), 20) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+      assert.match(plan, new RegExp(`USING INDEX entities_${spec.kind}_by_${spec.by}_status \\(${spec.by}=\\? AND status=\\?\\)`), `${name}: ${plan}`);
+      // One status: in order from the index; several: each read from it, and only those sorted.
+      if (spec.status.length === 1) assert.doesNotMatch(plan, /TEMP B-TREE/, `${name}: ${plan}`);
+      checked++;
+    }
+    assert.ok(checked >= 8, `${checked} queries`);
     db.close();
     await store.close();
   });

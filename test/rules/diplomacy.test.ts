@@ -6,6 +6,7 @@ import type { AllianceAction, AllianceEvent, AllianceSpec, AllianceState, Allian
 import * as alliance from '../../actors/alliance/rules';
 import type { Contract, ContractAction, ContractEvent, ContractSpec, ContractState, ContractStatus } from '../../actors/contract/messages';
 import * as contract from '../../actors/contract/rules';
+import { contractKind } from '../../actors/contract/actor';
 import * as relationship from '../../actors/relationship/rules';
 import type { FoundCommand, MessageSpec, Organization, OrganizationEvent, OrganizationState } from '../../actors/organization/messages';
 import { MESSAGE_COST, decideFound, decideSendMessage, decideTransfer, evolve as evolveOrg, messageCost } from '../../actors/organization/rules';
@@ -163,6 +164,21 @@ describe('diplomacy rules', () => {
     it('moves trust up on fulfilment and down on rejection', () => {
       assert.equal(contract.TRUST_ON_FULFIL, 5);
       assert.equal(contract.TRUST_ON_REJECT, -5);
+    });
+  });
+
+  describe('a contract asked to write its row again (a world of an older version: actors/contract/live-rows.ts)', () => {
+    it('writes it when live, with nothing else changed; an ended or unknown contract writes nothing', () => {
+      for (const status of ['proposed', 'accepted'] as const) {
+        const live = contractIn(status);
+        const events = eventsOf(contract.decideRecordRow(live, 9));
+        assert.deepEqual(events, [{ type: 'row-recorded', day: 9, agent_id: null }], status);
+        assert.deepEqual(applyContract(live, { events }), live, 'the contract as it was');
+        assert.deepEqual(contractKind.project(applyContract(live, { events })), contractKind.project(live), 'the same row');
+      }
+      for (const status of ['fulfilled', 'rejected'] as const) assert.deepEqual(eventsOf(contract.decideRecordRow(contractIn(status), 9)), [], status);
+      assert.deepEqual(eventsOf(contract.decideRecordRow(null, 9)), [], 'no contract');
+      assert.deepEqual(contractKind.chronicle({ type: 'row-recorded', day: 9, agent_id: null }, contractIn('proposed'), contractIn('proposed')), [], 'no history line');
     });
   });
 
