@@ -107,6 +107,9 @@ async function main() {
     [`/api/quests?requester_id=${org.id}&status=open`, {}],
     [`/api/quests?requester_id=${org.id}&limit=20`, {}],
     ['/api/quests?min_reward=5&limit=20', {}],
+    // Filters that match none of the history: the whole listing passed over, once.
+    ['/api/quests?min_reward=9000000&limit=20', {}],
+    [`/api/contracts?organization_id=${org.id}&status=rejected`, {}],
     ['/api/quests?status=resolved&location_id=emberfall&limit=20', {}],
   ];
   console.log(`A world with ${HISTORY.toLocaleString('en')} each of public messages, resolved quests, cancelled projects, ended alliances, fulfilled contracts and dissolved organizations (each with a trust score); each read after a write, ${ROUNDS} times.`);

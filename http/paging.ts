@@ -70,8 +70,8 @@ function jsonPageOfOneMore(rows: readonly StoredRow[], limit: number): JsonPage 
 /**
  * A page of the rows of a named query that `keep` accepts, for a filter no named query
  * selects by (a reward's range, an establishment's kind, a place beside a status): the rows
- * are read in id order from after `after_id` (ReadModel.scanJson) only until the page and one
- * more are found, so the cost is the rows passed over, not the listing. Each row read is
+ * are read in id order from after `after_id` (ReadModel.scanJson, a chunk at a time) only until
+ * the page and one more are found, so the cost is the rows passed over, not the listing. Each row read is
  * parsed for `keep`; the answer carries the documents as stored.
  */
 export async function readFilteredJsonPage(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg: string | number | undefined, keep: (doc: any) => boolean): Promise<JsonPage> {
@@ -85,11 +85,13 @@ export async function readFilteredJsonPage(read: ReadModel, name: QueryName, que
 export async function scanMatching<T>(read: ReadModel, name: QueryName, arg: string | number | undefined, afterId: string | undefined, want: number, keep: (doc: T) => boolean): Promise<Array<{ row: StoredRow; doc: T }>> {
   const found: Array<{ row: StoredRow; doc: T }> = [];
   if (want <= 0) return found;
-  for await (const row of read.scanJson(name, arg, afterId)) {
-    const doc = JSON.parse(row.doc) as T;
-    if (!keep(doc)) continue;
-    found.push({ row, doc });
-    if (found.length >= want) break;
+  for await (const chunk of read.scanJson(name, arg, afterId)) {
+    for (const row of chunk) {
+      const doc = JSON.parse(row.doc) as T;
+      if (!keep(doc)) continue;
+      found.push({ row, doc });
+      if (found.length >= want) return found;
+    }
   }
   return found;
 }

@@ -252,13 +252,14 @@ export interface ReadModel {
   listPageJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined, limit: number): Promise<readonly StoredRow[]>;
   /**
    * The rows of a named query in id order after `afterId` (from the first when undefined),
-   * each row's id and its document as stored, read as they are taken: a listing filtered by
-   * what no query selects (a reward's range, an establishment's kind) is read only as far as
-   * its page needs. SQLite reads a chunk at a time, all in one turn of the event loop while
-   * the taker takes them without waiting on anything else (so no commit lands between its
-   * chunks); Cassandra reads the rows once and sorts them, as for a page.
+   * each row's id and its document as stored, in chunks read as they are taken: a listing
+   * filtered by what no query selects (a reward's range, an establishment's kind) is read
+   * only as far as its page needs. SQLite reads each chunk from where the last one ended (256
+   * rows, then larger ones as the scan goes on), so a scan is not a snapshot: a chunk read
+   * after a commit sees it, and as the chunks cover separate spans of ids no row comes twice.
+   * Cassandra reads the rows once and sorts them, as for a page: one chunk.
    */
-  scanJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<StoredRow>;
+  scanJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<readonly StoredRow[]>;
   /**
    * A page of a named query that can be read newest first (its spec's `newestBy`): the rows in
    * that order (compareNewest), after skipping `offset` of them, at most `limit`, each row's id

@@ -240,9 +240,12 @@ export const economyRoutes = [
     async handle({ query }, s) {
       const here = query.location_id;
       type Row = { status: string; location_id: string };
-      // An organization's projects, filtered by what else was asked, read until the page is full.
+      // An organization's projects (its active ones from their own query: the listing an
+      // organization's answer links to), filtered by what else was asked, read until the page is full.
       if (query.organization_id !== undefined) {
-        return readFilteredJsonPage(s.read, 'projectsOf', query, query.organization_id, (p: Row) => (query.status === undefined || p.status === query.status) && (here === undefined || p.location_id === here));
+        if (query.status === 'active' && here === undefined) return readJsonPage(s.read, 'activeProjectsOf', query, query.organization_id);
+        return readFilteredJsonPage(s.read, query.status === 'active' ? 'activeProjectsOf' : 'projectsOf', query, query.organization_id,
+          (p: Row) => (query.status === undefined || p.status === query.status) && (here === undefined || p.location_id === here));
       }
       // Pages read as pages where a named query holds the set; a place's ended projects from their status's, by place.
       if (query.status === undefined) return here === undefined ? readJsonPage(s.read, 'projects', query) : readJsonPage(s.read, 'projectsAt', query, here);

@@ -825,10 +825,9 @@ export class CassandraStore implements Store {
   }
 
   /** The rows read once and sorted, as for a page (Cassandra keeps no order across a kind's partitions). */
-  async *scanJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<StoredRow> {
-    for (const r of await this.select(query, arg, true)) {
-      if (afterId === undefined || compareIds(r.id, afterId) > 0) yield { id: r.id, doc: r.doc! };
-    }
+  async *scanJson(query: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<readonly StoredRow[]> {
+    const rows = (await this.select(query, arg, true)).filter((r) => afterId === undefined || compareIds(r.id, afterId) > 0);
+    if (rows.length > 0) yield rows.map((r) => ({ id: r.id, doc: r.doc! }));
   }
 
   /**

@@ -229,8 +229,9 @@ function namedQuerySql(name: string, spec: QuerySpec): { where: string; params: 
   return { where: clauses.join(' AND '), params };
 }
 
-/** Rows a scan (ReadModel.scanJson) reads at a time. */
+/** Rows a scan (ReadModel.scanJson) reads first, and at most at a time as it goes on. */
 const SCAN_CHUNK = 256;
+const SCAN_CHUNK_MAX = 16_384;
 
 // Integer ids sort numerically, string ids (locations, markets, chronicle messages) by name.
 const ID_ORDER = 'ORDER BY CAST(id AS INTEGER), id';
@@ -546,7 +547,9 @@ export class SqliteStore implements Store {
         list: this.db.prepare(`SELECT doc FROM ${from} WHERE ${where} ${ID_ORDER}`),
         first: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} ${ID_ORDER} LIMIT ?`),
         // After an id in ID_ORDER: a larger integer value, or the same one and a larger text.
-        after: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} AND (CAST(id AS INTEGER) > ? OR (CAST(id AS INTEGER) = ? AND id > ?)) ${ID_ORDER} LIMIT ?`),
+        // Written as a range on the integer value first, so that the index is entered at the
+        // id rather than walked from the start of the query's rows (a deep page, a long scan).
+        after: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} AND CAST(id AS INTEGER) >= ? AND (CAST(id AS INTEGER) > ? OR id > ?) ${ID_ORDER} LIMIT ?`),
         ids: this.db.prepare(`SELECT id FROM ${from} WHERE ${where} ${ID_ORDER}`),
         count: this.db.prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`),
         countAtMost: this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ?)`),
@@ -597,13 +600,13 @@ export class SqliteStore implements Store {
       : q.after.all(...q.params(arg), rank, rank, afterId, limit)) as StoredRow[];
   }
 
-  /** A chunk at a time, read past the kept pages (a long scan would push them out). */
-  async *scanJson(name: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<StoredRow> {
+  /** A chunk at a time, each four times the last up to SCAN_CHUNK_MAX, read past the kept pages (a long scan would push them out). */
+  async *scanJson(name: QueryName, arg: string | number | undefined, afterId: string | undefined): AsyncIterable<readonly StoredRow[]> {
     const q = this.query(name);
-    for (let after = afterId; ;) {
-      const rows = this.readAfter(q, arg, after, SCAN_CHUNK);
-      yield* rows;
-      if (rows.length < SCAN_CHUNK) return;
+    for (let after = afterId, size = SCAN_CHUNK; ; size = Math.min(size * 4, SCAN_CHUNK_MAX)) {
+      const rows = this.readAfter(q, arg, after, size);
+      if (rows.length > 0) yield rows;
+      if (rows.length < size) return;
       after = rows[rows.length - 1].id;
     }
   }

@@ -263,21 +263,42 @@ describe('SQLite store and entity region', () => {
     await store.close();
   });
 
-  it('scans a listing a chunk at a time, in id order from after a start, as far as it is taken', async () => {
+  it('enters every listing\'s index at the id a page starts after, rather than walking the rows before it', async () => {
     const dir = tempDir();
     const store = new SqliteStore(dir);
-    const rows = Array.from({ length: 700 }, (_, i) => ({ kind: 'quest', id: 700 - i, status: 'resolved', doc: { id: 700 - i } }));
+    const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
+    let checked = 0;
+    for (const [name, spec] of Object.entries(QUERIES) as Array<[QueryName, QuerySpec]>) {
+      if (spec.by === 'due_by') continue;
+      const q = (store as unknown as { query(n: string): { after: { source: string }; params(arg: unknown): unknown[] } }).query(name);
+      const arg = spec.by === 'location_id' ? 'emberfall' : spec.by === 'status' || spec.field === 'status' ? 'open' : 5;
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q.after.source}`).all(...q.params(spec.by || spec.field ? arg : undefined), 5, 5, '5', 20) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+      assert.match(plan, /SEARCH entities USING (COVERING )?INDEX \w+ \([^)]*<expr>>\?\)/, `${name}: ${plan}`);
+      checked++;
+    }
+    assert.ok(checked > 40, `${checked} queries`);
+    db.close();
+    await store.close();
+  });
+
+  it('scans a listing a chunk at a time, each larger than the last, in id order from after a start, as far as it is taken', async () => {
+    const dir = tempDir();
+    const store = new SqliteStore(dir);
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ kind: 'quest', id: 2000 - i, status: 'resolved', doc: { id: 2000 - i } }));
     await store.engine.persist({ key: 'fixture', sequenceNumber: 1, createdAt: 0, data: {}, tags: [] } as any, { rows } as any);
     const all: number[] = [];
-    for await (const r of store.scanJson('questsInStatus', 'resolved', '10')) all.push(JSON.parse(r.doc).id);
-    assert.deepEqual(all, Array.from({ length: 690 }, (_, i) => i + 11), 'past several chunks, each id once, in order');
+    const sizes: number[] = [];
+    for await (const chunk of store.scanJson('questsInStatus', 'resolved', '10')) { sizes.push(chunk.length); all.push(...chunk.map((r) => JSON.parse(r.doc).id)); }
+    assert.deepEqual(all, Array.from({ length: 1990 }, (_, i) => i + 11), 'past several chunks, each id once, in order');
+    assert.deepEqual(sizes, [256, 1024, 710], 'each chunk four times the last');
     const statements = (store as unknown as { query(n: string): { first: Database.Statement; after: Database.Statement } }).query('questsInStatus');
     const first = sinon.spy(statements.first, 'all');
     const after = sinon.spy(statements.after, 'all');
     try {
-      const taken: string[] = [];
-      for await (const r of store.scanJson('questsInStatus', 'resolved', undefined)) { taken.push(r.id); if (taken.length === 3) break; }
-      assert.deepEqual(taken, ['1', '2', '3']);
+      for await (const chunk of store.scanJson('questsInStatus', 'resolved', undefined)) {
+        assert.deepEqual(chunk.slice(0, 3).map((r) => r.id), ['1', '2', '3']);
+        break;
+      }
       assert.equal(first.callCount + after.callCount, 1, 'one chunk read for the first three');
     } finally {
       first.restore(); after.restore();

@@ -218,7 +218,12 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
             // A scan gives the same rows as stored, from the first or after a start, as far as it is taken.
             const scanned = async (after: string | undefined, upTo = Infinity) => {
               const taken: unknown[] = [];
-              for await (const r of store.scanJson(name, arg, after)) { taken.push(r); if (taken.length >= upTo) break; }
+              for await (const chunk of store.scanJson(name, arg, after)) {
+                assert.ok(chunk.length > 0, 'no empty chunk');
+                taken.push(...chunk);
+                if (taken.length >= upTo) break;
+              }
+              if (taken.length > upTo) taken.length = upTo;
               return taken;
             };
             assert.deepEqual(await scanned(undefined), expected.map(asStored), 'scanned from the first');
