@@ -8,6 +8,10 @@ import { ID_BLOCK, ID_BLOCK_MAX, SqliteStore } from '../../infra/store/sqlite-st
 import { QUERIES, type QueryName, type QuerySpec } from '../../actors/ports/store';
 import { tempDir } from '../support/world';
 
+/** How SQLite plans a statement with these parameters: its steps, joined. */
+const planOf = (db: Database.Database, sql: string, params: readonly unknown[]) =>
+  (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+
 // A tiny counter entity: enough to exercise the store and the region without the world's rules.
 type Counter = { id: string; total: number } | null;
 type CounterCommand = { type: 'add'; id: string; amount: number } | { type: 'get' };
@@ -170,7 +174,7 @@ describe('SQLite store and entity region', () => {
     assert.deepEqual(page.map((r) => r.id), [99, 100, 101], 'ids in numeric order after 98');
     // The plan of the listing's statement (as the store prepares it): an index gives the order.
     const db = new Database(path.join(dir, 'world.sqlite'), { readonly: true });
-    const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+    const plan = (sql: string, ...params: unknown[]) => planOf(db, sql, params);
     const oneStatus = plan('SELECT doc FROM entities WHERE kind = ? AND status IN (?) ORDER BY CAST(id AS INTEGER), id LIMIT ?', 'adventurer', 'available', 20);
     const twoStatuses = plan('SELECT doc FROM entities WHERE kind = ? AND status IN (?, ?) ORDER BY CAST(id AS INTEGER), id LIMIT ?', 'adventurer', 'available', 'employed', 20);
     const everyRow = plan('SELECT doc FROM entities WHERE kind = ? ORDER BY CAST(id AS INTEGER), id LIMIT ?', 'organization', 20);
@@ -201,7 +205,7 @@ describe('SQLite store and entity region', () => {
     ] as const;
     for (const [name, params, index] of cases) {
       const statement = (store as unknown as { query(n: string): { newest: { source: string } } }).query(name).newest;
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(...params, 20, 0) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+      const plan = planOf(db, statement.source, [...params, 20, 0]);
       assert.match(plan, new RegExp(`USING INDEX ${index}\\b`), `${name}: ${plan}`);
       assert.doesNotMatch(plan, /TEMP B-TREE/, `${name}: ${plan}`);
     }
@@ -230,7 +234,7 @@ describe('SQLite store and entity region', () => {
     for (const [name, params, index] of cases) {
       const q = (store as unknown as { query(n: string): { first: { source: string }; after: { source: string } } }).query(name);
       for (const [statement, more] of [[q.first, [20]], [q.after, [5, 5, '5', 20]]] as const) {
-        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(...params, ...more) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+        const plan = planOf(db, statement.source, [...params, ...more]);
         assert.match(plan, new RegExp(`USING INDEX ${index}\\b`), `${name}: ${plan}`);
         assert.doesNotMatch(plan, /TEMP B-TREE/, `${name}: ${plan}`);
       }
@@ -252,7 +256,7 @@ describe('SQLite store and entity region', () => {
     for (const [name, spec] of Object.entries(QUERIES) as Array<[QueryName, QuerySpec]>) {
       if (!spec.status || !(spec.by === 'location_id' || spec.by === 'organization_id' || spec.by === 'agent_id')) continue;
       const q = (store as unknown as { query(n: string): { first: { source: string }; params(arg: unknown): unknown[] } }).query(name);
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q.first.source}`).all(...q.params(spec.by === 'location_id' ? 'emberfall' : 5), 20) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+      const plan = planOf(db, q.first.source, [...q.params(spec.by === 'location_id' ? 'emberfall' : 5), 20]);
       assert.match(plan, new RegExp(`USING INDEX entities_${spec.kind}_by_${spec.by}_status \\(${spec.by}=\\? AND status=\\?\\)`), `${name}: ${plan}`);
       // One status: in order from the index; several: each read from it, and only those sorted.
       if (spec.status.length === 1) assert.doesNotMatch(plan, /TEMP B-TREE/, `${name}: ${plan}`);
@@ -272,7 +276,7 @@ describe('SQLite store and entity region', () => {
       if (spec.by === 'due_by') continue;
       const q = (store as unknown as { query(n: string): { after: { source: string }; params(arg: unknown): unknown[] } }).query(name);
       const arg = spec.by === 'location_id' ? 'emberfall' : spec.by === 'status' || spec.field === 'status' ? 'open' : 5;
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q.after.source}`).all(...q.params(spec.by || spec.field ? arg : undefined), 5, 5, '5', 20) as Array<{ detail: string }>).map((p) => p.detail).join('; ');
+      const plan = planOf(db, q.after.source, [...q.params(spec.by || spec.field ? arg : undefined), 5, 5, '5', 20]);
       assert.match(plan, /SEARCH entities USING (COVERING )?INDEX \w+ \([^)]*<expr>>\?\)/, `${name}: ${plan}`);
       checked++;
     }
