@@ -84,6 +84,9 @@ export async function pairsPageOf<T extends PairRow>(s: Services, kind: 'contrac
   return pageOfOneMore(halves.flat().map((r) => r.doc).sort((a, b) => a.id - b.id), query.limit, (last) => ({ after_id: String(last.id) }));
 }
 
+/** The statuses of a contract or an alliance still in force. */
+export const livePairStatuses = (kind: 'contracts' | 'alliances'): readonly string[] => SIDES[kind].liveStatuses;
+
 /** How many live contracts or alliances an organization has, on either side. */
 export async function livePairCount(s: Services, kind: 'contracts' | 'alliances', organizationId: number): Promise<number> {
   const counts = await Promise.all(SIDES[kind].live.map((name) => s.read.count(name, organizationId)));

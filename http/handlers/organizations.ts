@@ -3,11 +3,9 @@ import type { OrganizationCommand } from '../../actors/organization/messages';
 import { organizationModifiers, type Effect } from '../../actors/world-event/effects';
 import { maintenanceWith } from '../../actors/organization/rules';
 import { standsAtDayStart } from '../../actors/organization/travel';
-import { LIVE_CONTRACT_STATUSES } from '../../actors/contract/rules';
-import { LIVE_ALLIANCE } from '../../actors/relationship/rules';
 import { OrganizationCreate, OrganizationPath, OrganizationUpdate, OrganizationViewQuery, OrganizationsQuery, PLACE_LIMIT_DEFAULT } from '../../codecs/requests';
 import type { QueryName } from '../../actors/ports/store';
-import { livePairCount, type PairRow, pairsPageOf } from './diplomacy';
+import { livePairCount, livePairStatuses, type PairRow, pairsPageOf } from './diplomacy';
 import { completeEnding } from '../../actors/organization/ending';
 import { organizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
@@ -34,7 +32,8 @@ async function namedList(s: Services, name: string, counted: string, query: Quer
 }
 
 /** The live contracts or alliances of either side, the first page of them merged; counted only when more follows. */
-async function livePairs(s: Services, kind: 'contracts' | 'alliances', counted: string, id: number, statuses: readonly string[], limit: number): Promise<ListOf> {
+async function livePairs(s: Services, kind: 'contracts' | 'alliances', counted: string, id: number, limit: number): Promise<ListOf> {
+  const statuses = livePairStatuses(kind);
   const page = await pairsPageOf<PairRow & Listed>(s, kind, id, statuses, { limit });
   return { name: kind, counted, page, count: page.next ? await livePairCount(s, kind, id) : page.items.length, listing: `/api/${kind}?organization_id=${id}&status=${statuses.join(',')}` };
 }
@@ -68,8 +67,8 @@ export async function organizationDetail(s: Services, id: number, view: Organiza
   const lists = await Promise.all([
     namedList(s, 'members', 'member_count', 'employeesOf', id, limit, `/api/adventurers?organization_id=${id}&status=employed`, view.members === 'brief' ? briefMember : undefined),
     namedList(s, 'projects', 'project_count', 'activeProjectsOf', id, limit, `/api/projects?organization_id=${id}&status=active`),
-    livePairs(s, 'contracts', 'contract_count', id, LIVE_CONTRACT_STATUSES, limit),
-    livePairs(s, 'alliances', 'alliance_count', id, LIVE_ALLIANCE, limit),
+    livePairs(s, 'contracts', 'contract_count', id, limit),
+    livePairs(s, 'alliances', 'alliance_count', id, limit),
     namedList(s, 'parties', 'party_count', 'partiesOf', id, limit, `/api/parties?organization_id=${id}`),
     namedList(s, 'establishments', 'establishment_count', 'establishmentsOf', id, limit, `/api/establishments?organization_id=${id}`),
   ]);
