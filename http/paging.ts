@@ -39,10 +39,20 @@ export function pageOfOneMore<T>(rows: T[], limit: number, cursor: (last: T) => 
   return new Page(items, rows.length > limit ? { ...cursor(items[items.length - 1]), limit: String(limit) } : null);
 }
 
+/** `pageOfOneMore` of a listing in id order: the next page starts after the last item's id. */
+export function pageAfterLastId<T extends { id: string | number }>(rows: T[], limit: number): Page<T> {
+  return pageOfOneMore(rows, limit, (last) => ({ after_id: String(last.id) }));
+}
+
+/** The page of several id-ordered reads (each one longer than `limit`) merged in id order. */
+export function mergedPageAfterLastId<T extends { id: number }>(parts: T[][], limit: number): Page<T> {
+  return pageAfterLastId(parts.flat().sort((a, b) => a.id - b.id), limit);
+}
+
 /** A page of a named query read from the store and parsed (for answers made from its rows): only the page's rows are read, one more to learn whether more follow. */
 export async function readPage<T extends { id: string | number }>(read: ReadModel, name: QueryName, query: { limit: number; after_id?: string }, arg?: string | number): Promise<Page<T>> {
   const rows = await read.listPage<T>(name, arg, query.after_id, query.limit + 1);
-  return pageOfOneMore(rows, query.limit, (last) => ({ after_id: String(last.id) }));
+  return pageAfterLastId(rows, query.limit);
 }
 
 /**

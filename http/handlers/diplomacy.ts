@@ -10,7 +10,7 @@ import { LIVE_ALLIANCE, pairKey, trustPairId, trustPairOf, trustRowId } from '..
 import { JsonText } from '../read-cache';
 import { controlledOrganization, organizationRow, plannedWhereItStands, proposalCounterparty, type OrganizationRow } from '../control';
 import { notFoundError, unwrap } from '../errors';
-import { JsonPage, Page, pageOfOneMore, readNewestJsonPage, readNewestMergedJsonPage, readPage, scanMatching } from '../paging';
+import { JsonPage, mergedPageAfterLastId, Page, readNewestJsonPage, readNewestMergedJsonPage, readPage, scanMatching } from '../paging';
 import { route } from '../route';
 import type { Services } from '../services';
 
@@ -81,7 +81,7 @@ export async function pairsPageOf<T extends PairRow>(s: Services, kind: 'contrac
   const live = statuses !== undefined && statuses.every((x) => (side.liveStatuses as readonly string[]).includes(x));
   const keep = (row: T) => statuses === undefined || statuses.includes(row.status);
   const halves = await Promise.all((live ? side.live : side.every).map((name) => scanMatching(s.read, name, organizationId, query.after_id, query.limit + 1, keep)));
-  return pageOfOneMore(halves.flat().map((r) => r.doc).sort((a, b) => a.id - b.id), query.limit, (last) => ({ after_id: String(last.id) }));
+  return mergedPageAfterLastId(halves.map((half) => half.map((r) => r.doc)), query.limit);
 }
 
 /** The statuses of a contract or an alliance still in force. */
@@ -104,7 +104,7 @@ async function pairListing<T extends PairRow>(s: Services, kind: 'contracts' | '
   // A page of each status asked for, merged: no more rows read than the page needs.
   const inStatus = kind === 'alliances' ? 'alliancesInStatus' : 'contractsInStatus';
   const pages = await Promise.all([...new Set(query.status!)].map((status) => s.read.listPage<T>(inStatus, status, query.after_id, query.limit + 1)));
-  return pageOfOneMore(pages.flat().sort((a, b) => a.id - b.id), query.limit, (last) => ({ after_id: String(last.id) }));
+  return mergedPageAfterLastId(pages, query.limit);
 }
 
 /** One contract or alliance by its id, with its proposer and counterparty; 404 when there is none. */

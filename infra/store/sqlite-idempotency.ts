@@ -38,7 +38,8 @@ export class SqliteIdempotency implements IdempotencyStore {
       note: db.prepare('UPDATE idempotency SET notes = ? WHERE key = ? AND owner = ? AND answer IS NULL AND expires_at > ?'),
       complete: db.prepare('UPDATE idempotency SET answer = ? WHERE key = ? AND owner = ? AND answer IS NULL AND expires_at > ?'),
       release: db.prepare('DELETE FROM idempotency WHERE key = ? AND owner = ? AND answer IS NULL'),
-      clean: db.prepare('DELETE FROM idempotency WHERE key IN (SELECT key FROM idempotency WHERE expires_at <= ? LIMIT ?)'),
+      // The limit cast: a bare LIMIT ? would have SQLite prepare the statement again at each run (sqlite-store.ts, BOUND).
+      clean: db.prepare('DELETE FROM idempotency WHERE key IN (SELECT key FROM idempotency WHERE expires_at <= ? LIMIT CAST(? AS INTEGER))'),
     };
     this.claimTx = db.transaction((key: string, fresh: IdempotencyRecord, now: number): IdempotencyClaim => {
       const live = this.stmts.get.get(key, now) as Row | undefined;
