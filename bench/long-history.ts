@@ -2,7 +2,8 @@
 // Seeds a world through the API (two organizations, a message, quests, a project, an
 // alliance, a contract), stops it, gives it HISTORY more of each (public messages over a
 // year, resolved quests, cancelled projects, ended alliances, fulfilled contracts, dissolved
-// organizations with a trust score each, and their trust rows) through the store port, as years of agents
+// organizations with a trust score each, and their trust rows, retired agents and dead
+// adventurers, which the world's counts count) through the store port, as years of agents
 // would leave them, starts it again and times each listing's request after a write: a write
 // makes every kept answer stale, as a busy world's writes do, so the answer is read afresh.
 // The messages are the seeding organization's: its inbox holds them all, and so are the
@@ -79,6 +80,9 @@ async function main() {
     doc.status = 'dissolved'; doc.name = `Bench Neighbours ${String(doc.id)}`; doc.trust = { [String(Number(doc.id) + 1)]: 5 };
     return { status: 'dissolved' };
   });
+  // Retired agents and dead adventurers: GET /api/world counts every agent and adventurer.
+  copies(storedRow(dir, 'agent', agent.id), 1_000_000, (doc) => { doc.status = 'retired'; doc.name = `Bench Agent ${String(doc.id)}`; return { status: 'retired' }; });
+  copies(storedRow(dir, 'adventurer', 1), 1_000_000, (doc) => { doc.status = 'dead'; doc.organization_id = null; return { status: 'dead', organization_id: null, due_day: null }; });
   for (let i = 0; i < HISTORY; i++) {
     const self = 1_000_000 + i;
     rows.push({ kind: 'trust', id: trustRowId(self, self + 1), organization_id: self, doc: { id: `${self}-${self + 1}`, organization_id: self, other_organization_id: self + 1, organization_ids: [self, self + 1], trust: 5 } });
@@ -93,6 +97,7 @@ async function main() {
   service = startService(PORT, dir);
   await waitFor(PORT, '/api/world');
   const cases: Array<[string, Record<string, string>]> = [
+    ['/api/world', {}],
     ['/api/messages?limit=20', {}],
     ['/api/messages/investigation?limit=20', SPECTATOR],
     ['/api/messages/inbox?limit=20', key],
@@ -112,7 +117,7 @@ async function main() {
     [`/api/contracts?organization_id=${org.id}&status=rejected`, {}],
     ['/api/quests?status=resolved&location_id=emberfall&limit=20', {}],
   ];
-  console.log(`A world with ${HISTORY.toLocaleString('en')} each of public messages, resolved quests, cancelled projects, ended alliances, fulfilled contracts and dissolved organizations (each with a trust score); each read after a write, ${ROUNDS} times.`);
+  console.log(`A world with ${HISTORY.toLocaleString('en')} each of public messages, resolved quests, cancelled projects, ended alliances, fulfilled contracts, dissolved organizations (each with a trust score), retired agents and dead adventurers; each read after a write, ${ROUNDS} times.`);
   console.log('| listing | median ms | slowest ms | items |');
   console.log('|---|---|---|---|');
   let written = 0;

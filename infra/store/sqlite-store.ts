@@ -151,7 +151,8 @@ interface NamedQuery {
   after: Database.Statement;
   ids: Database.Statement;
   count: Database.Statement;
-  countAtMost: Database.Statement;
+  /** Null when the count is read from entity_counts (then `count` is read). */
+  countAtMost: Database.Statement | null;
   /** Newest first (QuerySpec.newestBy), with an offset; null for a query that has no such order. */
   newest: Database.Statement | null;
   params: (arg: string | number | undefined) => unknown[];
@@ -208,6 +209,27 @@ function queryIndexes(): string {
     if (index) made.set(index.name, `CREATE INDEX IF NOT EXISTS ${index.name} ON entities (${index.columns.join(', ')}) WHERE kind = '${spec.kind}';`);
   }
   return [...made.values()].join('\n');
+}
+
+/**
+ * How many rows of each kind are in each status (a row without a status counts under ''),
+ * kept by the writer thread in the transaction of every write of a row (sqlite-writer.ts),
+ * so that a count of a kind, or of a kind in statuses, reads a row or a few rather than
+ * walking the kind: the world's summary counts every agent, organization and adventurer, and
+ * is read again after every commit. Made once, from the rows already stored, before the
+ * writer starts.
+ */
+const ENTITY_COUNTS = `
+CREATE TABLE entity_counts (kind TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, status)) WITHOUT ROWID;
+INSERT INTO entity_counts (kind, status, n) SELECT kind, COALESCE(status, ''), COUNT(*) FROM entities GROUP BY 1, 2;`;
+
+/** The count of a named query from entity_counts, for a query by kind and statuses alone; its parameters are the query's own. */
+function countsSql(spec: QuerySpec): string | null {
+  if (spec.field || (spec.by !== undefined && spec.by !== 'status')) return null;
+  const clauses = [`kind = '${spec.kind}'`];
+  if (spec.by === 'status') clauses.push('status = ?');
+  if (spec.status?.length) clauses.push(`status IN (${spec.status.map(() => '?').join(', ')})`);
+  return `SELECT COALESCE(SUM(n), 0) AS n FROM entity_counts WHERE ${clauses.join(' AND ')}`;
 }
 
 /**
@@ -292,6 +314,9 @@ export class SqliteStore implements Store {
     this.db.exec(newestIndexes());
     this.db.exec(queryIndexes());
     this.db.exec(IDEMPOTENCY_SCHEMA);
+    if (!this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entity_counts'").get()) {
+      this.db.transaction(() => this.db.exec(ENTITY_COUNTS)).immediate();
+    }
     this.idempotency = new SqliteIdempotency(this.db);
     // History written before history_organizations existed is indexed once.
     this.db.exec(`INSERT OR IGNORE INTO history_organizations (organization_id, history_id)
@@ -554,6 +579,7 @@ export class SqliteStore implements Store {
       const { where, params } = namedQuerySql(name, spec);
       const index = queryIndex(spec);
       const from = index ? `entities INDEXED BY ${index.name}` : 'entities';
+      const counted = countsSql(spec);
       q = {
         list: this.db.prepare(`SELECT doc FROM ${from} WHERE ${where} ${ID_ORDER}`),
         first: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} ${ID_ORDER} LIMIT ${BOUND}`),
@@ -562,8 +588,9 @@ export class SqliteStore implements Store {
         // id rather than walked from the start of the query's rows (a deep page, a long scan).
         after: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} AND CAST(id AS INTEGER) >= ? AND (CAST(id AS INTEGER) > ? OR id > ?) ${ID_ORDER} LIMIT ${BOUND}`),
         ids: this.db.prepare(`SELECT id FROM ${from} WHERE ${where} ${ID_ORDER}`),
-        count: this.db.prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`),
-        countAtMost: this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ${BOUND})`),
+        count: this.db.prepare(counted ?? `SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`),
+        // From entity_counts the count is one read: at most `max` of it is taken after.
+        countAtMost: counted ? null : this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ${BOUND})`),
         // Through the kind's newest index, named: without statistics the planner would rather
         // read every row of the kind by its key and sort them.
         newest: spec.newestBy ? this.db.prepare(`SELECT id, doc FROM entities INDEXED BY ${newestIndexName(spec)}
@@ -639,6 +666,7 @@ export class SqliteStore implements Store {
 
   async countAtMost(name: QueryName, max: number, arg?: string | number): Promise<number> {
     const q = this.query(name);
+    if (!q.countAtMost) return Math.min((q.count.get(...q.params(arg)) as { n: number }).n, Math.max(0, max));
     return (q.countAtMost.get(...q.params(arg), Math.max(0, max)) as { n: number }).n;
   }
 

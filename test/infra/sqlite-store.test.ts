@@ -389,6 +389,90 @@ describe('a batch the writer commits as one transaction (sqlite-writer.ts)', () 
   });
 });
 
+describe('the counts of a kind and of its statuses (entity_counts)', () => {
+  // Counted from what the writes keep, and compared with the rows themselves.
+  const cases: Array<[QueryName, string | undefined, string, string[] | null]> = [
+    ['adventurersAvailable', undefined, 'adventurer', ['available']],
+    ['adventurersListed', undefined, 'adventurer', ['available', 'employed']],
+    ['adventurersDead', undefined, 'adventurer', ['dead']],
+    ['agents', undefined, 'agent', null],
+    ['questsInStatus', 'open', 'quest', ['open']],
+    ['questsInStatus', 'cancelled', 'quest', ['cancelled']],
+    ['liveQuests', undefined, 'quest', ['open', 'accepted']],
+  ];
+  const rowsCounted = (file: string, kind: string, statuses: string[] | null): number => {
+    const db = new Database(file, { readonly: true });
+    try {
+      const where = statuses ? ` AND status IN (${statuses.map(() => '?').join(', ')})` : '';
+      return (db.prepare(`SELECT COUNT(*) AS n FROM entities WHERE kind = ?${where}`).get(kind, ...(statuses ?? [])) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  const sameAsRows = async (store: SqliteStore, when: string) => {
+    const file = (store as unknown as { db: { name: string } }).db.name;
+    for (const [name, arg, kind, statuses] of cases) {
+      const n = rowsCounted(file, kind, statuses);
+      assert.equal(await store.count(name, arg), n, `${name} ${arg ?? ''} ${when}`);
+      assert.equal(await store.countAtMost(name, 2, arg), Math.min(n, 2), `${name} ${arg ?? ''} at most 2 ${when}`);
+    }
+  };
+  const rowOf = (kind: string, id: number, status: string | null) => ({ kind, id: String(id), status, doc: { id, status } });
+
+  it('follows every write of a row: rows added, a status changed, a document alone changed, rows deleted and added again, a refused write', async () => {
+    const store = new SqliteStore(tempDir());
+    try {
+      const statuses = ['available', 'employed', 'dead'];
+      await store.engine.persist(event('a', 1), { rows: [
+        ...Array.from({ length: 30 }, (_, i) => rowOf('adventurer', i + 1, statuses[i % 3])),
+        ...Array.from({ length: 6 }, (_, i) => rowOf('agent', i + 1, i % 2 ? 'active' : null)),
+        ...Array.from({ length: 8 }, (_, i) => rowOf('quest', i + 1, i < 5 ? 'open' : 'accepted')),
+      ] } as never);
+      await sameAsRows(store, 'after the rows were added');
+      await store.engine.persist(event('a', 2), { rows: [
+        rowOf('adventurer', 1, 'employed'), rowOf('adventurer', 2, 'dead'), { ...rowOf('adventurer', 4, 'available'), doc: { id: 4, n: 2 } },
+        { kind: 'adventurer', id: '7', deleted: true, doc: {} }, { kind: 'agent', id: '2', deleted: true, doc: {} }, { kind: 'quest', id: '8', deleted: true, doc: {} },
+        rowOf('quest', 1, 'cancelled'), rowOf('quest', 2, null), rowOf('agent', 9, 'departed'),
+      ] } as never);
+      // One batch: a row written twice, deleted and written again.
+      await Promise.all([
+        store.engine.persist(event('b', 1), { rows: [rowOf('quest', 3, 'accepted'), { kind: 'quest', id: '4', deleted: true, doc: {} }] } as never),
+        store.engine.persist(event('c', 1), { rows: [rowOf('quest', 3, 'cancelled'), rowOf('quest', 4, 'open')] } as never),
+      ]);
+      await sameAsRows(store, 'after statuses changed and rows were deleted');
+      await store.engine.persist(event('warm', 1)); // the next persists of this turn travel as one batch
+      const written = store.engine.persist(event('d', 1), { rows: [rowOf('adventurer', 3, 'available')] } as never);
+      const refused = store.engine.persist(event('a', 1), { rows: [rowOf('adventurer', 5, 'dead'), rowOf('quest', 99, 'open')] } as never); // the journal refuses a:1 again
+      await written;
+      await assert.rejects(refused, /UNIQUE|constraint/i);
+      await sameAsRows(store, 'after a refused write');
+      assert.equal(await store.count('adventurersDead'), 10 + 1 - 1, 'ten dead, one more, one back (the refused write changed nothing)');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('gives a database written before the counts existed its counts from the rows it holds, when it is next opened', async () => {
+    const dir = tempDir();
+    let store = new SqliteStore(dir);
+    await store.engine.persist(event('a', 1), { rows: Array.from({ length: 12 }, (_, i) => rowOf('adventurer', i + 1, i % 4 ? 'available' : 'dead')) } as never);
+    await store.close();
+    const old = new Database(path.join(dir, 'world.sqlite'));
+    old.exec('DROP TABLE entity_counts;');
+    old.prepare("INSERT INTO entities (kind, id, status, doc) VALUES ('adventurer', '40', 'dead', '{}'), ('quest', '1', 'open', '{}')").run();
+    old.close();
+    store = new SqliteStore(dir);
+    try {
+      await sameAsRows(store, 'at the first open');
+      assert.equal(await store.count('adventurersDead'), 4);
+      await store.engine.persist(event('a', 2), { rows: [rowOf('adventurer', 40, 'available')] } as never);
+      await sameAsRows(store, 'and after a write');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('rows and keys the embedded store keeps in memory (row-cache.ts)', () => {
   let store: SqliteStore;
   beforeEach(() => { store = new SqliteStore(tempDir()); });
