@@ -58,11 +58,12 @@ export const placeRoutes = [
       }
       type Row = Listed & { id: number; status: string; organization_id: number | null };
       // The organizations standing at the place, read once: the members of them all, or a filter on one's.
-      const here = query.location_id === undefined ? null : await s.read.list<{ id: number }>('activeOrganizationsAt', query.location_id);
+      // Their ids alone: their documents are not needed.
+      const here = query.location_id === undefined ? null : (await s.read.ids('activeOrganizationsAt', query.location_id)).map(Number);
       const rows: Row[] = query.organization_id !== undefined
         ? await s.read.list<Row>('membersOf', query.organization_id)
-        : (await Promise.all(here!.map((o) => s.read.list<Row>('membersOf', o.id)))).flat();
-      const byPlace = here === null ? null : new Set(here.map((o) => o.id));
+        : (await Promise.all(here!.map((id) => s.read.list<Row>('membersOf', id)))).flat();
+      const byPlace = here === null ? null : new Set(here);
       const matching = rows.filter((a) => (query.status === undefined ? a.status !== 'dead' : a.status === query.status)
         && (query.organization_id === undefined || a.organization_id === query.organization_id)
         && (byPlace === null || (a.organization_id !== null && byPlace.has(a.organization_id))))
