@@ -223,13 +223,14 @@ const ENTITY_COUNTS = `
 CREATE TABLE entity_counts (kind TEXT NOT NULL, status TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, status)) WITHOUT ROWID;
 INSERT INTO entity_counts (kind, status, n) SELECT kind, COALESCE(status, ''), COUNT(*) FROM entities GROUP BY 1, 2;`;
 
-/** The count of a named query from entity_counts, for a query by kind and statuses alone; its parameters are the query's own. */
-function countsSql(spec: QuerySpec): string | null {
+/**
+ * The count of a named query from entity_counts, for a query by kind and statuses alone: its
+ * clauses (namedQuerySql's `where`) name only the kind and the status, which that table holds
+ * too, so the statement takes the query's own parameters.
+ */
+function countsSql(spec: QuerySpec, where: string): string | null {
   if (spec.field || (spec.by !== undefined && spec.by !== 'status')) return null;
-  const clauses = [`kind = '${spec.kind}'`];
-  if (spec.by === 'status') clauses.push('status = ?');
-  if (spec.status?.length) clauses.push(`status IN (${spec.status.map(() => '?').join(', ')})`);
-  return `SELECT COALESCE(SUM(n), 0) AS n FROM entity_counts WHERE ${clauses.join(' AND ')}`;
+  return `SELECT COALESCE(SUM(n), 0) AS n FROM entity_counts WHERE ${where}`;
 }
 
 /**
@@ -579,7 +580,7 @@ export class SqliteStore implements Store {
       const { where, params } = namedQuerySql(name, spec);
       const index = queryIndex(spec);
       const from = index ? `entities INDEXED BY ${index.name}` : 'entities';
-      const counted = countsSql(spec);
+      const counted = countsSql(spec, where);
       q = {
         list: this.db.prepare(`SELECT doc FROM ${from} WHERE ${where} ${ID_ORDER}`),
         first: this.db.prepare(`SELECT id, doc FROM ${from} WHERE ${where} ${ID_ORDER} LIMIT ${BOUND}`),
