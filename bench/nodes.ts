@@ -30,6 +30,7 @@ import fs from 'fs';
 import http from 'http';
 import os from 'os';
 import path from 'path';
+import { NODE_FLAGS } from '../infra/heap';
 import type { RoundTrips } from './kafka-round-trip';
 
 const NODES = Number(process.argv[2] ?? 3);
@@ -95,7 +96,7 @@ function startNode(id: number): Node {
   };
   // BENCH_PROF=dir: each node writes a CPU profile there when it stops (the survivors are stopped with SIGTERM at the end).
   const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
-  const proc = spawn(process.execPath, ['--no-deprecation', ...prof, path.resolve(__dirname, '..', 'infra', 'main.js')], { env, stdio: 'ignore' });
+  const proc = spawn(process.execPath, ['--no-deprecation', ...NODE_FLAGS, ...prof, path.resolve(__dirname, '..', 'infra', 'main.js')], { env, stdio: 'ignore' });
   return { id, port, proc };
 }
 

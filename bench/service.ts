@@ -2,6 +2,7 @@
 // waited for, and seeded with a world that has something in every listing.
 import { spawn, type ChildProcess } from 'child_process';
 import path from 'path';
+import { NODE_FLAGS } from '../infra/heap';
 import { request } from './client';
 import type { MixWorld } from './mix';
 
@@ -14,9 +15,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export const ASKS = { accept: 'application/json', 'accept-encoding': 'gzip, deflate' };
 
+/** The node flags of the service's process as `npm start` gives them (BENCH_V8_DEFAULTS=1: V8's own, to compare). */
+export const serviceFlags = (): readonly string[] => (process.env.BENCH_V8_DEFAULTS === '1' ? [] : NODE_FLAGS);
+
 /** The service in its own process on loopback, on a fresh data folder, with no rate limit (BENCH_PROF: under `--cpu-prof`; BENCH_LOG: its log on this process's output). */
 export function startService(port: number, dataDir: string): ChildProcess {
-  return spawn(process.execPath, ['--no-deprecation', ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), path.join(__dirname, '../infra/main.js')], {
+  return spawn(process.execPath, ['--no-deprecation', ...serviceFlags(), ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []), path.join(__dirname, '../infra/main.js')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin', WORLD_SPECTATOR_KEY: 'bench-spectator',
       // The benchmark is one client at full speed: no rate limit.
       WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',

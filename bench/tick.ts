@@ -8,6 +8,7 @@
 // BENCH_COLD=1 puts every actor to sleep before each day, as the first day after a restart
 // has them (or a world whose days outlast WORLD_ACTOR_IDLE_SECONDS): the day recovers each
 // actor it settles from the store.
+import { spawnSync } from 'child_process';
 import fs from 'fs';
 import inspector from 'inspector';
 import { Client } from 'cassandra-driver';
@@ -19,7 +20,7 @@ import { CLOCK_ID } from '../actors/clock/actor';
 import { forEachLimited } from '../actors/concurrency';
 import { startWorld } from '../infra/app';
 import { readConfig } from '../infra/config';
-import { limitHeapGrowth } from '../infra/heap';
+import { limitHeapGrowth, missingNodeFlags } from '../infra/heap';
 import { generateAdventurer } from '../actors/world/generate';
 import { cpuSecondsOf } from './proc-cpu';
 
@@ -104,7 +105,7 @@ async function main() {
   const env = readConfig();
   const cassandra = { ...env.cassandra, keyspace: env.store === 'cassandra' ? `bench_${Date.now()}` : env.cassandra.keyspace };
   const world = await startWorld({ ...env, port: 0, host: '127.0.0.1', dataDir, cassandra, adminKey: 'a', spectatorKey: 's', daySeconds: 0, seed: 'bench' }, (line) => { if (process.env.BENCH_LOG) console.error(line); });
-  console.log(`store: ${env.store}${env.store === 'cassandra' ? ` (keyspace ${cassandra.keyspace})` : ''}`);
+  console.log(`store: ${env.store}${env.store === 'cassandra' ? ` (keyspace ${cassandra.keyspace})` : ''}; node flags: ${process.execArgv.join(' ') || 'none'}`);
   const { store } = world.services;
   const { region } = world;
   const t0 = Date.now();
@@ -220,7 +221,16 @@ async function main() {
   process.exit(0); // idle actors keep their passivation timers; nothing else is left to do
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+// The world runs in this process, so it takes the node flags the service starts with
+// (infra/heap.ts): started without them, the benchmark runs itself again with them
+// (BENCH_V8_DEFAULTS=1: V8's own, to compare).
+const missing = process.env.BENCH_V8_DEFAULTS === '1' ? [] : missingNodeFlags();
+if (missing.length > 0) {
+  const again = spawnSync(process.execPath, [...missing, ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(again.status ?? 1);
+} else {
+  main().catch((e) => { console.error(e); process.exit(1); });
+}
 
 /** A full garbage collection now, also without node --expose-gc (V8's flag set for this one call). */
 function collectGarbage(): void {

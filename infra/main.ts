@@ -4,7 +4,7 @@
 import { nodeName, startWorld } from './app';
 import type { OperatorRole } from './operator-keys';
 import { isCluster, readConfig } from './config';
-import { limitHeapGrowth } from './heap';
+import { limitHeapGrowth, missingNodeFlags, NODE_FLAGS } from './heap';
 import { jsonLogger } from './log';
 
 /** How long a start-up interrupted by SIGINT or SIGTERM may still take before the process gives up on it. */
@@ -52,6 +52,8 @@ async function main() {
     if (signals > 0) showKeys();
   });
   logger.info(`worldsim: day ${await world.services.day()}, listening on ${config.host}:${world.port}, data in ${config.dataDir}`);
+  const missing = missingNodeFlags();
+  if (missing.length > 0) logger.warn(`worldsim: node was started without ${missing.join(' ')} (npm start gives ${NODE_FLAGS.join(' ')}): the world runs the same, its daily tick slower`);
   // The log goes out in chunks (infra/log.ts): the line that says where the world listens goes before the keys.
   await new Promise<void>((resolve) => logger.flush(() => resolve()));
   showKeys();

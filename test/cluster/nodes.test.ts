@@ -10,6 +10,7 @@ import net from 'net';
 import path from 'path';
 import { Client } from 'cassandra-driver';
 import { shardOf } from '../../infra/cluster/shards';
+import { NODE_FLAGS } from '../../infra/heap';
 import { sharedKeyspace, useCassandra } from '../support/cassandra';
 import { tempDir } from '../support/world';
 
@@ -63,7 +64,7 @@ describe('Many nodes: three node processes, one world (real Cassandra and Kafka)
         // 32 clients on one address register as fast as they can: no rate limit.
         WORLD_RATE_ADDRESS_PER_SECOND: '0', WORLD_RATE_KEY_PER_SECOND: '0', WORLD_RATE_REGISTRATION_PER_MINUTE: '0',
       };
-      const proc = spawn(process.execPath, ['--no-deprecation', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn(process.execPath, ['--no-deprecation', ...NODE_FLAGS, MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       const node: Node = { id, port, url: `http://127.0.0.1:${port}`, proc, log: [] };
       const keep = (b: Buffer) => { node.log.push(...String(b).split('\n').filter(Boolean)); if (node.log.length > 400) node.log.splice(0, node.log.length - 400); };
       proc.stdout!.on('data', keep);

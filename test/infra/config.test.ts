@@ -3,7 +3,8 @@
 // a restart keeping the world's seed, the background clock, and `npm start`'s entry point
 // (dist/infra/main.js) printing the keys.
 import assert from 'assert/strict';
-import { spawn, type ChildProcess } from 'child_process';
+import { execFileSync, spawn, type ChildProcess } from 'child_process';
+import fs from 'fs';
 import path from 'path';
 import type { AddressInfo } from 'net';
 import { startWorld, type World } from '../../infra/app';
@@ -13,6 +14,7 @@ import { routes } from '../../http/routes';
 import { buildServer } from '../../http/server';
 import sinon from 'sinon';
 import { SqliteStore } from '../../infra/store/sqlite-store';
+import { missingNodeFlags, NODE_FLAGS } from '../../infra/heap';
 import { tempDir } from '../support/world';
 
 const quiet = () => undefined;
@@ -328,6 +330,35 @@ describe('startWorld: operator keys, health, seed and the background clock', fun
   });
 });
 
+describe('the node flags the service starts with (infra/heap.ts)', () => {
+  it('are given by npm start, before the program', () => {
+    const start = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')).scripts.start as string;
+    const program = start.indexOf('dist/infra/main.js');
+    assert.ok(program > 0, start);
+    for (const flag of NODE_FLAGS) {
+      const at = start.indexOf(` ${flag} `);
+      assert.ok(at > 0 && at < program, `npm start gives ${flag}: ${start}`);
+    }
+  });
+
+  it('give node a young generation of two 32 MiB semi-spaces, where V8 stops at 16 MiB each', () => {
+    // A program that keeps some of what it allocates, so V8 grows the young generation as far as it may.
+    const churn = "const v8 = require('v8'); let keep = []; for (let i = 0; i < 3e6; i++) { keep.push({ i, a: [i] }); if (keep.length > 200000) keep = []; }"
+      + " process.stdout.write(String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 ** 20));";
+    const youngMiB = (flags: readonly string[]) => Number(execFileSync(process.execPath, [...flags, '-e', churn], { env: { ...process.env, NODE_OPTIONS: '' } }).toString());
+    assert.equal(youngMiB(NODE_FLAGS), 64);
+    assert.equal(youngMiB([]), 32);
+  });
+
+  it('are missing unless the command line or NODE_OPTIONS gives them (in either spelling)', () => {
+    assert.deepEqual(missingNodeFlags([], ''), ['--max-semi-space-size=32']);
+    assert.deepEqual(missingNodeFlags(['--no-deprecation'], '--max-old-space-size=4096'), ['--max-semi-space-size=32']);
+    assert.deepEqual(missingNodeFlags(['--max-semi-space-size=16'], ''), ['--max-semi-space-size=32'], 'another size is not the one asked for');
+    assert.deepEqual(missingNodeFlags(['--no-deprecation', '--max-semi-space-size=32'], ''), []);
+    assert.deepEqual(missingNodeFlags([], ' --inspect  --max_semi_space_size=32 '), []);
+  });
+});
+
 describe('npm start entry point (dist/infra/main.js)', function () {
   this.timeout(60_000);
   let child: ChildProcess | null = null;
@@ -365,6 +396,7 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     assert.equal((await call(base, 'GET', '/api/messages/investigation', { 'x-spectator-key': spectator })).status, 200, 'the printed spectator key works');
     assert.ok(out.indexOf('listening on') < out.indexOf('X-Admin-Key'), `the line that says where it listens comes before the keys: ${out}`);
     assert.ok(!out.includes('default seed'), `a world with a seed of its own is not warned about the default: ${out}`);
+    assert.match(out, /"level":"warn"[^\n]*started without --max-semi-space-size=32 \(npm start gives --max-semi-space-size=32\)/, 'started without the node flags npm start gives, it says so');
     // The log goes out in chunks (infra/log.ts); a service that sits idle still writes what it holds, within a quarter of a second.
     const asked = Date.now();
     const tickLine = /"method":"POST","route":"\/api\/tick","status":200/;
@@ -375,8 +407,8 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     child.kill('SIGTERM');
     assert.equal(await exited, 0, 'stops cleanly on SIGTERM');
 
-    // A second start on the same folder prints no key, and the printed ones still work.
-    child = spawn(process.execPath, ['--no-deprecation', path.resolve(__dirname, '../../infra/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A second start on the same folder, with the node flags npm start gives, prints no key, and the printed ones still work.
+    child = spawn(process.execPath, ['--no-deprecation', ...NODE_FLAGS, path.resolve(__dirname, '../../infra/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     out = '';
     child.stdout!.on('data', (d) => { out += String(d); });
     child.stderr!.on('data', (d) => { out += String(d); });
@@ -384,6 +416,7 @@ describe('npm start entry point (dist/infra/main.js)', function () {
     const port2 = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
     assert.ok(port2, out);
     assert.ok(!out.includes(admin!) && !out.includes(spectator!) && !/X-(Admin|Spectator)-Key/.test(out), `a restart prints no key: ${out}`);
+    assert.ok(!out.includes('started without'), `started with the node flags, it warns of none: ${out}`);
     assert.equal((await call(`http://127.0.0.1:${port2}`, 'POST', '/api/tick', { 'x-admin-key': admin! })).status, 200, 'the printed admin key still works');
   });
 
