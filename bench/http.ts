@@ -8,7 +8,7 @@ import fs from 'fs';
 import http from 'http';
 import os from 'os';
 import path from 'path';
-import { NODE_FLAGS } from '../infra/heap';
+import { serviceFlags } from './service';
 
 const PORT = 18_000 + Math.floor(Math.random() * 1000);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -52,7 +52,7 @@ async function main() {
   const [seconds = 5, connections = 32] = process.argv.slice(2).map(Number);
   console.log(`store ${process.env.WORLD_STORE || 'sqlite'}, bus ${process.env.WORLD_BUS || 'local'}, ${connections} connections, ${seconds} s a case`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'worldsim-http-bench-'));
-  const server = spawn(process.execPath, ['--no-deprecation', ...NODE_FLAGS, path.join(__dirname, '../infra/main.js')], {
+  const server = spawn(process.execPath, ['--no-deprecation', ...serviceFlags(), path.join(__dirname, '../infra/main.js')], {
     // WORLD_STORE=cassandra (and WORLD_BUS=kafka) run it on the distributed adapters: a fresh keyspace unless one is named.
     env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', WORLD_DATA_DIR: dataDir, WORLD_DAY_SECONDS: '0', WORLD_ADMIN_KEY: 'bench-admin',
       // The benchmark is one client at full speed: no rate limit.

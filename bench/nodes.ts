@@ -30,8 +30,8 @@ import fs from 'fs';
 import http from 'http';
 import os from 'os';
 import path from 'path';
-import { NODE_FLAGS } from '../infra/heap';
 import type { RoundTrips } from './kafka-round-trip';
+import { serviceFlags } from './service';
 
 const NODES = Number(process.argv[2] ?? 3);
 const SECONDS = Number(process.argv[3] ?? 60);
@@ -96,7 +96,7 @@ function startNode(id: number): Node {
   };
   // BENCH_PROF=dir: each node writes a CPU profile there when it stops (the survivors are stopped with SIGTERM at the end).
   const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
-  const proc = spawn(process.execPath, ['--no-deprecation', ...NODE_FLAGS, ...prof, path.resolve(__dirname, '..', 'infra', 'main.js')], { env, stdio: 'ignore' });
+  const proc = spawn(process.execPath, ['--no-deprecation', ...serviceFlags(), ...prof, path.resolve(__dirname, '..', 'infra', 'main.js')], { env, stdio: 'ignore' });
   return { id, port, proc };
 }
 

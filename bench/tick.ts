@@ -23,6 +23,7 @@ import { readConfig } from '../infra/config';
 import { limitHeapGrowth, missingNodeFlags } from '../infra/heap';
 import { generateAdventurer } from '../actors/world/generate';
 import { cpuSecondsOf } from './proc-cpu';
+import { serviceFlags } from './service';
 
 /** CPU time of the whole process (the main thread and the writer thread). */
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
@@ -224,7 +225,7 @@ async function main() {
 // The world runs in this process, so it takes the node flags the service starts with
 // (infra/heap.ts): started without them, the benchmark runs itself again with them
 // (BENCH_V8_DEFAULTS=1: V8's own, to compare).
-const missing = process.env.BENCH_V8_DEFAULTS === '1' ? [] : missingNodeFlags();
+const missing = missingNodeFlags().filter((flag) => serviceFlags().includes(flag));
 if (missing.length > 0) {
   const again = spawnSync(process.execPath, [...missing, ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(again.status ?? 1);

@@ -43,13 +43,13 @@ export class LinesOfATurn {
   private lines: string[] = [];
   private scheduled = false;
 
-  constructor(private readonly out: LogOut, private readonly later: (handOn: () => void) => void = setImmediate) {}
+  constructor(private readonly out: LogOut) {}
 
   write(line: string): boolean {
     this.lines.push(line);
     if (!this.scheduled) {
       this.scheduled = true;
-      this.later(() => this.handOn());
+      setImmediate(() => this.handOn());
     }
     return true;
   }

@@ -71,13 +71,20 @@ describe('the lines of a turn (stdout\'s log)', () => {
     assert.deepEqual(calls, ['write a\n', 'flush'], 'the turn\'s end finds nothing more');
   });
 
-  for (const [how, end] of [['exits in the middle of a turn (process.exit)', 'process.exit(0);'], ['ends by itself', '']] as const) {
-    it(`writes every line it logged to stdout when the process ${how}`, () => {
-      const log = path.resolve(__dirname, '../../infra/log.js');
-      const program = `const logger = require(${JSON.stringify(log)}).jsonLogger(); for (let i = 0; i < 3000; i++) logger.info('line ' + i); ${end}`;
-      const out = execFileSync(process.execPath, ['-e', program], { maxBuffer: 64 * 2 ** 20 }).toString();
-      const messages = out.trim().split('\n').map((l) => JSON.parse(l).msg);
-      assert.deepEqual(messages, Array.from({ length: 3000 }, (_, i) => `line ${i}`));
-    });
-  }
+  /** The messages a process wrote to stdout after logging 3,000 lines in one turn, then running `end`. */
+  const linesOfAProcess = (end: string) => {
+    const log = path.resolve(__dirname, '../../infra/log.js');
+    const program = `const logger = require(${JSON.stringify(log)}).jsonLogger(); for (let i = 0; i < 3000; i++) logger.info('line ' + i); ${end}`;
+    const out = execFileSync(process.execPath, ['-e', program], { maxBuffer: 64 * 2 ** 20 }).toString();
+    return out.trim().split('\n').map((l) => JSON.parse(l).msg);
+  };
+  const logged = Array.from({ length: 3000 }, (_, i) => `line ${i}`);
+
+  it('writes every line it logged to stdout when the process exits in the middle of a turn (process.exit)', () => {
+    assert.deepEqual(linesOfAProcess('process.exit(0);'), logged);
+  });
+
+  it('writes every line it logged to stdout when the process ends by itself', () => {
+    assert.deepEqual(linesOfAProcess(''), logged);
+  });
 });
